@@ -1,0 +1,50 @@
+# Coffer: `make run` opens the vault, `make test` runs every test. Both install what is missing.
+SHELL := /bin/bash
+SWIFT ?= swift
+VENV := .venv
+KINTO := $(VENV)/bin/kinto
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev libsodium-dev pkg-config tmux
+BIN := .build/debug/coffer
+
+.PHONY: all deps build run test server completions clean
+
+all: build
+
+# System packages (only those missing) and Kinto in a virtual environment.
+deps: .deps-apt $(KINTO)
+
+.deps-apt:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing: $$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@touch $@
+
+$(KINTO):
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check kinto
+
+build: .deps-apt
+	$(SWIFT) build
+
+run: build
+	$(BIN)
+
+# A local Kinto (in memory) on a loopback port, for trying sync by hand. Ctrl-C stops it.
+server: deps
+	KINTO_INI=Resources/kinto/memory.ini $(KINTO) start --ini Resources/kinto/memory.ini --port $${PORT:-8888}
+
+# Every test, with a Kinto started on a free loopback port and stopped afterwards, also on failure.
+test: deps
+	$(SWIFT) build --build-tests
+	Resources/scripts/with-kinto.sh $(SWIFT) test --skip-build
+
+completions: build
+	mkdir -p .build/completions
+	$(BIN) --generate-completion-script bash > .build/completions/coffer.bash
+	$(BIN) --generate-completion-script zsh > .build/completions/_coffer
+	$(BIN) --generate-completion-script fish > .build/completions/coffer.fish
+
+clean:
+	rm -rf .build .deps-apt

@@ -1,0 +1,56 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Module directions (DESIGN §1): coffer -> CofferTUI -> CofferSync -> CofferCore.
+let package = Package(
+    name: "Coffer",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "coffer", targets: ["coffer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium",
+                       providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
+                       providers: [.apt(["libncursesw5-dev"])]),
+        .target(
+            name: "CofferCore",
+            dependencies: [
+                "CSodium",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "CofferSync",
+            dependencies: [
+                "CofferCore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "CofferTUI",
+            dependencies: ["CofferSync", "CofferCore", "CNcursesw"]
+        ),
+        .executableTarget(
+            name: "coffer",
+            dependencies: [
+                "CofferCore", "CofferSync", "CofferTUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "CofferCoreTests", dependencies: ["CofferCore"]),
+        .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore"]),
+        .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore"],
+                    exclude: ["Snapshots"]),
+        .testTarget(name: "CofferCLITests", dependencies: ["CofferCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,34 @@
+#ifndef COFFER_CNCURSESW_SHIM_H
+#define COFFER_CNCURSESW_SHIM_H
+/* SwiftPM drops pkg-config's -D flags: without these wget_wch and wint_t are missing. */
+#define NCURSES_WIDECHAR 1
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <locale.h>
+#include <stdio.h>
+#include <ncursesw/curses.h>
+
+/* Swift cannot see ncurses macros or use its globals from Swift 6 code: wrap them. */
+static inline WINDOW *coffer_stdscr(void) { return stdscr; }
+static inline int coffer_lines(void) { return LINES; }
+static inline int coffer_cols(void) { return COLS; }
+static inline int coffer_key_resize(void) { return KEY_RESIZE; }
+static inline int coffer_key_up(void) { return KEY_UP; }
+static inline int coffer_key_down(void) { return KEY_DOWN; }
+static inline int coffer_key_left(void) { return KEY_LEFT; }
+static inline int coffer_key_right(void) { return KEY_RIGHT; }
+static inline int coffer_key_home(void) { return KEY_HOME; }
+static inline int coffer_key_end(void) { return KEY_END; }
+static inline int coffer_key_npage(void) { return KEY_NPAGE; }
+static inline int coffer_key_ppage(void) { return KEY_PPAGE; }
+static inline int coffer_key_backspace(void) { return KEY_BACKSPACE; }
+static inline int coffer_key_enter(void) { return KEY_ENTER; }
+static inline int coffer_key_dc(void) { return KEY_DC; }
+static inline int coffer_key_btab(void) { return KEY_BTAB; }
+static inline int coffer_key_code_yes(void) { return KEY_CODE_YES; }
+static inline attr_t coffer_a_bold(void) { return A_BOLD; }
+static inline attr_t coffer_a_reverse(void) { return A_REVERSE; }
+static inline attr_t coffer_a_dim(void) { return A_DIM; }
+static inline attr_t coffer_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t coffer_a_normal(void) { return A_NORMAL; }
+static inline attr_t coffer_color_pair(int n) { return COLOR_PAIR(n); }
+#endif

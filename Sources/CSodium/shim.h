@@ -1,0 +1,18 @@
+#ifndef COFFER_CSODIUM_SHIM_H
+#define COFFER_CSODIUM_SHIM_H
+#include <sodium.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+
+/* Process hardening: no core dumps, no ptrace attach by same-uid processes. Returns 0 on success. */
+static inline int coffer_harden_process(void) {
+    struct rlimit none = {0, 0};
+    int a = setrlimit(RLIMIT_CORE, &none);
+    int b = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    return (a == 0 && b == 0) ? 0 : -1;
+}
+
+static inline int coffer_is_dumpable(void) {
+    return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+}
+#endif

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Turns an item into its record (hashes, `active`, ciphertext) and back.
+public enum ItemSealing {
+    public static func seal(_ item: Item, ring: KeyRing, lastModified: Int64 = 0) throws -> ItemRecord {
+        guard let key = ring.key(for: item.id) else { throw CoreError.itemKeyMissing(id: item.id) }
+        var plaintext = try ItemCodec.encode(item)
+        defer { wipe(&plaintext) }
+        let sealed = try Envelope.seal(plaintext, key: key, collection: CollectionName.items.rawValue, id: item.id)
+        return ItemRecord(
+            id: item.id, isActive: !item.disabled,
+            originHashes: uniqueSorted(item.origins.map { SearchHash.hash(SearchHash.normalizedOrigin($0), key: ring.hashingKey) }),
+            tagHashes: uniqueSorted(item.tags.map { SearchHash.hash(SearchHash.normalizedTag($0), key: ring.hashingKey) }),
+            encrypted: sealed.base64EncodedString(), lastModified: lastModified)
+    }
+
+    /// Opens a record: `itemKeyMissing` if its key has not arrived, `tampered` if it fails authentication.
+    public static func open(_ record: ItemRecord, ring: KeyRing) throws -> Item {
+        guard let key = ring.key(for: record.id) else { throw CoreError.itemKeyMissing(id: record.id) }
+        guard let sealed = Data(base64Encoded: record.encrypted) else {
+            throw CoreError.tampered(what: "item \(record.id) is not base64")
+        }
+        var plaintext = try Envelope.open(sealed, key: key, collection: CollectionName.items.rawValue, id: record.id)
+        defer { wipe(&plaintext) }
+        let item: Item
+        do {
+            item = try ItemCodec.decode(plaintext)
+        } catch {
+            throw CoreError.tampered(what: "item \(record.id) decrypted to malformed data")
+        }
+        guard item.id == record.id else { throw CoreError.tampered(what: "item \(record.id) holds another item's data") }
+        return item
+    }
+
+    private static func uniqueSorted(_ hashes: [String]) -> [String] { Array(Set(hashes)).sorted() }
+}
+
+/// The plaintext codec for items (JSON). One place, so a faster codec can replace it whole.
+public enum ItemCodec {
+    public static func encode(_ item: Item) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(item)
+    }
+
+    public static func decode(_ data: Data) throws -> Item {
+        try JSONDecoder().decode(Item.self, from: data)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// What is stored and synced for an item: search hashes, the `active` flag and the ciphertext.
+/// A deletion is the same id with `isDeleted` and nothing else.
+public struct ItemRecord: Sendable, Equatable, Codable {
+    public var id: String
+    public var isActive: Bool
+    /// HMAC-SHA-256 of each normalised origin, hex.
+    public var originHashes: [String]
+    public var tagHashes: [String]
+    /// The sealed item (`Envelope`), base64.
+    public var encrypted: String
+    /// The server's timestamp; 0 if never synced.
+    public var lastModified: Int64
+    public var isDeleted: Bool
+
+    public init(id: String, isActive: Bool, originHashes: [String], tagHashes: [String], encrypted: String,
+                lastModified: Int64) {
+        self.id = id
+        self.isActive = isActive
+        self.originHashes = originHashes
+        self.tagHashes = tagHashes
+        self.encrypted = encrypted
+        self.lastModified = lastModified
+        self.isDeleted = false
+    }
+
+    public static func tombstone(id: String, lastModified: Int64) -> ItemRecord {
+        var record = ItemRecord(id: id, isActive: false, originHashes: [], tagHashes: [], encrypted: "",
+                                lastModified: lastModified)
+        record.isDeleted = true
+        return record
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, active, origins, tags, encrypted, deleted
+        case lastModified = "last_modified"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        lastModified = try container.decodeIfPresent(Int64.self, forKey: .lastModified) ?? 0
+        isDeleted = try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
+        if isDeleted {
+            isActive = false
+            originHashes = []
+            tagHashes = []
+            encrypted = ""
+        } else {
+            isActive = try container.decode(String.self, forKey: .active) == "active"
+            originHashes = try container.decode([String].self, forKey: .origins)
+            tagHashes = try container.decode([String].self, forKey: .tags)
+            encrypted = try container.decode(String.self, forKey: .encrypted)
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(lastModified, forKey: .lastModified)
+        if isDeleted {
+            try container.encode(true, forKey: .deleted)
+        } else {
+            try container.encode(isActive ? "active" : "", forKey: .active)
+            try container.encode(originHashes, forKey: .origins)
+            try container.encode(tagHashes, forKey: .tags)
+            try container.encode(encrypted, forKey: .encrypted)
+        }
+    }
+}
+
+/// The keystore record (id `default`): every item key sealed as one blob under the wrapping key,
+/// with the KDF parameters and a passphrase verifier in the clear.
+public struct KeystoreRecord: Sendable, Equatable, Codable {
+    public var id: String
+    public var kdf: KDFParameters
+    public var verifier: String
+    public var encrypted: String
+    public var lastModified: Int64
+    public var isDeleted: Bool
+
+    public init(kdf: KDFParameters, verifier: String, encrypted: String, lastModified: Int64) {
+        self.id = CollectionName.keystoreID
+        self.kdf = kdf
+        self.verifier = verifier
+        self.encrypted = encrypted
+        self.lastModified = lastModified
+        self.isDeleted = false
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, kdf, verifier, encrypted, deleted
+        case lastModified = "last_modified"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        lastModified = try container.decodeIfPresent(Int64.self, forKey: .lastModified) ?? 0
+        isDeleted = try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
+        if isDeleted {
+            kdf = KDFParameters(memory: 0, iterations: 0, salt: "")
+            verifier = ""
+            encrypted = ""
+        } else {
+            kdf = try container.decode(KDFParameters.self, forKey: .kdf)
+            verifier = try container.decode(String.self, forKey: .verifier)
+            encrypted = try container.decode(String.self, forKey: .encrypted)
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(lastModified, forKey: .lastModified)
+        if isDeleted {
+            try container.encode(true, forKey: .deleted)
+        } else {
+            try container.encode(kdf, forKey: .kdf)
+            try container.encode(verifier, forKey: .verifier)
+            try container.encode(encrypted, forKey: .encrypted)
+        }
+    }
+}
+
+/// JSON coding for records, shared so every place writes the same bytes.
+public enum RecordCoding {
+    public static func encode<Record: Encodable>(_ record: Record) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(record), as: UTF8.self)
+    }
+
+    public static func decode<Record: Decodable>(_ type: Record.Type, from text: String) throws -> Record {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}

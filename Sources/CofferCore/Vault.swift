@@ -1,0 +1,214 @@
+import Foundation
+import GRDB
+
+/// An open vault: its file, and its keys while unlocked.
+///
+/// Locked means `session` is nil: no key exists in memory. Every edit goes to `pending` as a local
+/// change in one transaction together with any keystore change it needs.
+public actor Vault {
+    public nonisolated let database: VaultDatabase
+    private var session: UnlockedSession?
+    private let clock: @Sendable () -> Timestamp
+
+    init(database: VaultDatabase, clock: @escaping @Sendable () -> Timestamp, session: UnlockedSession? = nil) {
+        self.database = database
+        self.clock = clock
+        self.session = session
+    }
+
+    /// Creates a vault with a fresh key ring sealed under `passphrase`; the vault is left unlocked.
+    public static func create(at path: String, passphrase: SecureBuffer, kdf: KDFParameters,
+                              deviceName: String = Vault.defaultDeviceName,
+                              clock: @escaping @Sendable () -> Timestamp = { .now() }) throws -> Vault {
+        guard passphrase.count > 0 else { throw CoreError.emptyPassphrase }
+        try kdf.checkStrength()
+        let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
+        let ring = KeyRing()
+        let keystore = try KeystoreSealing.seal(ring, keys: keys, kdf: kdf, lastModified: 0)
+        let database = try VaultDatabase.create(at: path)
+        do {
+            try database.write { db in
+                try VaultDatabase.recordLocalChange(keystore, in: db)
+                try VaultDatabase.setMeta(.vaultID, Item.newID(), in: db)
+                try VaultDatabase.setMeta(.deviceID, Item.newID(), in: db)
+                try VaultDatabase.setMeta(.deviceName, deviceName, in: db)
+                try VaultDatabase.setMeta(.created, clock().iso8601, in: db)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+        return Vault(database: database, clock: clock, session: UnlockedSession(keys: keys, ring: ring, kdf: kdf))
+    }
+
+    /// Opens a vault without unlocking it: status, sync and locking need no passphrase.
+    public static func open(at path: String, clock: @escaping @Sendable () -> Timestamp = { .now() }) throws -> Vault {
+        Vault(database: try VaultDatabase.open(at: path), clock: clock)
+    }
+
+    public static var defaultDeviceName: String { ProcessInfo.processInfo.hostName }
+
+    public var isLocked: Bool { session == nil }
+
+    /// Derives the keys from `passphrase` and opens the keystore.
+    ///
+    /// - Throws: `wrongPassphrase`, `kdfDowngrade`, or `tampered`.
+    public func unlock(passphrase: SecureBuffer) throws {
+        guard let keystore = try database.read({ try VaultDatabase.currentKeystore(in: $0) }) else {
+            throw CoreError.notAVault(path: database.path, reason: "it has no keystore")
+        }
+        let (ring, keys) = try KeystoreSealing.open(keystore, passphrase: passphrase)
+        session = UnlockedSession(keys: keys, ring: ring, kdf: keystore.kdf)
+    }
+
+    /// Drops every key: the buffers are wiped now and freed with the session.
+    public func lock() {
+        session?.ring.wipe()
+        session?.keys.wrappingKey.wipe()
+        session = nil
+    }
+
+    func unlockedSession() throws -> UnlockedSession {
+        guard let session else { throw CoreError.locked }
+        return session
+    }
+
+    var now: Timestamp { clock() }
+
+    // MARK: Reading
+
+    /// Every item as this device sees it, decrypted where its key is here.
+    public func listItems() throws -> [ListedItem] {
+        let session = try unlockedSession()
+        let (records, reviewed) = try database.read { db in
+            (try VaultDatabase.currentItems(in: db), Set(try String.fetchAll(db, sql: "SELECT id FROM reviews")))
+        }
+        return records.map { current in
+            let state: ListedItem.State
+            do {
+                state = .ready(try ItemSealing.open(current.record, ring: session.ring))
+            } catch CoreError.itemKeyMissing {
+                state = .waitingForKey
+            } catch {
+                state = .corrupt("\(error)")
+            }
+            return ListedItem(id: current.record.id, state: state, hasLocalChange: current.hasLocalChange,
+                              hasConflict: current.hasConflict, needsReview: reviewed.contains(current.record.id))
+        }
+    }
+
+    /// One item, decrypted: `noSuchItem`, `itemKeyMissing` or `tampered` otherwise.
+    public func item(_ id: String) throws -> Item {
+        let session = try unlockedSession()
+        guard let current = try database.read({ try VaultDatabase.currentItem(id, in: $0) }) else {
+            throw CoreError.noSuchItem(id: id)
+        }
+        return try ItemSealing.open(current.record, ring: session.ring)
+    }
+
+    // MARK: Writing
+
+    /// Adds a new item (a new key for it goes into the keystore in the same transaction).
+    @discardableResult
+    public func add(_ item: Item) throws -> Item {
+        try addAll([item])
+        return item
+    }
+
+    /// Adds every item or none: validation of all comes first, then one transaction.
+    public func addAll(_ items: [Item]) throws {
+        let session = try unlockedSession()
+        for item in items { try ItemValidation.validate(item) }
+        var seen = Set<String>()
+        for item in items where !seen.insert(item.id).inserted { throw CoreError.duplicateItem(id: item.id) }
+        try database.write { db in
+            for item in items where try VaultDatabase.currentItem(item.id, in: db) != nil {
+                throw CoreError.duplicateItem(id: item.id)
+            }
+            var ringChanged = false
+            for item in items { ringChanged = session.ring.addKey(for: item.id) || ringChanged }
+            for item in items {
+                try VaultDatabase.recordLocalChange(try ItemSealing.seal(item, ring: session.ring), in: db)
+            }
+            if ringChanged { try saveKeystore(session, in: db) }
+        }
+    }
+
+    /// Replaces an item's fields with `edited`'s; history grows when the entry changed.
+    /// `created` and `history` of `edited` are ignored: they belong to the stored item.
+    @discardableResult
+    public func update(_ edited: Item) throws -> Item {
+        let session = try unlockedSession()
+        var item = try self.item(edited.id)
+        let before = item
+        let now = clock()
+        item.title = edited.title
+        item.origins = edited.origins
+        item.tags = edited.tags
+        item.disabled = edited.disabled
+        item.lastUsed = edited.lastUsed
+        item.replaceEntry(with: edited.entry, at: now)
+        guard item != before else { return item }
+        item.modified = max(now, item.created)
+        try ItemValidation.validate(item)
+        let record = try ItemSealing.seal(item, ring: session.ring)
+        try database.write { db in try VaultDatabase.recordLocalChange(record, in: db) }
+        return item
+    }
+
+    /// Removes an item (its key stays in the keystore: harmless, and another device may still need it).
+    public func remove(_ id: String) throws {
+        _ = try unlockedSession()
+        try database.write { db in
+            guard try VaultDatabase.currentItem(id, in: db) != nil else { throw CoreError.noSuchItem(id: id) }
+            try VaultDatabase.recordLocalChange(ItemRecord.tombstone(id: id, lastModified: 0), in: db)
+            try db.execute(sql: "DELETE FROM reviews WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// Re-wraps the keystore under a new passphrase in one transaction: a crash leaves the old or
+    /// the new passphrase working, never neither. Item keys and ciphertexts do not change.
+    public func changePassphrase(to passphrase: SecureBuffer, kdf: KDFParameters) throws {
+        guard passphrase.count > 0 else { throw CoreError.emptyPassphrase }
+        try kdf.checkStrength()
+        let session = try unlockedSession()
+        let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
+        let next = UnlockedSession(keys: keys, ring: session.ring, kdf: kdf)
+        try database.write { db in try saveKeystore(next, in: db) }
+        self.session = next
+    }
+
+    func saveKeystore(_ session: UnlockedSession, in db: Database) throws {
+        let record = try KeystoreSealing.seal(session.ring, keys: session.keys, kdf: session.kdf, lastModified: 0)
+        try VaultDatabase.recordLocalChange(record, in: db)
+    }
+}
+
+/// The keys of an unlocked vault.
+struct UnlockedSession: Sendable {
+    let keys: PassphraseKeys
+    let ring: KeyRing
+    let kdf: KDFParameters
+}
+
+/// An item in a listing, with the badges the list shows.
+public struct ListedItem: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        case ready(Item)
+        /// Another device pushed the item before the keystore holding its key.
+        case waitingForKey
+        /// The record failed authentication; the message says so.
+        case corrupt(String)
+    }
+
+    public var id: String
+    public var state: State
+    public var hasLocalChange: Bool
+    public var hasConflict: Bool
+    public var needsReview: Bool
+
+    public var item: Item? {
+        if case .ready(let item) = state { return item }
+        return nil
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import GRDB
+
+/// Row-level access to stable records and pending changes, for use inside one transaction.
+extension VaultDatabase {
+    // MARK: Stable items
+
+    public static func stableItem(_ id: String, in db: Database) throws -> ItemRecord? {
+        try Row.fetchOne(db, sql: "SELECT * FROM items WHERE id = ?", arguments: [id]).map(itemRecord(from:))
+    }
+
+    public static func stableItems(in db: Database) throws -> [ItemRecord] {
+        try Row.fetchAll(db, sql: "SELECT * FROM items").map(itemRecord(from:))
+    }
+
+    public static func saveStableItem(_ record: ItemRecord, in db: Database) throws {
+        if record.isDeleted {
+            try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [record.id])
+            return
+        }
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO items (id, last_modified, active, origins, tags, encrypted) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [record.id, record.lastModified, record.isActive ? 1 : 0,
+                        record.originHashes.joined(separator: " "), record.tagHashes.joined(separator: " "),
+                        record.encrypted])
+    }
+
+    static func itemRecord(from row: Row) -> ItemRecord {
+        func hashes(_ column: String) -> [String] {
+            let text: String = row[column]
+            return text.isEmpty ? [] : text.split(separator: " ").map(String.init)
+        }
+        return ItemRecord(id: row["id"], isActive: (row["active"] as Int) != 0, originHashes: hashes("origins"),
+                          tagHashes: hashes("tags"), encrypted: row["encrypted"], lastModified: row["last_modified"])
+    }
+
+    // MARK: Stable keystore
+
+    public static func stableKeystore(in db: Database) throws -> KeystoreRecord? {
+        guard let text = try String.fetchOne(db, sql: "SELECT record FROM keystores WHERE id = ?",
+                                             arguments: [CollectionName.keystoreID]) else { return nil }
+        return try decodeStored(KeystoreRecord.self, text)
+    }
+
+    public static func saveStableKeystore(_ record: KeystoreRecord, in db: Database) throws {
+        if record.isDeleted {
+            try db.execute(sql: "DELETE FROM keystores WHERE id = ?", arguments: [record.id])
+            return
+        }
+        try db.execute(sql: "INSERT OR REPLACE INTO keystores (id, last_modified, record) VALUES (?, ?, ?)",
+                       arguments: [record.id, record.lastModified, try RecordCoding.encode(record)])
+    }
+
+    // MARK: Pending
+
+    public static func pendingChange(_ collection: CollectionName, _ id: String, source: PendingChange.Source,
+                                     in db: Database) throws -> PendingChange? {
+        try Row.fetchOne(db, sql: "SELECT * FROM pending WHERE collection = ? AND id = ? AND source = ?",
+                         arguments: [collection.rawValue, id, source.rawValue]).flatMap(pendingChange(from:))
+    }
+
+    /// Pending changes of a collection in the order they were recorded, optionally of one source.
+    public static func pendingChanges(_ collection: CollectionName, source: PendingChange.Source? = nil,
+                                      in db: Database) throws -> [PendingChange] {
+        var sql = "SELECT * FROM pending WHERE collection = ?"
+        var arguments: StatementArguments = [collection.rawValue]
+        if let source {
+            sql += " AND source = ?"
+            arguments += [source.rawValue]
+        }
+        return try Row.fetchAll(db, sql: sql + " ORDER BY key", arguments: arguments).compactMap(pendingChange(from:))
+    }
+
+    /// Inserts the change, replacing any earlier one for the same (source, collection, id).
+    public static func savePending(_ change: PendingChange, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO pending (collection, id, source, action, last_modified, record) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (source, collection, id) DO UPDATE SET
+                action = excluded.action, last_modified = excluded.last_modified, record = excluded.record
+            """, arguments: [change.collection.rawValue, change.id, change.source.rawValue, change.action.rawValue,
+                             change.lastModified, change.record])
+    }
+
+    public static func deletePending(_ collection: CollectionName, _ id: String, source: PendingChange.Source,
+                                     in db: Database) throws {
+        try db.execute(sql: "DELETE FROM pending WHERE collection = ? AND id = ? AND source = ?",
+                       arguments: [collection.rawValue, id, source.rawValue])
+    }
+
+    static func pendingChange(from row: Row) -> PendingChange? {
+        guard let collection = CollectionName(rawValue: row["collection"]),
+              let source = PendingChange.Source(rawValue: row["source"]),
+              let action = PendingChange.Action(rawValue: row["action"]) else { return nil }
+        return PendingChange(key: row["key"], collection: collection, id: row["id"], source: source, action: action,
+                             lastModified: row["last_modified"], record: row["record"])
+    }
+
+    // MARK: Local changes
+
+    /// Records a local edit of an item as a pending change: `add` if the server never had it,
+    /// `update` otherwise; removing an item the server never saw just drops its pending add.
+    public static func recordLocalChange(_ record: ItemRecord, in db: Database) throws {
+        let stable = try stableItem(record.id, in: db)
+        if record.isDeleted {
+            guard let stable else {
+                try deletePending(.items, record.id, source: .local, in: db)
+                return
+            }
+            let tombstone = ItemRecord.tombstone(id: record.id, lastModified: stable.lastModified)
+            try savePending(PendingChange(collection: .items, id: record.id, source: .local, action: .remove,
+                                          lastModified: stable.lastModified, record: try RecordCoding.encode(tombstone)),
+                            in: db)
+            return
+        }
+        var stored = record
+        stored.lastModified = stable?.lastModified ?? 0
+        try savePending(PendingChange(collection: .items, id: record.id, source: .local,
+                                      action: stable == nil ? .add : .update, lastModified: stored.lastModified,
+                                      record: try RecordCoding.encode(stored)), in: db)
+    }
+
+    public static func recordLocalChange(_ record: KeystoreRecord, in db: Database) throws {
+        let stable = try stableKeystore(in: db)
+        var stored = record
+        stored.lastModified = stable?.lastModified ?? 0
+        try savePending(PendingChange(collection: .keystores, id: record.id, source: .local,
+                                      action: stable == nil ? .add : .update, lastModified: stored.lastModified,
+                                      record: try RecordCoding.encode(stored)), in: db)
+    }
+
+    // MARK: Current view (local pending over stable)
+
+    /// The keystore as this device sees it: its own pending change, else the stable one.
+    public static func currentKeystore(in db: Database) throws -> KeystoreRecord? {
+        if let local = try pendingChange(.keystores, CollectionName.keystoreID, source: .local, in: db) {
+            return try decodeStored(KeystoreRecord.self, local.record)
+        }
+        return try stableKeystore(in: db)
+    }
+
+    /// Every item record as this device sees it, with whether it carries an unsynced local change.
+    public static func currentItems(in db: Database) throws -> [CurrentItemRecord] {
+        var local: [String: PendingChange] = [:]
+        for change in try pendingChanges(.items, source: .local, in: db) { local[change.id] = change }
+        let remoteIDs = Set(try String.fetchAll(db, sql: "SELECT id FROM pending WHERE collection = 'items' AND source = 'remote'"))
+        var result: [CurrentItemRecord] = []
+        result.reserveCapacity(local.count)
+        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM items")
+        while let row = try cursor.next() {
+            let id: String = row["id"]
+            if local[id] != nil { continue }
+            result.append(CurrentItemRecord(record: itemRecord(from: row), hasLocalChange: false, hasConflict: false))
+        }
+        for change in local.values where change.action != .remove {
+            let record = try decodeStored(ItemRecord.self, change.record)
+            result.append(CurrentItemRecord(record: record, hasLocalChange: true, hasConflict: remoteIDs.contains(change.id)))
+        }
+        return result
+    }
+
+    public static func currentItem(_ id: String, in db: Database) throws -> CurrentItemRecord? {
+        if let local = try pendingChange(.items, id, source: .local, in: db) {
+            guard local.action != .remove else { return nil }
+            let conflict = try pendingChange(.items, id, source: .remote, in: db) != nil
+            return CurrentItemRecord(record: try decodeStored(ItemRecord.self, local.record), hasLocalChange: true,
+                                     hasConflict: conflict)
+        }
+        return try stableItem(id, in: db).map { CurrentItemRecord(record: $0, hasLocalChange: false, hasConflict: false) }
+    }
+
+    static func decodeStored<Record: Decodable>(_ type: Record.Type, _ text: String) throws -> Record {
+        do {
+            return try RecordCoding.decode(type, from: text)
+        } catch {
+            throw CoreError.tampered(what: "a stored record is not valid JSON")
+        }
+    }
+}
+
+/// An item record as the device sees it now, with what the list's badges need.
+public struct CurrentItemRecord: Sendable, Equatable {
+    public var record: ItemRecord
+    /// ↑ — a local change not yet on the server.
+    public var hasLocalChange: Bool
+    /// ⚠ — changed here and on another device; merged on unlock.
+    public var hasConflict: Bool
+}

@@ -1,0 +1,163 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import GRDB
+
+/// The vault's SQLite file: stable records, pending changes, markers and settings (DESIGN §3).
+///
+/// Knows nothing of keys: everything it stores is ciphertext or non-secret metadata. Every method
+/// that changes several rows does so in one transaction.
+public final class VaultDatabase: Sendable {
+    public let path: String
+    let writer: DatabasePool
+
+    private init(path: String, writer: DatabasePool) {
+        self.path = path
+        self.writer = writer
+    }
+
+    /// Creates a new, empty vault file (0600, in a 0700 directory). Fails if one exists.
+    public static func create(at path: String) throws -> VaultDatabase {
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !fileManager.fileExists(atPath: directory) {
+            do {
+                try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw CoreError.cannotCreate(path: path, reason: "its directory cannot be created")
+            }
+        }
+        // Create the file ourselves so it is 0600 from the first byte; SQLite gives -wal and -shm the same mode.
+        let descriptor = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let reason = errno == EACCES || errno == EROFS ? "the directory is not writable" : String(cString: strerror(errno))
+            throw CoreError.cannotCreate(path: path, reason: reason)
+        }
+        Glibc.close(descriptor)
+        do {
+            let database = try VaultDatabase(path: path, writer: openPool(path))
+            try database.writer.write { db in
+                try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('format', ?)", arguments: [VaultSchema.formatName])
+            }
+            return database
+        } catch {
+            try? fileManager.removeItem(atPath: path)
+            throw CoreError.cannotCreate(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Opens an existing vault; `vaultNotFound` or `notAVault` otherwise.
+    public static func open(at path: String) throws -> VaultDatabase {
+        guard FileManager.default.fileExists(atPath: path) else { throw CoreError.vaultNotFound(path: path) }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw CoreError.notAVault(path: path, reason: "the file is not readable")
+        }
+        if let header = FileHandle(forReadingAtPath: path)?.readData(ofLength: 16),
+           header != Data("SQLite format 3\0".utf8) {
+            throw CoreError.notAVault(path: path, reason: "it is not a SQLite database")
+        }
+        let pool: DatabasePool
+        do {
+            pool = try openPool(path)
+        } catch {
+            throw CoreError.notAVault(path: path, reason: "it cannot be opened as a vault: \(error.localizedDescription)")
+        }
+        let format = try? pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'format'") }
+        guard format == VaultSchema.formatName else {
+            throw CoreError.notAVault(path: path, reason: "it has no Coffer format marker")
+        }
+        return VaultDatabase(path: path, writer: pool)
+    }
+
+    private static func openPool(_ path: String) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            // WAL with NORMAL can lose a committed transaction on power failure (TOOLCHAIN.md).
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+        }
+        configuration.busyMode = .timeout(10)
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try VaultSchema.migrator.migrate(pool)
+        return pool
+    }
+
+    // MARK: - Meta
+
+    public func meta(_ key: MetaKey) throws -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key.rawValue]) }
+    }
+
+    public func setMeta(_ key: MetaKey, _ value: String?) throws {
+        try write { db in try Self.setMeta(key, value, in: db) }
+    }
+
+    static func setMeta(_ key: MetaKey, _ value: String?, in db: Database) throws {
+        if let value {
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key.rawValue, value])
+        } else {
+            try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key.rawValue])
+        }
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in one write transaction; storage errors become `CoreError.storage`.
+    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.write(body)
+        } catch let error as CoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw CoreError.storage(reason: Self.describe(error))
+        }
+    }
+
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.read(body)
+        } catch let error as CoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw CoreError.storage(reason: Self.describe(error))
+        }
+    }
+
+    private static func describe(_ error: DatabaseError) -> String {
+        switch error.resultCode {
+        case .SQLITE_FULL: return "the disk is full"
+        case .SQLITE_READONLY: return "the file is read-only"
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB: return "the file is corrupt"
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return "another process holds the vault locked"
+        default: return error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        }
+    }
+
+    /// Flushes the WAL into the main file (used by tests that inspect the file on disk).
+    public func checkpoint() throws {
+        _ = try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+}
+
+/// Settings kept in the `meta` table (non-secret: the file is 0600 and sync must run while locked).
+public enum MetaKey: String, Sendable, CaseIterable {
+    case format
+    case vaultID = "vault_id"
+    case deviceID = "device_id"
+    case deviceName = "device_name"
+    case created
+    case accountServer = "account_server"
+    case accountUser = "account_user"
+    case accountPassword = "account_password"
+    case lastSync = "last_sync"
+    case lastError = "last_error"
+    case lastErrorMessage = "last_error_message"
+    case backoffUntil = "backoff_until"
+    case clockSkew = "clock_skew"
+    case keystoreWaitingForPassphrase = "keystore_waiting_for_passphrase"
+    case autoLockSeconds = "auto_lock_seconds"
+    case clipboardSeconds = "clipboard_seconds"
+}

@@ -1,0 +1,60 @@
+import GRDB
+
+/// The vault's tables (DESIGN §3), as versioned migrations from the first schema on.
+enum VaultSchema {
+    /// Written in `meta` so a random SQLite file is not mistaken for a vault.
+    static let formatName = "coffer-vault"
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-tables") { db in
+            // Stable item records, as last agreed with the server; columns so a list needs no JSON parsing.
+            try db.execute(sql: """
+                CREATE TABLE items (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    last_modified INTEGER NOT NULL,
+                    active INTEGER NOT NULL,
+                    origins TEXT NOT NULL,
+                    tags TEXT NOT NULL,
+                    encrypted TEXT NOT NULL
+                );
+                CREATE TABLE keystores (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    last_modified INTEGER NOT NULL,
+                    record TEXT NOT NULL
+                );
+                CREATE TABLE pending (
+                    key INTEGER PRIMARY KEY AUTOINCREMENT,
+                    collection TEXT NOT NULL CHECK (collection IN ('items', 'keystores')),
+                    id TEXT NOT NULL,
+                    source TEXT NOT NULL CHECK (source IN ('local', 'remote')),
+                    action TEXT NOT NULL CHECK (action IN ('add', 'update', 'remove')),
+                    last_modified INTEGER NOT NULL,
+                    record TEXT NOT NULL,
+                    UNIQUE (source, collection, id)
+                );
+                CREATE INDEX pending_by_target ON pending (collection, id);
+                CREATE TABLE markers (
+                    collection TEXT PRIMARY KEY NOT NULL,
+                    etag TEXT NOT NULL
+                );
+                CREATE TABLE meta (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                """)
+        }
+        migrator.registerMigration("v2-reviews") { db in
+            // Items merged on unlock and not yet reviewed (the ⚑ badge). `sealed` holds the
+            // local, remote and chosen values, encrypted under the item's key: they are secrets too.
+            try db.execute(sql: """
+                CREATE TABLE reviews (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    created INTEGER NOT NULL,
+                    sealed TEXT NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+}

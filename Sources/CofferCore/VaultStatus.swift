@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+
+/// What `coffer status` and the locked screen show; readable without the passphrase.
+public struct VaultStatus: Sendable, Equatable, Codable {
+    public var items: Int
+    /// Local changes not yet on the server.
+    public var pending: Int
+    /// Items changed here and on another device, waiting for an unlock to merge.
+    public var conflicts: Int
+    /// Merged items not yet reviewed (⚑).
+    public var unreviewed: Int
+    public var lastSync: String?
+    public var lastError: String?
+    public var lastErrorMessage: String?
+    public var backoffUntil: String?
+    public var account: String?
+    public var server: String?
+}
+
+extension VaultDatabase {
+    public func status() throws -> VaultStatus {
+        try read { db in
+            let items = try Int.fetchOne(db, sql: """
+                SELECT (SELECT COUNT(*) FROM items WHERE id NOT IN
+                            (SELECT id FROM pending WHERE source = 'local' AND collection = 'items'))
+                     + (SELECT COUNT(*) FROM pending WHERE source = 'local' AND collection = 'items' AND action != 'remove')
+                """) ?? 0
+            let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending WHERE source = 'local'") ?? 0
+            let conflicts = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM pending AS l JOIN pending AS r
+                  ON l.collection = r.collection AND l.id = r.id AND l.source = 'local' AND r.source = 'remote'
+                """) ?? 0
+            let unreviewed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reviews") ?? 0
+            func meta(_ key: MetaKey) throws -> String? {
+                try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key.rawValue])
+            }
+            return VaultStatus(items: items, pending: pending, conflicts: conflicts, unreviewed: unreviewed,
+                               lastSync: try meta(.lastSync), lastError: try meta(.lastError),
+                               lastErrorMessage: try meta(.lastErrorMessage), backoffUntil: try meta(.backoffUntil),
+                               account: try meta(.accountUser), server: try meta(.accountServer))
+        }
+    }
+}
