@@ -1,3 +1,5 @@
+import Foundation
+
 /// A rough strength estimate for a passphrase a person typed (shown at creation, never enforced
 /// beyond "not empty"): bits from the character pool, discounted for repetition.
 public enum PassphraseStrength: String, Sendable {
