@@ -1,0 +1,51 @@
+import Foundation
+
+/// The error names of the Lockbox design, which the screen and the exit codes use.
+public enum SyncErrorName: String, Sendable, Equatable, Codable {
+    /// No connection to the server.
+    case offline = "OFFLINE"
+    /// Any other transport or server failure, or a malformed answer.
+    case network = "NETWORK"
+    /// Everything else was done; conflicts wait for an unlock.
+    case syncLocked = "SYNC_LOCKED"
+    /// Credentials missing or refused (401/403).
+    case syncAuth = "SYNC_AUTH"
+}
+
+/// Where a running sync is, for progress displays.
+public struct SyncProgress: Sendable, Equatable {
+    public enum Step: String, Sendable { case fetch, examine, reconcile, push, apply }
+    public var step: Step
+    public var collection: String
+    public var done: Int
+    public var total: Int
+
+    public init(step: Step, collection: String, done: Int, total: Int) {
+        self.step = step
+        self.collection = collection
+        self.done = done
+        self.total = total
+    }
+}
+
+/// What one sync did and how it ended.
+public struct SyncReport: Sendable, Equatable {
+    /// nil when the sync completed.
+    public var error: SyncErrorName?
+    /// One sentence for the user when `error` is set.
+    public var message: String?
+    public var downloaded = 0
+    public var uploaded = 0
+    public var merged = 0
+    /// Conflicts still waiting for an unlock.
+    public var conflictsWaiting = 0
+    /// The server asked for no requests before this time.
+    public var backoffUntil: Date?
+    /// Items merged in this sync (they get the ⚑ badge until reviewed).
+    public var mergedIDs: [String] = []
+
+    public init(error: SyncErrorName? = nil, message: String? = nil) {
+        self.error = error
+        self.message = message
+    }
+}
