@@ -1,0 +1,57 @@
+import ArgumentParser
+import CofferCore
+import Foundation
+
+struct AddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an item; prints its id.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var fields: ItemOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        guard fields.title != nil else { throw ValidationError("Missing expected argument '--title <title>'.") }
+        let vault = try await global.unlockedVault()
+        var item = Item(title: "", created: .now())
+        try fields.apply(to: &item)
+        try await vault.add(item)
+        if output.json {
+            print(try ItemExchange.text(ItemExchange.detail(item, badges: [.pending], reveal: false)))
+        } else {
+            print(item.id)
+        }
+    }
+}
+
+struct EditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change an item's fields.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The item's id.") var id: String
+    @OptionGroup var fields: ItemOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let vault = try await global.unlockedVault()
+        var item = try await vault.item(id)
+        try fields.apply(to: &item)
+        let saved = try await vault.update(item)
+        if output.json {
+            print(try ItemExchange.text(ItemExchange.detail(saved, badges: [.pending], reveal: false)))
+        } else {
+            print(saved.id)
+        }
+    }
+}
+
+struct RemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove an item.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The item's id.") var id: String
+
+    func run() async throws {
+        let vault = try await global.unlockedVault()
+        try await vault.remove(id)
+    }
+}

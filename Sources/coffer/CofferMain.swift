@@ -1,0 +1,66 @@
+import ArgumentParser
+import CofferCore
+import Foundation
+
+/// Entry point: parse, run, and map every error to one sentence on stderr and an exit code.
+@main
+enum CofferMain {
+    static func main() async {
+        umask(0o077)
+        ProcessHardening.apply()
+        let command: ParsableCommand
+        do {
+            command = try Coffer.parseAsRoot()
+        } catch {
+            // --help, --version and completion scripts are "errors" that exit 0.
+            let code = Coffer.exitCode(for: error)
+            if code == .success {
+                print(Coffer.fullMessage(for: error))
+                exit(0)
+            }
+            FileHandle.standardError.write(Data((Coffer.fullMessage(for: error) + "\n").utf8))
+            exit(ExitStatus.usage)
+        }
+        do {
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var syncCommand = command
+                try syncCommand.run()
+            }
+            exit(ExitStatus.ok)
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch let error as ValidationError {
+            FileHandle.standardError.write(Data("\(error.message)\n".utf8))
+            exit(ExitStatus.usage)
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            exit(ExitStatus.code(for: error))
+        }
+    }
+}
+
+struct Coffer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coffer",
+        abstract: "An encrypted password vault for the terminal, synced through a Kinto server.",
+        discussion: "With no command, opens the vault's screen.",
+        version: CofferVersion.string,
+        subcommands: [
+            InitCommand.self, AddCommand.self, EditCommand.self, RemoveCommand.self, ShowCommand.self,
+            ListCommand.self, SearchCommand.self, HistoryCommand.self, GenerateCommand.self, PasswdCommand.self,
+            StatusCommand.self, ExportCommand.self, ImportCommand.self,
+        ]
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await OverviewCommand.printOverview(global: global)
+    }
+}
+
+enum CofferVersion {
+    static let string = "0.1.0"
+}

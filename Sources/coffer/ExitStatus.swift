@@ -1,0 +1,53 @@
+import ArgumentParser
+import CofferCore
+import CofferSync
+
+/// The exit codes of DESIGN §6, and the one sentence printed for an error.
+enum ExitStatus {
+    static let ok: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+    static let wrongPassphrase: Int32 = 3
+    static let noSuchItem: Int32 = 4
+    static let invalidItem: Int32 = 5
+    static let offline: Int32 = 10
+    static let network: Int32 = 11
+    static let syncLocked: Int32 = 12
+    static let syncAuth: Int32 = 13
+
+    static func code(for error: Error) -> Int32 {
+        switch error {
+        case let error as CoreError:
+            switch error {
+            case .wrongPassphrase: return wrongPassphrase
+            case .noSuchItem: return noSuchItem
+            case .invalidItem, .duplicateItem, .invalidImport: return invalidItem
+            default: return failure
+            }
+        case let error as SyncFailure: return code(for: error.name)
+        case is ValidationError, is UsageError: return usage
+        default: return failure
+        }
+    }
+
+    static func code(for name: SyncErrorName) -> Int32 {
+        switch name {
+        case .offline: return offline
+        case .network: return network
+        case .syncLocked: return syncLocked
+        case .syncAuth: return syncAuth
+        }
+    }
+}
+
+/// A usage mistake found after parsing (exit 2).
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A sync that ended in one of the named errors (exit 10–13).
+struct SyncFailure: Error, CustomStringConvertible {
+    var name: SyncErrorName
+    var description: String
+}

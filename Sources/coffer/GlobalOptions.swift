@@ -1,0 +1,37 @@
+import ArgumentParser
+import CofferCore
+import Foundation
+
+/// Options every command accepts: which vault, and where the passphrase comes from.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: "The vault file (default: $COFFER_VAULT, else $XDG_DATA_HOME/coffer/vault.db).")
+    var vault: String?
+
+    @Option(name: .long, help: "Read the passphrase from the first line of this file.")
+    var passphraseFile: String?
+
+    var vaultPath: String {
+        if let vault { return vault }
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["COFFER_VAULT"], !path.isEmpty { return path }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
+        return (dataHome as NSString).appendingPathComponent("coffer/vault.db")
+    }
+
+    var passphraseInput: PassphraseInput { PassphraseInput(file: passphraseFile) }
+
+    /// Opens the vault and unlocks it with the passphrase from the file, stdin or the terminal.
+    func unlockedVault() async throws -> Vault {
+        let vault = try Vault.open(at: vaultPath)
+        let passphrase = try passphraseInput.read(prompt: "Passphrase for \(vaultPath): ")
+        try await vault.unlock(passphrase: passphrase)
+        return vault
+    }
+}
+
+/// `--json` for commands that print items.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import CofferCore
+
+/// The item fields `add` and `edit` take.
+struct ItemOptions: ParsableArguments {
+    @Option(help: "The item's title.") var title: String?
+    @Option(help: "The login's username.") var username: String?
+    @Option(help: "The password (visible in the process list: prefer --generate or the screen).") var password: String?
+    @Flag(help: "Generate a password (see `coffer generate` for the options below).") var generate = false
+    @Option(help: "Generated password length.") var length: Int = 20
+    @Option(help: "Generate this many words instead of characters.") var words: Int?
+    @Option(help: "An origin (URL or host); repeat for several. On edit, replaces all origins.") var origin: [String] = []
+    @Option(help: "A tag; repeat for several. On edit, replaces all tags.") var tag: [String] = []
+    @Option(help: "Free-form notes.") var notes: String?
+    @Option(help: "A TOTP secret or otpauth:// URI.") var totp: String?
+    @Flag(inversion: .prefixedNo, help: "Mark the item disabled (or enabled).") var disabled: Bool?
+
+    func validate() throws {
+        if generate && password != nil { throw ValidationError("Give --password or --generate, not both.") }
+    }
+
+    func generatedPassword() throws -> String? {
+        guard generate else { return password }
+        do {
+            if let words { return try PasswordGenerator.words(count: words) }
+            return try PasswordGenerator.characters(length: length)
+        } catch let problem as PasswordGenerator.Problem {
+            throw ValidationError(problem.description)
+        }
+    }
+
+    /// Applies the given options to `item`; unset options leave fields as they are.
+    func apply(to item: inout Item) throws {
+        if let title { item.title = title }
+        if let username { item.entry.username = username }
+        if let password = try generatedPassword() { item.entry.password = password }
+        if !origin.isEmpty { item.origins = origin }
+        if !tag.isEmpty { item.tags = tag }
+        if let notes { item.entry.notes = notes }
+        if let totp { item.entry.totp = totp.isEmpty ? nil : totp }
+        if let disabled { item.disabled = disabled }
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import CofferCore
+import Foundation
+
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List items.")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Only items with this tag.") var tag: String?
+    @Option(help: "Only items for this origin (host or URL).") var origin: String?
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let vault = try await global.unlockedVault()
+        let listed = try await vault.listItems()
+        let wantedTag = tag.map(SearchHash.normalizedTag)
+        let wantedOrigin = origin.map(SearchHash.normalizedOrigin)
+        try ItemListing.print(listed, json: output.json) { item in
+            (wantedTag.map { tag in item.tags.contains { SearchHash.normalizedTag($0) == tag } } ?? true)
+                && (wantedOrigin.map { origin in item.origins.contains { SearchHash.normalizedOrigin($0) == origin } } ?? true)
+        }
+    }
+}
+
+struct SearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search", abstract: "Find items whose title, username, origins, tags or notes contain QUERY.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Text to look for (case-insensitive).") var query: String
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let vault = try await global.unlockedVault()
+        let listed = try await vault.listItems()
+        let matcher = ItemMatcher(query: query)
+        try ItemListing.print(listed, json: output.json, where: matcher.matches)
+    }
+}
+
+/// Prints listings as a table or as the `list --json` array; reports unreadable items on stderr.
+enum ItemListing {
+    static func print(_ listed: [ListedItem], json: Bool, where include: (Item) -> Bool) throws {
+        let shown = listed.filter { $0.item.map(include) ?? false }
+            .sorted { ($0.item?.title.lowercased() ?? "", $0.id) < ($1.item?.title.lowercased() ?? "", $1.id) }
+        if json {
+            Swift.print(try ItemExchange.text(shown.compactMap { listed in
+                listed.item.map { ItemExchange.summary($0, badges: ItemExchange.badges(of: listed)) }
+            }))
+        } else {
+            let rows = shown.compactMap { listed -> [String]? in
+                guard let item = listed.item else { return nil }
+                return [Badges.symbols(ItemExchange.badges(of: listed)), item.title, item.entry.username,
+                        item.origins.first ?? "", item.tags.joined(separator: ","), item.id]
+            }
+            for line in Table.format(rows) { Swift.print(line) }
+        }
+        let waiting = listed.filter { $0.state == .waitingForKey }.count
+        if waiting > 0 {
+            FileHandle.standardError.write(Data("\(waiting) item(s) wait for their key from another device.\n".utf8))
+        }
+        if let corrupt = listed.first(where: { if case .corrupt = $0.state { return true } else { return false } }),
+           case .corrupt(let message) = corrupt.state {
+            throw CoreError.tampered(what: "item \(corrupt.id): \(message)")
+        }
+    }
+}
+
+/// The screen's badge symbols, also used by the command line.
+enum Badges {
+    static func symbols(_ badges: [ItemExchange.Badge]) -> String {
+        badges.map { badge in
+            switch badge {
+            case .conflict: return "⚠"
+            case .merged: return "⚑"
+            case .pending: return "↑"
+            case .disabled: return "⊘"
+            case .waitingForKey: return "…"
+            }
+        }.joined()
+    }
+}
+
+/// Left-aligned columns separated by two spaces.
+enum Table {
+    static func format(_ rows: [[String]]) -> [String] {
+        guard let columns = rows.first?.count else { return [] }
+        let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, text in
+                column == columns - 1 ? text : text + String(repeating: " ", count: widths[column] - text.count)
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+    }
+}

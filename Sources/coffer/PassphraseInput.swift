@@ -1,0 +1,104 @@
+import CofferCore
+import Foundation
+
+/// Where a passphrase comes from: `--passphrase-file`, else stdin's lines when stdin is not a
+/// terminal, else the terminal without echo.
+struct PassphraseInput {
+    var file: String?
+
+    enum Failure: Error, CustomStringConvertible {
+        case unreadable(String)
+        case noInput
+        case mismatch
+
+        var description: String {
+            switch self {
+            case .unreadable(let path): return "Cannot read the passphrase file \(path)."
+            case .noInput: return "No passphrase was given (stdin ended before it)."
+            case .mismatch: return "The two passphrases differ; nothing was changed."
+            }
+        }
+    }
+
+    /// Reads one passphrase (the next line of stdin when it is not a terminal).
+    func read(prompt: String) throws -> SecureBuffer {
+        if let file { return try Self.firstLine(ofFile: file) }
+        if isatty(STDIN_FILENO) == 0 { return try StandardInputLines.shared.next() }
+        return try Terminal.readHidden(prompt: prompt)
+    }
+
+    /// Reads a new passphrase: from `file`, or the next stdin line, or twice from the terminal.
+    static func readNew(file: String?, prompt: String) throws -> SecureBuffer {
+        if let file { return try firstLine(ofFile: file) }
+        if isatty(STDIN_FILENO) == 0 { return try StandardInputLines.shared.next() }
+        let first = try Terminal.readHidden(prompt: prompt)
+        let text = first.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        let strength = PassphraseStrength.estimate(text)
+        Terminal.write("Strength: \(strength.rating.rawValue) (about \(strength.bits) bits)\n")
+        let second = try Terminal.readHidden(prompt: "Repeat it: ")
+        guard first.isEqual(to: second) else { throw Failure.mismatch }
+        return first
+    }
+
+    static func firstLine(ofFile path: String) throws -> SecureBuffer {
+        guard var data = FileManager.default.contents(atPath: path) else { throw Failure.unreadable(path) }
+        defer { wipe(&data) }
+        let line = data.prefix { $0 != 0x0A }
+        let trimmed = line.last == 0x0D ? line.dropLast() : line
+        return SecureBuffer(copying: Array(trimmed))
+    }
+}
+
+/// The lines of a non-terminal stdin, read once: the first is the passphrase, the second (for
+/// `passwd`) the new one.
+final class StandardInputLines: @unchecked Sendable {
+    static let shared = StandardInputLines()
+    private var lines: [SecureBuffer]?
+    private var position = 0
+
+    func next() throws -> SecureBuffer {
+        if lines == nil {
+            var data = FileHandle.standardInput.readDataToEndOfFile()
+            defer { wipe(&data) }
+            lines = data.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+                SecureBuffer(copying: Array(line.last == 0x0D ? line.dropLast() : line))
+            }
+        }
+        guard let lines, position < lines.count, !(position == lines.count - 1 && lines[position].count == 0) else {
+            throw PassphraseInput.Failure.noInput
+        }
+        defer { position += 1 }
+        return lines[position]
+    }
+}
+
+/// The controlling terminal, for prompts that must not echo.
+enum Terminal {
+    static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    static func readHidden(prompt: String) throws -> SecureBuffer {
+        let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        let input = descriptor >= 0 ? descriptor : STDIN_FILENO
+        defer { if descriptor >= 0 { close(descriptor) } }
+        _ = prompt.withCString { Glibc.write(input == STDIN_FILENO ? STDERR_FILENO : input, $0, strlen($0)) }
+        var original = termios()
+        let hasTerminal = tcgetattr(input, &original) == 0
+        if hasTerminal {
+            var silent = original
+            silent.c_lflag &= ~tcflag_t(ECHO)
+            silent.c_lflag |= tcflag_t(ECHONL)
+            tcsetattr(input, TCSAFLUSH, &silent)
+        }
+        defer { if hasTerminal { tcsetattr(input, TCSAFLUSH, &original) } }
+        var bytes: [UInt8] = []
+        defer { wipe(&bytes) }
+        var byte: UInt8 = 0
+        while Glibc.read(input, &byte, 1) == 1 {
+            if byte == 0x0A || byte == 0x0D { break }
+            bytes.append(byte)
+        }
+        return SecureBuffer(copying: bytes)
+    }
+}

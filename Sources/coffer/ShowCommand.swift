@@ -1,0 +1,85 @@
+import ArgumentParser
+import CofferCore
+import Foundation
+
+struct ShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one item.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The item's id.") var id: String
+    @Flag(help: "Show the password and TOTP secret.") var reveal = false
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let vault = try await global.unlockedVault()
+        let item = try await vault.item(id)
+        let listed = try await vault.listItems().first { $0.id == id }
+        let badges = listed.map(ItemExchange.badges(of:)) ?? []
+        if output.json {
+            print(try ItemExchange.text(ItemExchange.detail(item, badges: badges, reveal: reveal)))
+            return
+        }
+        let rows: [[String]] = [
+            ["id", item.id], ["title", item.title], ["username", item.entry.username],
+            ["password", reveal ? item.entry.password : "•••••••• (--reveal to show)"],
+            ["origins", item.origins.joined(separator: ", ")], ["tags", item.tags.joined(separator: ", ")],
+            ["notes", item.entry.notes], ["totp", item.entry.totp.map { reveal ? $0 : "••••••••" } ?? ""],
+            ["disabled", item.disabled ? "yes" : "no"], ["created", item.created.iso8601],
+            ["modified", item.modified.iso8601], ["history", "\(item.history.count) change(s)"],
+            ["badges", Badges.symbols(badges)],
+        ]
+        for line in Table.format(rows) { print(line) }
+    }
+}
+
+struct HistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "history", abstract: "Show an item's earlier entries.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The item's id.") var id: String
+    @Flag(help: "Show earlier passwords too.") var reveal = false
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let vault = try await global.unlockedVault()
+        let item = try await vault.item(id)
+        let versions = HistoryWalk.versions(of: item)
+        if output.json {
+            let detail = ItemExchange.detail(item, badges: [], reveal: reveal)
+            print(try ItemExchange.text(detail["history"] ?? []))
+            return
+        }
+        if versions.isEmpty { print("No earlier versions.") }
+        for version in versions {
+            let changes = version.changedFields.map { field -> String in
+                let secret = field == "password" || field == "totp"
+                let previous = version.entry.jsonValue.objectValue?[field]?.stringValue ?? "(none)"
+                return "\(field): \(secret && !reveal ? "••••••••" : previous)"
+            }
+            print("\(version.created.iso8601)  before: " + changes.joined(separator: "; "))
+        }
+    }
+}
+
+/// Walks an item's history back: each version is the entry as it was before the change at `created`.
+enum HistoryWalk {
+    struct Version {
+        var created: Timestamp
+        var entry: Entry
+        var changedFields: [String]
+    }
+
+    static func versions(of item: Item) -> [Version] {
+        var current = item.entry.jsonValue
+        var result: [Version] = []
+        for step in item.history {
+            let previous = MergePatch.apply(step.patch, to: current)
+            let changed = (step.patch.objectValue?.keys.sorted()) ?? []
+            if let entry = Entry(jsonValue: previous) {
+                result.append(Version(created: step.created, entry: entry, changedFields: changed))
+            }
+            current = previous
+        }
+        return result
+    }
+}
