@@ -1,37 +1,74 @@
 import Foundation
 
-/// Seals a key ring into a keystore record and opens one again with the passphrase.
+/// The keys of an open keystore: the item key ring, the vault key that seals it, and the
+/// passphrase keys that wrap the vault key.
+public struct OpenedKeystore: Sendable {
+    public let ring: KeyRing
+    public let vaultKey: SecureBuffer
+    public let passphraseKeys: PassphraseKeys
+    public let kdf: KDFParameters
+}
+
+/// Seals a key ring into a keystore record and opens one again.
 public enum KeystoreSealing {
-    public static func seal(_ ring: KeyRing, keys: PassphraseKeys, kdf: KDFParameters,
+    static let collection = CollectionName.keystores.rawValue
+    static let ringID = CollectionName.keystoreID
+    static let vaultKeyID = CollectionName.keystoreID + "-vault-key"
+
+    /// A complete record: the ring under `vaultKey`, and `vaultKey` wrapped under the passphrase keys.
+    public static func seal(_ ring: KeyRing, vaultKey: SecureBuffer, keys: PassphraseKeys, kdf: KDFParameters,
                             lastModified: Int64) throws -> KeystoreRecord {
-        let plaintext = ring.serialized()
-        let sealed = try plaintext.withUnsafeBytes {
-            try Envelope.seal($0, key: keys.wrappingKey, collection: CollectionName.keystores.rawValue,
-                              id: CollectionName.keystoreID)
+        let wrapped = try vaultKey.withUnsafeBytes {
+            try Envelope.seal($0, key: keys.wrappingKey, collection: collection, id: vaultKeyID)
         }
-        return KeystoreRecord(kdf: kdf, verifier: keys.verifier, encrypted: sealed.base64EncodedString(),
-                              lastModified: lastModified)
+        return KeystoreRecord(kdf: kdf, verifier: keys.verifier, wrappedKey: wrapped.base64EncodedString(),
+                              encrypted: try sealRing(ring, vaultKey: vaultKey), lastModified: lastModified)
+    }
+
+    /// The same passphrase wrapping as `wrapping`, with the ring sealed anew (merging key rings
+    /// needs only the vault key, so it works whichever passphrase wraps it).
+    public static func reseal(_ ring: KeyRing, vaultKey: SecureBuffer, keepingWrappingOf wrapping: KeystoreRecord,
+                              lastModified: Int64) throws -> KeystoreRecord {
+        KeystoreRecord(kdf: wrapping.kdf, verifier: wrapping.verifier, wrappedKey: wrapping.wrappedKey,
+                       encrypted: try sealRing(ring, vaultKey: vaultKey), lastModified: lastModified)
+    }
+
+    static func sealRing(_ ring: KeyRing, vaultKey: SecureBuffer) throws -> String {
+        let plaintext = ring.serialized()
+        return try plaintext.withUnsafeBytes {
+            try Envelope.seal($0, key: vaultKey, collection: collection, id: ringID)
+        }.base64EncodedString()
     }
 
     /// Opens `record` with `passphrase`.
     ///
     /// - Throws: `kdfDowngrade` for parameters below the floor, `wrongPassphrase` when the verifier
-    ///   does not match, `tampered` when the verifier matches but the blob fails to open or parse.
-    public static func open(_ record: KeystoreRecord, passphrase: SecureBuffer) throws -> (KeyRing, PassphraseKeys) {
+    ///   does not match, `tampered` when the verifier matches but a blob fails to open or parse.
+    public static func open(_ record: KeystoreRecord, passphrase: SecureBuffer) throws -> OpenedKeystore {
         try record.kdf.checkStrength()
         let keys = try PassphraseKeys(passphrase: passphrase, parameters: record.kdf)
-        guard keys.matches(verifier: record.verifier) else { throw CoreError.wrongPassphrase }
-        return (try open(record, keys: keys), keys)
+        let vaultKey = try unwrapVaultKey(record, keys: keys)
+        return OpenedKeystore(ring: try openRing(record, vaultKey: vaultKey), vaultKey: vaultKey,
+                              passphraseKeys: keys, kdf: record.kdf)
     }
 
-    /// Opens `record` with keys already derived (the record's KDF parameters must be the keys').
-    public static func open(_ record: KeystoreRecord, keys: PassphraseKeys) throws -> KeyRing {
+    public static func unwrapVaultKey(_ record: KeystoreRecord, keys: PassphraseKeys) throws -> SecureBuffer {
         guard keys.matches(verifier: record.verifier) else { throw CoreError.wrongPassphrase }
+        guard let sealed = Data(base64Encoded: record.wrappedKey) else {
+            throw CoreError.tampered(what: "the keystore's wrapped key is not base64")
+        }
+        var plaintext = try Envelope.open(sealed, key: keys.wrappingKey, collection: collection, id: vaultKeyID)
+        defer { wipe(&plaintext) }
+        guard plaintext.count == KeyRing.keyLength else { throw CoreError.tampered(what: "the keystore's vault key is malformed") }
+        return SecureBuffer(copying: plaintext)
+    }
+
+    /// Opens the key ring with the vault key alone (no passphrase needed).
+    public static func openRing(_ record: KeystoreRecord, vaultKey: SecureBuffer) throws -> KeyRing {
         guard let sealed = Data(base64Encoded: record.encrypted) else {
             throw CoreError.tampered(what: "the keystore is not base64")
         }
-        var plaintext = try Envelope.open(sealed, key: keys.wrappingKey, collection: CollectionName.keystores.rawValue,
-                                          id: CollectionName.keystoreID)
+        var plaintext = try Envelope.open(sealed, key: vaultKey, collection: collection, id: ringID)
         defer { wipe(&plaintext) }
         return try plaintext.withUnsafeBytes { try KeyRing.parse($0) }
     }

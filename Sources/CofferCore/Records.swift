@@ -70,27 +70,39 @@ public struct ItemRecord: Sendable, Equatable, Codable {
     }
 }
 
-/// The keystore record (id `default`): every item key sealed as one blob under the wrapping key,
-/// with the KDF parameters and a passphrase verifier in the clear.
+/// The keystore record (id `default`).
+///
+/// `encrypted` is the key ring sealed under the vault key; `wrappedKey` is the vault key sealed
+/// under the passphrase's wrapping key; `kdf` and `verifier` are in the clear (a new device needs
+/// them). Two layers so a passphrase change re-wraps one key: a device still unlocked with the old
+/// passphrase can go on opening and merging key rings from the server.
 public struct KeystoreRecord: Sendable, Equatable, Codable {
     public var id: String
     public var kdf: KDFParameters
     public var verifier: String
+    public var wrappedKey: String
     public var encrypted: String
     public var lastModified: Int64
     public var isDeleted: Bool
 
-    public init(kdf: KDFParameters, verifier: String, encrypted: String, lastModified: Int64) {
+    public init(kdf: KDFParameters, verifier: String, wrappedKey: String, encrypted: String, lastModified: Int64) {
         self.id = CollectionName.keystoreID
         self.kdf = kdf
         self.verifier = verifier
+        self.wrappedKey = wrappedKey
         self.encrypted = encrypted
         self.lastModified = lastModified
         self.isDeleted = false
     }
 
+    /// Whether both records wrap the vault key under the same passphrase.
+    public func hasSameWrapping(as other: KeystoreRecord) -> Bool {
+        kdf == other.kdf && verifier == other.verifier
+    }
+
     enum CodingKeys: String, CodingKey {
         case id, kdf, verifier, encrypted, deleted
+        case wrappedKey = "wrapped_key"
         case lastModified = "last_modified"
     }
 
@@ -102,10 +114,12 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
         if isDeleted {
             kdf = KDFParameters(memory: 0, iterations: 0, salt: "")
             verifier = ""
+            wrappedKey = ""
             encrypted = ""
         } else {
             kdf = try container.decode(KDFParameters.self, forKey: .kdf)
             verifier = try container.decode(String.self, forKey: .verifier)
+            wrappedKey = try container.decode(String.self, forKey: .wrappedKey)
             encrypted = try container.decode(String.self, forKey: .encrypted)
         }
     }
@@ -119,6 +133,7 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
         } else {
             try container.encode(kdf, forKey: .kdf)
             try container.encode(verifier, forKey: .verifier)
+            try container.encode(wrappedKey, forKey: .wrappedKey)
             try container.encode(encrypted, forKey: .encrypted)
         }
     }

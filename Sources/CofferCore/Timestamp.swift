@@ -55,9 +55,13 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
+        // timegm would quietly roll 2026-02-30 over into March.
+        let isLeapYear = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let daysInMonth = [31, isLeapYear ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day <= daysInMonth[month - 1] else { return nil }
         var millis = 0
         if bytes.count > 20 {
-            guard bytes[19] == UInt8(ascii: "."), bytes.count <= 30,
+            guard bytes[19] == UInt8(ascii: "."), bytes.count >= 22, bytes.count <= 30,
                   let fraction = number(20..<(bytes.count - 1)) else { return nil }
             let digits = bytes.count - 21
             millis = digits >= 3 ? fraction / Int(pow(10, Double(digits - 3))) : fraction * Int(pow(10, Double(3 - digits)))

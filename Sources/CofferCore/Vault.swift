@@ -24,7 +24,8 @@ public actor Vault {
         try kdf.checkStrength()
         let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
         let ring = KeyRing()
-        let keystore = try KeystoreSealing.seal(ring, keys: keys, kdf: kdf, lastModified: 0)
+        let vaultKey = SecureBuffer.random(count: KeyRing.keyLength)
+        let keystore = try KeystoreSealing.seal(ring, vaultKey: vaultKey, keys: keys, kdf: kdf, lastModified: 0)
         let database = try VaultDatabase.create(at: path)
         do {
             try database.write { db in
@@ -38,7 +39,8 @@ public actor Vault {
             try? FileManager.default.removeItem(atPath: path)
             throw error
         }
-        return Vault(database: database, clock: clock, session: UnlockedSession(keys: keys, ring: ring, kdf: kdf))
+        return Vault(database: database, clock: clock,
+                     session: UnlockedSession(keys: keys, ring: ring, vaultKey: vaultKey, kdf: kdf))
     }
 
     /// Opens a vault without unlocking it: status, sync and locking need no passphrase.
@@ -53,17 +55,34 @@ public actor Vault {
     /// Derives the keys from `passphrase` and opens the keystore.
     ///
     /// - Throws: `wrongPassphrase`, `kdfDowngrade`, or `tampered`.
+    ///
+    /// When a keystore from another device waits in `pending` under a newer passphrase (changed
+    /// there), that passphrase opens the vault too: both wrap the same vault key.
     public func unlock(passphrase: SecureBuffer) throws {
-        guard let keystore = try database.read({ try VaultDatabase.currentKeystore(in: $0) }) else {
-            throw CoreError.notAVault(path: database.path, reason: "it has no keystore")
+        let (current, remote) = try database.read { db in
+            (try VaultDatabase.currentKeystore(in: db),
+             try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .remote, in: db)
+                .map { try VaultDatabase.decodeStored(KeystoreRecord.self, $0.record) })
         }
-        let (ring, keys) = try KeystoreSealing.open(keystore, passphrase: passphrase)
-        session = UnlockedSession(keys: keys, ring: ring, kdf: keystore.kdf)
+        guard let current else { throw CoreError.notAVault(path: database.path, reason: "it has no keystore") }
+        let opened: OpenedKeystore
+        do {
+            opened = try KeystoreSealing.open(current, passphrase: passphrase)
+        } catch CoreError.wrongPassphrase where remote != nil && remote?.isDeleted == false {
+            // The passphrase may be the one set on another device: it opens the vault key there,
+            // and the vault key opens this device's own key ring.
+            guard let remote, !remote.hasSameWrapping(as: current) else { throw CoreError.wrongPassphrase }
+            let newer = try KeystoreSealing.open(remote, passphrase: passphrase)
+            opened = OpenedKeystore(ring: try KeystoreSealing.openRing(current, vaultKey: newer.vaultKey),
+                                    vaultKey: newer.vaultKey, passphraseKeys: newer.passphraseKeys, kdf: newer.kdf)
+        }
+        session = UnlockedSession(keys: opened.passphraseKeys, ring: opened.ring, vaultKey: opened.vaultKey, kdf: opened.kdf)
     }
 
     /// Drops every key: the buffers are wiped now and freed with the session.
     public func lock() {
         session?.ring.wipe()
+        session?.vaultKey.wipe()
         session?.keys.wrappingKey.wipe()
         session = nil
     }
@@ -173,13 +192,23 @@ public actor Vault {
         try kdf.checkStrength()
         let session = try unlockedSession()
         let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
-        let next = UnlockedSession(keys: keys, ring: session.ring, kdf: kdf)
-        try database.write { db in try saveKeystore(next, in: db) }
+        let next = UnlockedSession(keys: keys, ring: session.ring, vaultKey: session.vaultKey, kdf: kdf)
+        let record = try KeystoreSealing.seal(next.ring, vaultKey: next.vaultKey, keys: keys, kdf: kdf, lastModified: 0)
+        try database.write { db in try VaultDatabase.recordLocalChange(record, in: db) }
         self.session = next
     }
 
+    /// Saves the key ring as a local keystore change, keeping the passphrase wrapping the keystore
+    /// has now: it may be newer than this session's, if the passphrase changed on another device.
     func saveKeystore(_ session: UnlockedSession, in db: Database) throws {
-        let record = try KeystoreSealing.seal(session.ring, keys: session.keys, kdf: session.kdf, lastModified: 0)
+        let record: KeystoreRecord
+        if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {
+            record = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey, keepingWrappingOf: current,
+                                                lastModified: 0)
+        } else {
+            record = try KeystoreSealing.seal(session.ring, vaultKey: session.vaultKey, keys: session.keys,
+                                              kdf: session.kdf, lastModified: 0)
+        }
         try VaultDatabase.recordLocalChange(record, in: db)
     }
 }
@@ -188,6 +217,7 @@ public actor Vault {
 struct UnlockedSession: Sendable {
     let keys: PassphraseKeys
     let ring: KeyRing
+    let vaultKey: SecureBuffer
     let kdf: KDFParameters
 }
 

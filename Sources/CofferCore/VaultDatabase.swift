@@ -59,15 +59,26 @@ public final class VaultDatabase: Sendable {
            header != Data("SQLite format 3\0".utf8) {
             throw CoreError.notAVault(path: path, reason: "it is not a SQLite database")
         }
+        // Look for the format marker read-only first: another program's SQLite file must not be
+        // changed (switched to WAL, given the vault's tables) just because it was named as a vault.
+        let format: String?
+        do {
+            var readOnly = Configuration()
+            readOnly.readonly = true
+            format = try DatabaseQueue(path: path, configuration: readOnly).read { db in
+                try db.tableExists("meta") ? String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'format'") : nil
+            }
+        } catch {
+            throw CoreError.notAVault(path: path, reason: "it cannot be opened as a vault: \(error.localizedDescription)")
+        }
+        guard format == VaultSchema.formatName else {
+            throw CoreError.notAVault(path: path, reason: "it has no Coffer format marker")
+        }
         let pool: DatabasePool
         do {
             pool = try openPool(path)
         } catch {
             throw CoreError.notAVault(path: path, reason: "it cannot be opened as a vault: \(error.localizedDescription)")
-        }
-        let format = try? pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'format'") }
-        guard format == VaultSchema.formatName else {
-            throw CoreError.notAVault(path: path, reason: "it has no Coffer format marker")
         }
         return VaultDatabase(path: path, writer: pool)
     }
