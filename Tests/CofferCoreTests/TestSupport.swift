@@ -1,0 +1,114 @@
+import Foundation
+import XCTest
+@testable import CofferCore
+
+/// Shared fixtures: fast KDF parameters, items, temporary directories, error capture, a seeded RNG.
+enum Fixture {
+    /// The floor of DESIGN §2 (≈ 0.1 s per derivation): the cheapest parameters a vault accepts.
+    static func fastKDF() -> KDFParameters {
+        KDFParameters.fresh(memory: KDFParameters.minimumMemory, iterations: KDFParameters.minimumIterations)
+    }
+
+    static func passphrase(_ text: String) -> SecureBuffer { SecureBuffer(copying: Array(text.utf8)) }
+
+    static let epoch = Timestamp(milliseconds: 1_767_225_600_000)  // 2026-01-01T00:00:00Z
+
+    static func item(id: String = Item.newID(), title: String = "Example", username: String = "alice",
+                     password: String = "hunter2", origins: [String] = ["https://example.com"],
+                     tags: [String] = ["work"]) -> Item {
+        Item(id: id, title: title, origins: origins, tags: tags,
+             entry: Entry(username: username, password: password, notes: "note"), created: epoch)
+    }
+}
+
+extension XCTestCase {
+    /// A fresh directory under the system temporary directory, removed after the test.
+    func makeTemporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("coffer-core-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
+}
+
+/// The error `body` throws, or nil when it returns.
+func thrownError<T>(_ body: () throws -> T) -> Error? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error
+    }
+}
+
+func thrownError<T>(_ body: () async throws -> T) async -> Error? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// Whether `error` is `CoreError.tampered`, whatever it names.
+func isTampered(_ error: Error?) -> Bool {
+    if case .tampered? = error as? CoreError { return true }
+    return false
+}
+
+/// SplitMix64: a small deterministic generator so "random" tests fail the same way every run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
+
+extension SecureBuffer {
+    var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+}
+
+func hexBytes(_ hex: String) -> [UInt8] {
+    var result: [UInt8] = []
+    var index = hex.startIndex
+    while index < hex.endIndex {
+        let next = hex.index(index, offsetBy: 2)
+        result.append(UInt8(hex[index..<next], radix: 16)!)
+        index = next
+    }
+    return result
+}
+
+func hexString(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+/// Parses a JSON text (fragments allowed) into a `JSONValue`.
+func json(_ text: String) -> JSONValue {
+    do {
+        return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    } catch {
+        XCTFail("not JSON: \(text): \(error)")
+        return .null
+    }
+}
+
+/// A clock the test moves by hand.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Timestamp
+
+    init(_ start: Timestamp = Fixture.epoch) { current = start }
+
+    var now: Timestamp { lock.withLock { current } }
+
+    func advance(milliseconds: Int64) { lock.withLock { current.milliseconds += milliseconds } }
+
+    var function: @Sendable () -> Timestamp { { [self] in self.now } }
+}
