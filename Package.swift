@@ -32,6 +32,7 @@ let package = Package(
             name: "CofferSync",
             dependencies: [
                 "CofferCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -44,6 +45,7 @@ let package = Package(
             dependencies: [
                 "CofferCore", "CofferSync", "CofferTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "CofferCoreTests", dependencies: ["CofferCore"]),

@@ -7,7 +7,7 @@ import GRDB
 /// change in one transaction together with any keystore change it needs.
 public actor Vault {
     public nonisolated let database: VaultDatabase
-    private var session: UnlockedSession?
+    var session: UnlockedSession?
     private let clock: @Sendable () -> Timestamp
 
     init(database: VaultDatabase, clock: @escaping @Sendable () -> Timestamp, session: UnlockedSession? = nil) {

@@ -106,7 +106,7 @@ public final class VaultDatabase: Sendable {
         try write { db in try Self.setMeta(key, value, in: db) }
     }
 
-    static func setMeta(_ key: MetaKey, _ value: String?, in db: Database) throws {
+    public static func setMeta(_ key: MetaKey, _ value: String?, in db: Database) throws {
         if let value {
             try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key.rawValue, value])
         } else {

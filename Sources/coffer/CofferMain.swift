@@ -1,6 +1,7 @@
 import ArgumentParser
 import CofferCore
 import Foundation
+import Logging
 
 /// Entry point: parse, run, and map every error to one sentence on stderr and an exit code.
 @main
@@ -8,6 +9,7 @@ enum CofferMain {
     static func main() async {
         umask(0o077)
         ProcessHardening.apply()
+        bootstrapLogging()
         let command: ParsableCommand
         do {
             command = try Coffer.parseAsRoot()
@@ -41,6 +43,16 @@ enum CofferMain {
     }
 }
 
+/// Logs go to stderr, warnings and worse unless `COFFER_LOG` names another level (e.g. `info`).
+private func bootstrapLogging() {
+    let level = ProcessInfo.processInfo.environment["COFFER_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = level
+        return handler
+    }
+}
+
 struct Coffer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coffer",
@@ -50,7 +62,8 @@ struct Coffer: AsyncParsableCommand {
         subcommands: [
             InitCommand.self, AddCommand.self, EditCommand.self, RemoveCommand.self, ShowCommand.self,
             ListCommand.self, SearchCommand.self, HistoryCommand.self, GenerateCommand.self, PasswdCommand.self,
-            StatusCommand.self, ExportCommand.self, ImportCommand.self,
+            StatusCommand.self, ExportCommand.self, ImportCommand.self, AccountCommand.self, JoinCommand.self,
+            SyncCommand.self,
         ]
     )
 

@@ -1,0 +1,35 @@
+import Foundation
+
+extension Vault {
+    /// Makes a new device of a vault that exists on the server: a new file holding the server's
+    /// keystore as stable, unlocked with `passphrase`. Items arrive with the first sync.
+    ///
+    /// - Throws: `wrongPassphrase` before anything is written; `vaultExists` if the file exists.
+    public static func join(at path: String, keystore: KeystoreRecord, passphrase: SecureBuffer,
+                            deviceName: String = Vault.defaultDeviceName,
+                            clock: @escaping @Sendable () -> Timestamp = { .now() }) throws -> Vault {
+        if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
+        let opened = try KeystoreSealing.open(keystore, passphrase: passphrase)
+        let database = try VaultDatabase.create(at: path)
+        do {
+            try database.write { db in
+                try VaultDatabase.saveStableKeystore(keystore, in: db)
+                try VaultDatabase.setMeta(.vaultID, Item.newID(), in: db)
+                try VaultDatabase.setMeta(.deviceID, Item.newID(), in: db)
+                try VaultDatabase.setMeta(.deviceName, deviceName, in: db)
+                try VaultDatabase.setMeta(.created, clock().iso8601, in: db)
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
+        }
+        return Vault(database: database, clock: clock,
+                     session: UnlockedSession(keys: opened.passphraseKeys, ring: opened.ring, vaultKey: opened.vaultKey,
+                                              kdf: opened.kdf))
+    }
+
+    /// Whether this vault's keystore has ever reached a server (a stable keystore exists).
+    public nonisolated func hasSyncedKeystore() throws -> Bool {
+        try database.read { try VaultDatabase.stableKeystore(in: $0) != nil }
+    }
+}

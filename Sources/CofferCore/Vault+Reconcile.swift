@@ -1,0 +1,140 @@
+import Foundation
+import GRDB
+
+/// The sync steps that need the plaintext: they run inside the vault actor, which owns the keys.
+extension Vault {
+    /// Merges every item changed both here and on the server (a local and a remote pending row
+    /// for one id), in one transaction. Each merge becomes a local change based on the remote
+    /// version, remote becomes stable, and the item is marked for review (⚑).
+    ///
+    /// Items whose key has not arrived stay in conflict for a later sync. Returns the merged ids.
+    public func reconcileItems() throws -> [String] {
+        let session = try unlockedSession()
+        let now = self.now
+        return try database.write { db in
+            var merged: [String] = []
+            let remotes = try VaultDatabase.pendingChanges(.items, source: .remote, in: db)
+            for remoteChange in remotes {
+                guard let localChange = try VaultDatabase.pendingChange(.items, remoteChange.id, source: .local, in: db)
+                else { continue }
+                let remoteRecord = try VaultDatabase.decodeStored(ItemRecord.self, remoteChange.record)
+                let localRecord = try VaultDatabase.decodeStored(ItemRecord.self, localChange.record)
+                guard !remoteRecord.isDeleted, !localRecord.isDeleted, session.ring.contains(remoteRecord.id) else { continue }
+                let local = try ItemSealing.open(localRecord, ring: session.ring)
+                let remote = try ItemSealing.open(remoteRecord, ring: session.ring)
+                let stable = try VaultDatabase.stableItem(remoteRecord.id, in: db).map { try ItemSealing.open($0, ring: session.ring) }
+                let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
+                let sealed = try ItemSealing.seal(outcome.merged, ring: session.ring, lastModified: remoteRecord.lastModified)
+                try VaultDatabase.saveStableItem(remoteRecord, in: db)
+                try VaultDatabase.savePending(
+                    PendingChange(collection: .items, id: sealed.id, source: .local, action: .update,
+                                  lastModified: remoteRecord.lastModified, record: try RecordCoding.encode(sealed)), in: db)
+                try VaultDatabase.deletePending(.items, remoteRecord.id, source: .remote, in: db)
+                try saveReview(ItemReview(id: sealed.id, title: outcome.merged.title, conflicts: outcome.conflicts),
+                               ring: session.ring, now: now, in: db)
+                merged.append(sealed.id)
+            }
+            return merged
+        }
+    }
+
+    /// Resolves a keystore changed both here and on the server: the union of both key rings. The
+    /// passphrase wrapping that changed since stable wins (local if both changed). One transaction.
+    /// Returns whether there was a conflict to resolve.
+    @discardableResult
+    public func reconcileKeystore() throws -> Bool {
+        let session = try unlockedSession()
+        return try database.write { db in
+            guard let remoteChange = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .remote, in: db),
+                  let localChange = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .local, in: db)
+            else { return false }
+            let remote = try VaultDatabase.decodeStored(KeystoreRecord.self, remoteChange.record)
+            let local = try VaultDatabase.decodeStored(KeystoreRecord.self, localChange.record)
+            guard !remote.isDeleted else {
+                // The server lost or dropped its keystore: ours goes up again as a new record.
+                try VaultDatabase.deletePending(.keystores, CollectionName.keystoreID, source: .remote, in: db)
+                return true
+            }
+            try remote.kdf.checkStrength()
+            let remoteRing = try KeystoreSealing.openRing(remote, vaultKey: session.vaultKey)
+            session.ring.formUnion(with: remoteRing)
+            let stable = try VaultDatabase.stableKeystore(in: db)
+            let localChangedWrapping = stable.map { !local.hasSameWrapping(as: $0) } ?? true
+            let wrapping = localChangedWrapping ? local : remote
+            let merged = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey, keepingWrappingOf: wrapping,
+                                                    lastModified: remote.lastModified)
+            try VaultDatabase.saveStableKeystore(remote, in: db)
+            try VaultDatabase.savePending(
+                PendingChange(collection: .keystores, id: merged.id, source: .local, action: .update,
+                              lastModified: remote.lastModified, record: try RecordCoding.encode(merged)), in: db)
+            try VaultDatabase.deletePending(.keystores, CollectionName.keystoreID, source: .remote, in: db)
+            return true
+        }
+    }
+
+    /// Learns the item keys of the keystore as stored now (after a remote keystore was applied).
+    /// The vault key opens the ring whichever passphrase wraps it, so this works after a
+    /// passphrase change on another device too.
+    public func refreshKeys() throws {
+        guard let session else { return }
+        guard let current = try database.read({ try VaultDatabase.currentKeystore(in: $0) }), !current.isDeleted else { return }
+        session.ring.formUnion(with: try KeystoreSealing.openRing(current, vaultKey: session.vaultKey))
+    }
+
+    // MARK: Reviews (⚑)
+
+    func saveReview(_ review: ItemReview, ring: KeyRing, now: Timestamp, in db: Database) throws {
+        guard let key = ring.key(for: review.id) else { return }
+        let plaintext = try JSONEncoder().encode(review)
+        let sealed = try Envelope.seal(plaintext, key: key, collection: "reviews", id: review.id)
+        try db.execute(sql: "INSERT OR REPLACE INTO reviews (id, created, sealed) VALUES (?, ?, ?)",
+                       arguments: [review.id, now.milliseconds, sealed.base64EncodedString()])
+    }
+
+    /// Items merged on unlock and not yet reviewed, with the fields both sides changed.
+    public func reviews() throws -> [ItemReview] {
+        let session = try unlockedSession()
+        let rows = try database.read { db in try Row.fetchAll(db, sql: "SELECT id, sealed FROM reviews ORDER BY created") }
+        return try rows.compactMap { row in
+            let id: String = row["id"]
+            guard let key = session.ring.key(for: id), let sealed = Data(base64Encoded: row["sealed"] as String) else { return nil }
+            let plaintext = try Envelope.open(sealed, key: key, collection: "reviews", id: id)
+            return try? JSONDecoder().decode(ItemReview.self, from: plaintext)
+        }
+    }
+
+    /// Accepts a merge, after swapping to the remote value every field listed in `useRemote`
+    /// (saved as a local change). Clears the ⚑ badge.
+    public func resolveReview(_ id: String, useRemote fields: Set<String>) throws {
+        guard let review = try reviews().first(where: { $0.id == id }) else { throw CoreError.noSuchItem(id: id) }
+        var item = try self.item(id)
+        for conflict in review.conflicts where fields.contains(conflict.field) {
+            item.setField(conflict.field, to: conflict.remote)
+        }
+        try update(item)
+        try database.write { db in try db.execute(sql: "DELETE FROM reviews WHERE id = ?", arguments: [id]) }
+    }
+}
+
+/// A merged item waiting for the user to look at it.
+public struct ItemReview: Sendable, Codable, Equatable {
+    public var id: String
+    public var title: String
+    public var conflicts: [ItemMerge.FieldConflict]
+}
+
+extension Item {
+    /// Sets a scalar field by its merge name (the values `ItemMerge.FieldConflict` carries).
+    mutating func setField(_ field: String, to value: String) {
+        switch field {
+        case "title": title = value
+        case "disabled": disabled = value == "yes"
+        case "username": entry.username = value
+        case "password": entry.password = value
+        case "notes": entry.notes = value
+        case "totp": entry.totp = value.isEmpty ? nil : value
+        case "kind": entry.kind = value
+        default: break
+        }
+    }
+}

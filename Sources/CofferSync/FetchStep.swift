@@ -1,0 +1,100 @@
+import CofferCore
+import Foundation
+import GRDB
+
+/// Step 1, fetch: the collection's changes since the marker go into `pending` as remote changes,
+/// and the new ETag becomes the marker — one transaction.
+///
+/// Our own echo (a record exactly as we last pushed it) is dropped. A record that matches a local
+/// change we sent but never saw acknowledged (the batch's outcome was unknown) acknowledges it.
+/// A server that lost data (its ETag went behind our marker, or it changed without any newer
+/// record) triggers a full listing, and what the server no longer has is queued for upload again.
+enum FetchStep {
+    struct Outcome {
+        var received = 0
+        var fullResync = false
+    }
+
+    static func run(_ collection: CollectionName, _ context: SyncContext) async throws -> Outcome {
+        let marker = try context.database.read { try Markers.get(collection, in: $0) }
+        let changes = try await context.client.fetchChanges(collection: collection, since: marker)
+        guard case .changes(let records, let etag) = changes else {
+            context.logger.debug("fetch \(collection.rawValue): not modified")
+            return Outcome()
+        }
+        if let marker, let markerValue = Int64(marker), let etagValue = Int64(etag),
+           etagValue < markerValue || (records.isEmpty && etagValue != markerValue) {
+            context.logger.warning("fetch \(collection.rawValue): the server lost data (marker \(marker), ETag \(etag)); full re-sync")
+            return try await resynchronize(collection, context)
+        }
+        let received = try store(records, etag: etag, collection, context, serverHasEverything: false)
+        context.progress(SyncProgress(step: .fetch, collection: collection.rawValue, done: received, total: received))
+        return Outcome(received: received)
+    }
+
+    /// Lists the whole collection and compares: what the server lacks goes up again.
+    private static func resynchronize(_ collection: CollectionName, _ context: SyncContext) async throws -> Outcome {
+        guard case .changes(let records, let etag) = try await context.client.fetchChanges(collection: collection, since: nil)
+        else { return Outcome(fullResync: true) }
+        let received = try store(records, etag: etag, collection, context, serverHasEverything: true)
+        return Outcome(received: received, fullResync: true)
+    }
+
+    private static func store(_ records: [Data], etag: String, _ collection: CollectionName, _ context: SyncContext,
+                              serverHasEverything: Bool) throws -> Int {
+        // Decode and check everything before writing anything: a refused record stores nothing.
+        let incoming = try records.map { data in
+            (try StableRecords.header(of: data, in: collection), try StableRecords.canonicalText(of: data, in: collection))
+        }
+        return try context.database.write { db in
+            var received = 0
+            for (header, text) in incoming {
+                let stable = try StableRecords.stable(collection, header.id, in: db)
+                // Our own write coming back: stable already holds exactly this version.
+                if let stable, stable.lastModified == header.lastModified { continue }
+                if let local = try VaultDatabase.pendingChange(collection, header.id, source: .local, in: db),
+                   !header.isDeleted, try StableRecords.header(ofStored: local.record, in: collection).content == header.content {
+                    // A write whose acknowledgement we never got: the server has it, so it is stable now.
+                    try StableRecords.save(text, lastModified: header.lastModified, in: collection, db: db)
+                    try VaultDatabase.deletePending(collection, header.id, source: .local, in: db)
+                    try VaultDatabase.deletePending(collection, header.id, source: .remote, in: db)
+                    continue
+                }
+                let hasLocal = try VaultDatabase.pendingChange(collection, header.id, source: .local, in: db) != nil
+                if header.isDeleted && stable == nil && !hasLocal {
+                    continue // A tombstone of something we never had.
+                }
+                let action: PendingChange.Action = header.isDeleted ? .remove : (stable == nil ? .add : .update)
+                try VaultDatabase.savePending(
+                    PendingChange(collection: collection, id: header.id, source: .remote, action: action,
+                                  lastModified: header.lastModified, record: text), in: db)
+                received += 1
+            }
+            if serverHasEverything {
+                try queueReupload(collection, present: Set(incoming.filter { !$0.0.isDeleted }.map(\.0.id)), db: db)
+            }
+            try Markers.set(collection, etag, in: db)
+            return received
+        }
+    }
+
+    /// Every stable record the server no longer has becomes a local `add` again (with timestamp 0),
+    /// and local changes based on such records become adds too.
+    private static func queueReupload(_ collection: CollectionName, present: Set<String>, db: Database) throws {
+        for id in try StableRecords.stableIDs(collection, in: db) where !present.contains(id) {
+            if var local = try VaultDatabase.pendingChange(collection, id, source: .local, in: db) {
+                if local.action == .remove {
+                    try VaultDatabase.deletePending(collection, id, source: .local, in: db)
+                } else {
+                    local.action = .add
+                    local.lastModified = 0
+                    try VaultDatabase.savePending(local, in: db)
+                }
+            } else if let text = try StableRecords.stableText(collection, id, in: db) {
+                try VaultDatabase.savePending(PendingChange(collection: collection, id: id, source: .local, action: .add,
+                                                            lastModified: 0, record: text), in: db)
+            }
+            try StableRecords.delete(collection, id, db: db)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import CofferCore
+import Foundation
+
+/// The Kinto account a vault syncs with, kept in `meta` (unencrypted in the 0600 file: it opens
+/// only ciphertext, and sync must run while the vault is locked).
+public struct SyncAccount: Sendable, Equatable {
+    public var server: URL
+    public var user: String
+    public var password: String
+
+    public init(server: URL, user: String, password: String) {
+        self.server = server
+        self.user = user
+        self.password = password
+    }
+
+    public var credentials: KintoCredentials { KintoCredentials(user: user, password: password) }
+
+    public static func load(from database: VaultDatabase) throws -> SyncAccount? {
+        guard let serverText = try database.meta(.accountServer), let server = URL(string: serverText),
+              let user = try database.meta(.accountUser), let password = try database.meta(.accountPassword)
+        else { return nil }
+        return SyncAccount(server: server, user: user, password: password)
+    }
+
+    public func save(to database: VaultDatabase) throws {
+        try database.write { db in
+            try VaultDatabase.setMeta(.accountServer, server.absoluteString, in: db)
+            try VaultDatabase.setMeta(.accountUser, user, in: db)
+            try VaultDatabase.setMeta(.accountPassword, password, in: db)
+        }
+    }
+
+    /// Forgets the account, the markers and the sync state; local data and pending changes stay.
+    public static func remove(from database: VaultDatabase) throws {
+        try database.write { db in
+            for key: MetaKey in [.accountServer, .accountUser, .accountPassword, .lastSync, .lastError,
+                                 .lastErrorMessage, .backoffUntil] {
+                try VaultDatabase.setMeta(key, nil, in: db)
+            }
+            try db.execute(sql: "DELETE FROM markers")
+        }
+    }
+
+    /// A server address as the user types it (`http://host:8888` or `…/v1`) with `/v1` at the end.
+    public static func normalizedServer(_ text: String) -> URL? {
+        var trimmed = text.trimmingCharacters(in: .whitespaces)
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        if !trimmed.hasSuffix("/v1") { trimmed += "/v1" }
+        guard let url = URL(string: trimmed), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil
+        else { return nil }
+        return url
+    }
+}

@@ -1,0 +1,113 @@
+import CofferCore
+import Foundation
+import Logging
+
+/// One sync, start to end: fetch → examine → reconcile → push → apply, each step for `items`
+/// then `keystores`, each in its own transaction, so a crash between steps loses nothing and the
+/// next sync picks up where this one stopped.
+///
+/// Runs while the vault is locked; only reconcile needs it unlocked. The outcome, the last sync
+/// time, the last error and any Backoff deadline are persisted in `meta`.
+public actor SyncEngine {
+    public let vault: Vault
+    let client: KintoClient
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    public init(vault: Vault, client: KintoClient, logger: Logger = Logger(label: "coffer.sync"),
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.vault = vault
+        self.client = client
+        self.logger = logger
+        self.now = now
+    }
+
+    /// The engine for a vault's configured account, or nil when it has none.
+    public static func forAccount(of vault: Vault, logger: Logger = Logger(label: "coffer.sync"),
+                                  timeout: TimeInterval = 15) throws -> SyncEngine? {
+        guard let account = try SyncAccount.load(from: vault.database) else { return nil }
+        let client = KintoClient(server: account.server, credentials: account.credentials, timeout: timeout)
+        return SyncEngine(vault: vault, client: client, logger: logger)
+    }
+
+    /// Runs one sync. Never throws: failures are in the report (and in `meta`).
+    public func sync(progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }) async -> SyncReport {
+        let database = vault.database
+        if let until = SyncState.backoffUntil(database), until > now() {
+            let report = SyncReport(error: .network, message: KintoError.backoff(until: until).userMessage)
+            var withDeadline = report
+            withDeadline.backoffUntil = until
+            return withDeadline
+        }
+        let context = SyncContext(vault: vault, client: client, logger: logger, progress: progress)
+        var report = SyncReport()
+        do {
+            try await runSteps(context, into: &report)
+        } catch let error as KintoError {
+            report.error = Self.name(of: error)
+            report.message = error.userMessage
+            if case .backoff(let until) = error { report.backoffUntil = until }
+        } catch let refused as RefusedRecord {
+            report.error = .network
+            report.message = refused.description
+        } catch {
+            report.error = .network
+            report.message = "Sync stopped: \(error)"
+        }
+        if let asked = await client.backoffUntil, asked > (report.backoffUntil ?? .distantPast) {
+            report.backoffUntil = asked
+        }
+        SyncState.record(report, at: now(), in: database, logger: logger)
+        return report
+    }
+
+    private func runSteps(_ context: SyncContext, into report: inout SyncReport) async throws {
+        let collections: [CollectionName] = [.items, .keystores]
+        for collection in collections {
+            let fetched = try await FetchStep.run(collection, context)
+            report.downloaded += fetched.received
+            logger.info("fetch \(collection.rawValue): downloaded \(fetched.received)\(fetched.fullResync ? " (full re-sync)" : "")")
+        }
+        var conflicts = 0
+        for collection in collections {
+            let examined = try ExamineStep.run(collection, context)
+            conflicts += examined.conflicts
+            logger.info("examine \(collection.rawValue): applied \(examined.applied), conflicts \(examined.conflicts)")
+        }
+        let isUnlocked = await !vault.isLocked
+        if conflicts > 0 || isUnlocked {
+            for collection in collections {
+                let merged = try await ReconcileStep.run(collection, context)
+                report.merged += merged.count
+                report.mergedIDs += merged
+            }
+        }
+        var acknowledgements: [PushStep.Acknowledgement] = []
+        var unknown = 0
+        for collection in collections {
+            let pushed = try await PushStep.run(collection, context)
+            acknowledgements += pushed.acknowledgements
+            unknown += pushed.unknown
+        }
+        try ApplyStep.run(acknowledgements, context)
+        report.uploaded = acknowledgements.count
+        logger.info("apply: \(acknowledgements.count) changes are stable")
+
+        report.conflictsWaiting = try context.database.status().conflicts
+        if unknown > 0 {
+            report.error = .network
+            report.message = "The server's answer to \(unknown) change(s) was lost; the next sync checks what it kept."
+        } else if report.conflictsWaiting > 0 {
+            report.error = .syncLocked
+            report.message = "\(report.conflictsWaiting) item(s) changed on two devices wait for an unlock to be merged."
+        }
+    }
+
+    public static func name(of error: KintoError) -> SyncErrorName {
+        switch error {
+        case .offline: return .offline
+        case .unauthorized: return .syncAuth
+        case .network, .backoff, .accountExists: return .network
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/// What a key does, apart from which key it is (the key table maps one to the other).
+public enum Action: String, Sendable, Hashable, CaseIterable {
+    // Moving around.
+    case moveUp, moveDown, pageUp, pageDown, moveToTop, moveToBottom, open, back
+    // The list.
+    case startFilter, keepFilter, clearFilter, toggleSort
+    // Items.
+    case newItem, editItem, deleteItem, copyPassword, copyUsername, copyOrigin, toggleReveal
+    // Everywhere.
+    case syncNow, reviewConflicts, lock, help, closeHelp, quit, redraw
+    // Passphrase prompts.
+    case submitPassphrase, switchPassphraseField, clearOrQuit
+    // The item form.
+    case nextField, previousField, save, cancelEdit, openGenerator, insertNewline, toggleDisabled
+    // The generator.
+    case longer, shorter, toggleWords, toggleLowercase, toggleUppercase, toggleDigits, toggleSymbols
+    case regenerate, usePassword, closeGenerator
+    // Conflict review.
+    case swapChoice, acceptReview
+    // Confirmation.
+    case confirm, decline
+}

@@ -1,0 +1,13 @@
+/// The detail page of one item.
+public struct DetailState: Sendable, Equatable {
+    public var itemID: String
+    public var isPasswordRevealed = false
+    /// First line shown (history can be longer than the screen).
+    public var scroll = 0
+
+    public init(itemID: String, isPasswordRevealed: Bool = false, scroll: Int = 0) {
+        self.itemID = itemID
+        self.isPasswordRevealed = isPasswordRevealed
+        self.scroll = scroll
+    }
+}

@@ -1,0 +1,27 @@
+import CofferCore
+import CofferSync
+
+/// Work `Update` asks the runtime to do; each ends by posting a `ScreenEvent`.
+public enum Effect: Sendable, Equatable {
+    /// Calibrate the KDF (unless given) and create the vault, left unlocked.
+    case createVault(passphrase: SecretText)
+    case unlock(passphrase: SecretText)
+    /// Drop the keys now.
+    case lockVault
+    /// Read the counts, and the items when unlocked → `.reloaded`.
+    case reload
+    /// Store the item (a new one gets its id from the runtime) → `.itemSaved`.
+    case saveItem(Item, isNew: Bool)
+    case deleteItem(id: String, title: String)
+    case generatePassword(GeneratorSettings)
+    case copyToClipboard(SecretText)
+    /// Clear the clipboard if it still holds what we put there.
+    case clearClipboard
+    case startSync(SyncScheduler.Trigger)
+    case loadReviews
+    case resolveReview(ConflictReview)
+    /// Repaint every cell (Ctrl-L, after a resize).
+    case redraw
+    /// Close the screen; `ScreenState.exitCode` holds the code.
+    case quit
+}

@@ -1,0 +1,59 @@
+import CofferCore
+
+/// The edit and new-item form: one text field per item field, validation messages in place.
+public struct ItemForm: Sendable, Equatable {
+    public enum Field: Int, Sendable, CaseIterable, Comparable {
+        case title, username, password, origins, tags, notes, disabled
+
+        public static func < (lhs: Field, rhs: Field) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        public var label: String {
+            switch self {
+            case .title: return "Title"
+            case .username: return "Username"
+            case .password: return "Password"
+            case .origins: return "Origins"
+            case .tags: return "Tags"
+            case .notes: return "Notes"
+            case .disabled: return "Disabled"
+            }
+        }
+    }
+
+    /// nil for a new item.
+    public var itemID: String?
+    public var texts: [Field: TextField]
+    public var isDisabled: Bool
+    public var focus = Field.title
+    /// Validation messages under each field.
+    public var problems: [Field: [String]] = [:]
+    /// Messages that belong to no one field (a failed save).
+    public var formProblems: [String] = []
+    public var isPasswordRevealed = false
+    public var generator: GeneratorState?
+    public var isSaving = false
+    public var hasChanges = false
+
+    /// A form for a new item, or for editing `item`.
+    public init(editing item: Item? = nil) {
+        itemID = item?.id
+        isDisabled = item?.disabled ?? false
+        texts = [
+            .title: TextField(item?.title ?? ""),
+            .username: TextField(item?.entry.username ?? ""),
+            .password: TextField(item?.entry.password ?? ""),
+            .origins: TextField(item?.origins.joined(separator: ", ") ?? ""),
+            .tags: TextField(item?.tags.joined(separator: ", ") ?? ""),
+            .notes: TextField(item?.entry.notes ?? ""),
+        ]
+    }
+
+    public func text(_ field: Field) -> String { texts[field]?.text ?? "" }
+
+    public var isNew: Bool { itemID == nil }
+
+    /// Lists are typed comma-separated; blanks between commas are dropped.
+    static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}

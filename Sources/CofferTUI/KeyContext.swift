@@ -1,0 +1,48 @@
+/// Where keys go: each page, and each part of a page that takes its own keys.
+public enum KeyContext: String, Sendable, Hashable, CaseIterable {
+    case firstRun, locked, list, filter, detail, form, generator, review, confirm, help
+
+    /// Whether printable keys without a binding are typed into a field.
+    public var takesText: Bool {
+        switch self {
+        case .firstRun, .locked, .filter, .form: return true
+        default: return false
+        }
+    }
+
+    /// The context of the page under any overlay (what the help screen describes).
+    public static func page(of state: ScreenState) -> KeyContext {
+        switch state.page {
+        case .firstRun: return .firstRun
+        case .locked: return .locked
+        case .list: return state.list.isFilterFocused ? .filter : .list
+        case .detail: return .detail
+        case .form(let form): return form.generator == nil ? .form : .generator
+        case .review: return .review
+        }
+    }
+
+    /// The context that receives the next key.
+    public static func current(of state: ScreenState) -> KeyContext {
+        switch state.overlay {
+        case .help: return .help
+        case .confirm: return .confirm
+        case nil: return page(of: state)
+        }
+    }
+
+    public var title: String {
+        switch self {
+        case .firstRun: return "New vault"
+        case .locked: return "Locked"
+        case .list: return "List"
+        case .filter: return "Filter"
+        case .detail: return "Detail"
+        case .form: return "Edit"
+        case .generator: return "Password generator"
+        case .review: return "Conflict review"
+        case .confirm: return "Confirm"
+        case .help: return "Help"
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// A box drawn over the page: it takes the keys until it closes.
+public enum Overlay: Sendable, Equatable {
+    case help
+    case confirm(Confirmation)
+}
+
+/// A yes/no question before something that cannot be taken back.
+public struct Confirmation: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        case deleteItem(id: String)
+        case discardChanges
+    }
+
+    public var question: String
+    public var action: Action
+
+    public init(question: String, action: Action) {
+        self.question = question
+        self.action = action
+    }
+}

@@ -1,0 +1,45 @@
+import CofferCore
+import CofferSync
+
+/// Something that happened: a key, the clock, or the end of work the runtime ran for an `Effect`.
+public enum ScreenEvent: Sendable, Equatable {
+    /// The screen opened (sync starts when an account is set).
+    case started
+    case key(Key)
+    case resized(Size)
+    /// The clock moved (auto-lock, clipboard clearing, scheduled syncs, notices).
+    case tick
+    /// SIGINT or SIGTERM: close as after `q`.
+    case terminationRequested(exitCode: Int32)
+
+    case vaultCreated(VaultSummary)
+    case vaultCreationFailed(String)
+    case unlocked(items: [ScreenItem], summary: VaultSummary)
+    case unlockFailed(UnlockFailure)
+    /// Fresh counts, and the items when the vault is unlocked.
+    case reloaded(items: [ScreenItem]?, summary: VaultSummary)
+    case itemSaved(Item)
+    case itemSaveFailed(SaveFailure)
+    case itemDeleted(id: String, title: String)
+    case operationFailed(String)
+    case passwordGenerated(String)
+    case reviewsLoaded([ConflictReview])
+    case reviewResolved(itemID: String)
+
+    case syncProgress(SyncProgress)
+    case syncFinished(SyncReport)
+}
+
+/// Why an unlock did not open the vault.
+public enum UnlockFailure: Sendable, Equatable {
+    case wrongPassphrase
+    /// Anything else, as one sentence (tampered data, KDF downgrade…).
+    case other(String)
+}
+
+/// Why saving an item failed.
+public enum SaveFailure: Sendable, Equatable {
+    /// The vault named these fields as invalid.
+    case invalid([FieldProblem])
+    case other(String)
+}

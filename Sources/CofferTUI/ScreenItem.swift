@@ -1,0 +1,69 @@
+import CofferCore
+
+/// One item of the unlocked vault as the list and detail show it, with its badges.
+///
+/// Mirrors `ListedItem` (whose initialiser is internal to CofferCore) so tests can build one.
+public struct ScreenItem: Sendable, Equatable, Identifiable {
+    public enum Content: Sendable, Equatable {
+        case ready(Item)
+        /// Pushed by another device before the keystore holding its key.
+        case waitingForKey
+        /// Failed authentication; the text says why.
+        case corrupt(String)
+    }
+
+    public var id: String
+    public var content: Content
+    /// ↑: changed here, not yet on the server.
+    public var hasLocalChange: Bool
+    /// ⚠: changed here and elsewhere, waiting for the merge.
+    public var hasConflict: Bool
+    /// ⚑: merged, not yet reviewed.
+    public var needsReview: Bool
+
+    public init(id: String, content: Content, hasLocalChange: Bool = false, hasConflict: Bool = false,
+                needsReview: Bool = false) {
+        self.id = id
+        self.content = content
+        self.hasLocalChange = hasLocalChange
+        self.hasConflict = hasConflict
+        self.needsReview = needsReview
+    }
+
+    public init(_ item: Item, hasLocalChange: Bool = false, hasConflict: Bool = false, needsReview: Bool = false) {
+        self.init(id: item.id, content: .ready(item), hasLocalChange: hasLocalChange, hasConflict: hasConflict,
+                  needsReview: needsReview)
+    }
+
+    public init(_ listed: ListedItem) {
+        let content: Content
+        switch listed.state {
+        case .ready(let item): content = .ready(item)
+        case .waitingForKey: content = .waitingForKey
+        case .corrupt(let reason): content = .corrupt(reason)
+        }
+        self.init(id: listed.id, content: content, hasLocalChange: listed.hasLocalChange,
+                  hasConflict: listed.hasConflict, needsReview: listed.needsReview)
+    }
+
+    public var item: Item? {
+        if case .ready(let item) = content { return item }
+        return nil
+    }
+
+    public var isDisabled: Bool { item?.disabled ?? false }
+
+    /// What the list shows as the title when the item cannot be read.
+    public var displayTitle: String {
+        switch content {
+        case .ready(let item): return item.title
+        case .waitingForKey: return "(waiting for its key)"
+        case .corrupt: return "(unreadable)"
+        }
+    }
+
+    /// The badges in the list's first column, in a fixed order.
+    public var badges: String {
+        (hasConflict ? "⚠" : " ") + (needsReview ? "⚑" : " ") + (hasLocalChange ? "↑" : " ") + (isDisabled ? "⊘" : " ")
+    }
+}

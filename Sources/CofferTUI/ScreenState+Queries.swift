@@ -1,0 +1,36 @@
+import CofferCore
+
+extension ScreenState {
+    /// The list's rows after the filter and the sort.
+    public var visibleItems: [ScreenItem] {
+        ItemFilter.visible(items, query: list.filter.text, sort: list.sort)
+    }
+
+    /// The selected row's index among `visibleItems` (the first row when the selection is gone).
+    public var selectedIndex: Int? {
+        let rows = visibleItems
+        guard !rows.isEmpty else { return nil }
+        return rows.firstIndex { $0.id == list.selectedID } ?? 0
+    }
+
+    /// The item the item keys (copy, edit, delete) act on: the detail's, or the list's selection.
+    public var currentItem: ScreenItem? {
+        switch page {
+        case .detail(let detail): return item(detail.itemID)
+        case .list:
+            let rows = visibleItems
+            return selectedIndex.map { rows[$0] }
+        default: return nil
+        }
+    }
+
+    /// Rows of items the list page has room for.
+    public var listRows: Int { max(1, size.height - 4) }
+
+    /// Items merged and waiting for review (⚑).
+    public var unreviewedCount: Int {
+        isLocked ? summary.unreviewed : max(summary.unreviewed, items.filter(\.needsReview).count)
+    }
+
+    public var hasAccount: Bool { scheduler.hasAccount }
+}

@@ -1,0 +1,51 @@
+import CofferCore
+import CofferSync
+import Foundation
+
+/// Everything the screen shows, as one value: `Update` changes it, `Render` draws it.
+///
+/// Secrets (items, the passphrase being typed) live here only while needed: locking resets every
+/// unlocked part, so neither the state nor the next frame holds them.
+public struct ScreenState: Sendable, Equatable {
+    public var vaultName: String
+    public var settings: ScreenSettings
+    public var size: Size
+    public var page: Page
+    public var overlay: Overlay?
+    public var summary: VaultSummary
+    /// The vault's items while unlocked; empty while locked.
+    public var items: [ScreenItem] = []
+    public var list = ListState()
+    public var sync: SyncDisplay
+    public var scheduler: SyncScheduler
+    public var busy: Busy?
+    public var clipboard: ClipboardCountdown?
+    public var notice: Notice?
+    /// The last key press, for auto-lock.
+    public var lastInput: Date
+    /// Set when the screen should close, with the process's exit code.
+    public var exitCode: Int32?
+
+    /// The state before the first event: the locked screen of an existing vault, or the first-run
+    /// form when `summary` is nil (no vault at the path).
+    public init(vaultName: String, summary: VaultSummary?, settings: ScreenSettings = ScreenSettings(),
+                size: Size = .standard, now: Date) {
+        self.vaultName = vaultName
+        self.settings = settings
+        self.size = size
+        self.page = summary == nil ? .firstRun(NewVaultForm()) : .locked(UnlockPrompt())
+        self.summary = summary ?? VaultSummary()
+        self.sync = SyncDisplay(lastError: summary?.lastError, lastMessage: summary?.lastErrorMessage,
+                                lastSync: summary?.lastSync)
+        self.scheduler = SyncScheduler(hasAccount: summary?.account != nil, backoffUntil: summary?.backoffUntil)
+        self.lastInput = now
+    }
+
+    public var isLocked: Bool { page.isLocked }
+    public var hasVault: Bool {
+        if case .firstRun = page { return false }
+        return true
+    }
+
+    public func item(_ id: String) -> ScreenItem? { items.first { $0.id == id } }
+}

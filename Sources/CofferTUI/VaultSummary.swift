@@ -1,0 +1,45 @@
+import CofferCore
+import CofferSync
+import Foundation
+
+/// The counts and sync facts the screen shows, readable while the vault is locked.
+///
+/// A copy of `VaultStatus` with dates parsed, so the screen's state can be built in tests.
+public struct VaultSummary: Sendable, Equatable {
+    public var items: Int
+    /// Local changes not yet on the server.
+    public var pending: Int
+    /// Items changed here and elsewhere, waiting for an unlock to merge (⚠).
+    public var conflicts: Int
+    /// Merged items not yet reviewed (⚑).
+    public var unreviewed: Int
+    public var lastSync: Date?
+    public var lastError: SyncErrorName?
+    public var lastErrorMessage: String?
+    public var backoffUntil: Date?
+    public var account: String?
+
+    public init(items: Int = 0, pending: Int = 0, conflicts: Int = 0, unreviewed: Int = 0, lastSync: Date? = nil,
+                lastError: SyncErrorName? = nil, lastErrorMessage: String? = nil, backoffUntil: Date? = nil,
+                account: String? = nil) {
+        self.items = items
+        self.pending = pending
+        self.conflicts = conflicts
+        self.unreviewed = unreviewed
+        self.lastSync = lastSync
+        self.lastError = lastError
+        self.lastErrorMessage = lastErrorMessage
+        self.backoffUntil = backoffUntil
+        self.account = account
+    }
+
+    public init(_ status: VaultStatus) {
+        self.init(items: status.items, pending: status.pending, conflicts: status.conflicts,
+                  unreviewed: status.unreviewed,
+                  lastSync: status.lastSync.flatMap { Timestamp(iso8601: $0)?.date },
+                  lastError: status.lastError.flatMap(SyncErrorName.init(rawValue:)),
+                  lastErrorMessage: status.lastErrorMessage,
+                  backoffUntil: status.backoffUntil.flatMap { Timestamp(iso8601: $0)?.date },
+                  account: status.account)
+    }
+}

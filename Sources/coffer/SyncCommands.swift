@@ -1,0 +1,181 @@
+import ArgumentParser
+import CofferCore
+import CofferSync
+import Foundation
+
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Sync once. Without --unlock, items changed on two devices wait (exit 12).")
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Unlock first, so conflicts are merged.") var unlock = false
+
+    func run() async throws {
+        let vault = unlock ? try await global.unlockedVault() : try Vault.open(at: global.vaultPath)
+        guard let engine = try SyncEngine.forAccount(of: vault) else {
+            throw UsageError("This vault has no sync account; set one with `coffer account signup` or `coffer account login`.")
+        }
+        let report = await engine.sync(progress: SyncProgressPrinter.make())
+        try SyncOutcomePrinter.finish(report)
+    }
+}
+
+/// Turns a sync report into the command's result: a summary line, or the error's exit code.
+enum SyncOutcomePrinter {
+    static func finish(_ report: SyncReport) throws {
+        if let error = report.error {
+            throw SyncFailure(name: error, description: report.message ?? error.rawValue)
+        }
+        Terminal.write("Synced: \(report.downloaded) received, \(report.uploaded) sent, \(report.merged) merged.\n")
+    }
+}
+
+/// Progress on stderr, only when it is a terminal.
+enum SyncProgressPrinter {
+    static func make() -> @Sendable (SyncProgress) -> Void {
+        guard isatty(STDERR_FILENO) != 0 else { return { _ in } }
+        return { progress in
+            guard progress.total > 0 else { return }
+            Terminal.write("\r\(progress.step.rawValue) \(progress.collection): \(progress.done)/\(progress.total)\u{1B}[K")
+            if progress.done == progress.total { Terminal.write("\n") }
+        }
+    }
+}
+
+struct JoinCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "join", abstract: "Create this device's vault from one already on the server.")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The Kinto server, e.g. http://127.0.0.1:8888/v1.") var server: String
+    @Option(help: "The account name.") var user: String
+    @Option(help: "Read the account password from this file.") var passwordFile: String?
+
+    func run() async throws {
+        let account = try AccountOptions.account(server: server, user: user, passwordFile: passwordFile)
+        let path = global.vaultPath
+        if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
+        let client = KintoClient(server: account.server, credentials: account.credentials)
+        _ = try await AccountOptions.mapped { try await client.checkCredentials() }
+        let changes = try await AccountOptions.mapped { try await client.fetchChanges(collection: .keystores, since: nil) }
+        guard case .changes(let records, _) = changes, let first = records.first,
+              let keystore = try? JSONDecoder().decode(KeystoreRecord.self, from: first), !keystore.isDeleted else {
+            throw UsageError("The account \(user) holds no vault yet; create one with `coffer init`, then `coffer account login`.")
+        }
+        let passphrase = try global.passphraseInput.read(prompt: "Passphrase of the vault on \(account.server.host ?? "the server"): ")
+        let vault = try Vault.join(at: path, keystore: keystore, passphrase: passphrase)
+        try account.save(to: vault.database)
+        let engine = SyncEngine(vault: vault, client: client)
+        let report = await engine.sync(progress: SyncProgressPrinter.make())
+        try SyncOutcomePrinter.finish(report)
+        Terminal.write("Joined: \(path) now holds \(try vault.database.status().items) item(s).\n")
+    }
+}
+
+struct AccountCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "account", abstract: "Set up, check or remove the vault's sync account.",
+        subcommands: [Signup.self, Login.self, Logout.self, Status.self])
+
+    struct Signup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an account on the server and sync with it.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var options: AccountOptions
+
+        func run() async throws {
+            let account = try options.account()
+            let vault = try Vault.open(at: global.vaultPath)
+            _ = try await AccountOptions.mapped {
+                try await KintoClient.createAccount(server: account.server, user: account.user, password: account.password)
+            }
+            try await AccountOptions.attach(account, to: vault)
+        }
+    }
+
+    struct Login: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Sync with an existing account.")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var options: AccountOptions
+
+        func run() async throws {
+            let account = try options.account()
+            try await AccountOptions.attach(account, to: try Vault.open(at: global.vaultPath))
+        }
+    }
+
+    struct Logout: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop syncing (local items and changes stay).")
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            try SyncAccount.remove(from: try Vault.open(at: global.vaultPath).database)
+            Terminal.write("Signed out; the vault stays on this device.\n")
+        }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the account and check it with the server.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let vault = try Vault.open(at: global.vaultPath)
+            guard let account = try SyncAccount.load(from: vault.database) else {
+                print("No sync account.")
+                return
+            }
+            print("account  \(account.user)")
+            print("server   \(account.server.absoluteString)")
+            let client = KintoClient(server: account.server, credentials: account.credentials)
+            _ = try await AccountOptions.mapped { try await client.checkCredentials() }
+            print("check    ok")
+        }
+    }
+}
+
+/// `--server`, `--user`, `--password-file` for the account commands.
+struct AccountOptions: ParsableArguments {
+    @Option(help: "The Kinto server, e.g. http://127.0.0.1:8888/v1.") var server: String
+    @Option(help: "The account name.") var user: String
+    @Option(help: "Read the account password from this file.") var passwordFile: String?
+
+    func account() throws -> SyncAccount {
+        try Self.account(server: server, user: user, passwordFile: passwordFile)
+    }
+
+    static func account(server: String, user: String, passwordFile: String?) throws -> SyncAccount {
+        guard let url = SyncAccount.normalizedServer(server) else {
+            throw UsageError("\(server) is not an http(s) server address.")
+        }
+        let secret = try PassphraseInput(file: passwordFile).read(prompt: "Password of account \(user): ")
+        let password = secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        guard !password.isEmpty else { throw UsageError("The account password must not be empty.") }
+        return SyncAccount(server: url, user: user, password: password)
+    }
+
+    /// Checks the credentials, refuses an account that holds another vault, saves the account and
+    /// runs the first sync.
+    static func attach(_ account: SyncAccount, to vault: Vault) async throws {
+        let client = KintoClient(server: account.server, credentials: account.credentials)
+        _ = try await mapped { try await client.checkCredentials() }
+        if try !vault.hasSyncedKeystore() {
+            let remote = try await mapped { try await client.fetchChanges(collection: .keystores, since: nil) }
+            if case .changes(let records, _) = remote, !records.isEmpty {
+                throw UsageError("The account \(account.user) already holds a vault; to use it on this device, "
+                    + "run `coffer join` with a new vault path.")
+            }
+        }
+        try account.save(to: vault.database)
+        Terminal.write("Account \(account.user) set; syncing.\n")
+        let report = await SyncEngine(vault: vault, client: client).sync(progress: SyncProgressPrinter.make())
+        try SyncOutcomePrinter.finish(report)
+    }
+
+    /// Runs a server call, turning a `KintoError` into the command's sync failure (exit 10–13).
+    static func mapped<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as KintoError {
+            throw SyncFailure(name: SyncEngine.name(of: error), description: error.userMessage)
+        }
+    }
+}
