@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 KINTO := $(VENV)/bin/kinto
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev libsodium-dev pkg-config tmux
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev libsodium-dev pkg-config tmux curl postgresql
 BIN := .build/debug/coffer
 
 .PHONY: all deps build run test server completions clean
@@ -23,7 +23,8 @@ deps: .deps-apt $(KINTO)
 
 $(KINTO):
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install -q --disable-pip-version-check kinto
+	$(VENV)/bin/pip install -q --disable-pip-version-check "kinto[postgresql]"
+
 
 build: .deps-apt
 	$(SWIFT) build
@@ -36,9 +37,11 @@ server: deps
 	KINTO_INI=Resources/kinto/memory.ini $(KINTO) start --ini Resources/kinto/memory.ini --port $${PORT:-8888}
 
 # Every test, with a Kinto started on a free loopback port and stopped afterwards, also on failure.
+# The two-device suite then runs once more against Kinto on a private PostgreSQL cluster.
 test: deps
 	$(SWIFT) build --build-tests
 	Resources/scripts/with-kinto.sh $(SWIFT) test --skip-build
+	Resources/scripts/with-kinto-postgresql.sh $(SWIFT) test --skip-build --filter SyncScenarioTests
 
 completions: build
 	mkdir -p .build/completions
