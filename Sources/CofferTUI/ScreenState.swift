@@ -7,6 +7,7 @@ import Foundation
 /// Secrets (items, the passphrase being typed) live here only while needed: locking resets every
 /// unlocked part, so neither the state nor the next frame holds them.
 public struct ScreenState: Sendable, Equatable {
+    public var vaultPath: String
     public var vaultName: String
     public var settings: ScreenSettings
     public var size: Size
@@ -28,9 +29,10 @@ public struct ScreenState: Sendable, Equatable {
 
     /// The state before the first event: the locked screen of an existing vault, or the first-run
     /// form when `summary` is nil (no vault at the path).
-    public init(vaultName: String, summary: VaultSummary?, settings: ScreenSettings = ScreenSettings(),
+    public init(vaultPath: String, summary: VaultSummary?, settings: ScreenSettings = ScreenSettings(),
                 size: Size = .standard, now: Date) {
-        self.vaultName = vaultName
+        self.vaultPath = vaultPath
+        self.vaultName = (vaultPath as NSString).lastPathComponent
         self.settings = settings
         self.size = size
         self.page = summary == nil ? .firstRun(NewVaultForm()) : .locked(UnlockPrompt())

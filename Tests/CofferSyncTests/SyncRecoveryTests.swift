@@ -1,6 +1,9 @@
 import CofferCore
 @testable import CofferSync
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import XCTest
 
 /// Seed 001's harder cases against the real server: a passphrase changed on another device, an
