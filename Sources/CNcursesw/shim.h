@@ -4,7 +4,12 @@
 #define NCURSES_WIDECHAR 1
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <locale.h>
+#include <langinfo.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include <ncursesw/curses.h>
 
 /* Swift cannot see ncurses macros or use its globals from Swift 6 code: wrap them. */
@@ -24,6 +29,7 @@ static inline int coffer_key_backspace(void) { return KEY_BACKSPACE; }
 static inline int coffer_key_enter(void) { return KEY_ENTER; }
 static inline int coffer_key_dc(void) { return KEY_DC; }
 static inline int coffer_key_btab(void) { return KEY_BTAB; }
+static inline int coffer_key_f(int n) { return KEY_F(n); }
 static inline int coffer_key_code_yes(void) { return KEY_CODE_YES; }
 static inline attr_t coffer_a_bold(void) { return A_BOLD; }
 static inline attr_t coffer_a_reverse(void) { return A_REVERSE; }
@@ -31,4 +37,32 @@ static inline attr_t coffer_a_dim(void) { return A_DIM; }
 static inline attr_t coffer_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t coffer_a_normal(void) { return A_NORMAL; }
 static inline attr_t coffer_color_pair(int n) { return COLOR_PAIR(n); }
+static inline FILE *coffer_stdout(void) { return stdout; }
+static inline FILE *coffer_stdin(void) { return stdin; }
+static inline void coffer_clear_whole_screen(void) { clearok(curscr, TRUE); }
+static inline int coffer_is_utf8_locale(void) { return strcmp(nl_langinfo(CODESET), "UTF-8") == 0; }
+
+/* SIGINT, SIGTERM and SIGHUP only set a flag: the input loop polls it and closes the screen
+   cleanly (endwin) instead of dying with the terminal in raw mode. Used from one Swift file only,
+   so the static flag has one copy. */
+static volatile sig_atomic_t coffer_pending_signal __attribute__((unused)) = 0;
+static void coffer_on_signal(int signal_number) { coffer_pending_signal = signal_number; }
+static inline void coffer_install_signal_handlers(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = coffer_on_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+}
+static inline int coffer_take_signal(void) {
+    int signal_number = coffer_pending_signal;
+    coffer_pending_signal = 0;
+    return signal_number;
+}
+
+/* A last resort for exits that skip the normal path: leave the terminal usable. */
+static void coffer_restore_terminal(void) { if (!isendwin()) endwin(); }
+static inline void coffer_restore_terminal_at_exit(void) { atexit(coffer_restore_terminal); }
 #endif

@@ -1,0 +1,102 @@
+import CofferCore
+import Foundation
+
+/// The lines of an item's detail page, before scrolling: shared by `Render` (to draw them) and
+/// `Update` (to know how far the page scrolls).
+public enum DetailLayout {
+    public struct Line: Sendable, Equatable {
+        public var label: String
+        public var text: String
+        public var style: Style
+        /// Drawn from the left margin rather than in the value column.
+        public var isHeading: Bool
+
+        public init(_ label: String, _ text: String, style: Style = .plain, isHeading: Bool = false) {
+            self.label = label
+            self.text = text
+            self.style = style
+            self.isHeading = isHeading
+        }
+    }
+
+    static let mask = "••••••••"
+    static let labelWidth = 11
+
+    public static func lines(for row: ScreenItem, state: ScreenState, detail: DetailState) -> [Line] {
+        let zone = state.settings.timeZone
+        let valueWidth = max(10, state.size.width - labelWidth - 4)
+        var lines = [Line("", row.displayTitle, style: .bold, isHeading: true)]
+        var badges: [String] = []
+        if row.hasConflict { badges.append("⚠ conflict waits for the merge") }
+        if row.needsReview { badges.append("⚑ merged, press v to review") }
+        if row.hasLocalChange { badges.append("↑ not yet synced") }
+        if row.isDisabled { badges.append("⊘ disabled") }
+        if !badges.isEmpty { lines.append(Line("", badges.joined(separator: "  "), style: .accent, isHeading: true)) }
+        lines.append(Line("", ""))
+        guard let item = row.item else {
+            let message: String
+            let style: Style
+            switch row.content {
+            case .corrupt(let reason):
+                message = "This item cannot be read: \(reason)"
+                style = .error
+            default:
+                message = "This item is waiting for its key from another device. It opens once that device has "
+                    + "unlocked and both have synced."
+                style = .dimmed
+            }
+            for part in TextLayout.wrapped(message, to: max(10, state.size.width - 4)) {
+                lines.append(Line("", part, style: style, isHeading: true))
+            }
+            return lines
+        }
+        func add(_ label: String, _ text: String, style: Style = .plain) {
+            let wrapped = TextLayout.wrapped(text, to: valueWidth)
+            for (index, part) in wrapped.enumerated() {
+                lines.append(Line(index == 0 ? label : "", part, style: style))
+            }
+        }
+        add("Username", item.entry.username.isEmpty ? "—" : item.entry.username)
+        if item.entry.password.isEmpty {
+            add("Password", "—")
+        } else if detail.isPasswordRevealed {
+            add("Password", item.entry.password, style: .warning)
+        } else {
+            add("Password", mask + "  (r reveals)", style: .plain)
+        }
+        if item.origins.isEmpty { add("Origins", "—") }
+        for (index, origin) in item.origins.enumerated() { add(index == 0 ? "Origins" : "", origin) }
+        add("Tags", item.tags.isEmpty ? "—" : item.tags.joined(separator: ", "))
+        add("Notes", item.entry.notes.isEmpty ? "—" : item.entry.notes)
+        add("Disabled", item.disabled ? "yes" : "no")
+        add("Created", Format.dateTime(item.created, in: zone))
+        add("Modified", Format.dateTime(item.modified, in: zone))
+        add("Last used", item.lastUsed.map { Format.dateTime($0, in: zone) } ?? "never")
+        lines.append(Line("", ""))
+        lines.append(Line("History", item.history.isEmpty ? "no changes yet"
+                          : "\(Format.count(item.history.count, "change")), newest first", style: .bold))
+        for entry in item.history {
+            add("", Format.dateTime(entry.created, in: zone) + "  " + describe(entry, revealed: detail.isPasswordRevealed))
+        }
+        return lines
+    }
+
+    /// What an edit changed. The patch holds the values from before it, so it names the fields and
+    /// shows the old values (a password's only when revealed).
+    static func describe(_ entry: HistoryEntry, revealed: Bool) -> String {
+        guard let members = entry.patch.objectValue, !members.isEmpty else { return "no change recorded" }
+        return members.keys.sorted().map { name in
+            let old = members[name]
+            let isSecret = name == "password" || name == "totp"
+            switch old {
+            case .string(let text)? where !isSecret || revealed:
+                let shown = TextLayout.truncated(TextLayout.singleLine(text), to: 24)
+                return text.isEmpty ? "\(name) (was empty)" : "\(name) (was “\(shown)”)"
+            case .null?:
+                return "\(name) (was not set)"
+            default:
+                return name
+            }
+        }.joined(separator: ", ")
+    }
+}

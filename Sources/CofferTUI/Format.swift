@@ -1,0 +1,55 @@
+import CofferCore
+import Foundation
+
+/// Times and durations as the screen words them. Pure: the clock and the zone are parameters.
+public enum Format {
+    /// "45 s", "5 min", "2 h", "3 d" (rounded down).
+    public static func duration(_ seconds: TimeInterval) -> String {
+        let whole = max(0, Int(seconds))
+        switch whole {
+        case ..<60: return "\(whole) s"
+        case ..<3600: return "\(whole / 60) min"
+        case ..<86_400: return "\(whole / 3600) h"
+        default: return "\(whole / 86_400) d"
+        }
+    }
+
+    /// "just now", "12 s ago", "3 min ago"…; "never" for nil.
+    public static func age(of date: Date?, now: Date) -> String {
+        guard let date else { return "never" }
+        let seconds = now.timeIntervalSince(date)
+        return seconds < 5 ? "just now" : duration(seconds) + " ago"
+    }
+
+    static func components(_ date: Date, in zone: TimeZone) -> DateComponents {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    }
+
+    static func pad(_ value: Int?) -> String {
+        let value = value ?? 0
+        return value < 10 ? "0\(value)" : "\(value)"
+    }
+
+    /// "14:03:20".
+    public static func clockTime(_ date: Date, in zone: TimeZone) -> String {
+        let parts = components(date, in: zone)
+        return "\(pad(parts.hour)):\(pad(parts.minute)):\(pad(parts.second))"
+    }
+
+    /// "2026-11-21 09:00".
+    public static func dateTime(_ date: Date, in zone: TimeZone) -> String {
+        let parts = components(date, in: zone)
+        return "\(parts.year ?? 0)-\(pad(parts.month))-\(pad(parts.day)) \(pad(parts.hour)):\(pad(parts.minute))"
+    }
+
+    public static func dateTime(_ timestamp: Timestamp, in zone: TimeZone) -> String {
+        dateTime(timestamp.date, in: zone)
+    }
+
+    /// "1 item", "3 items".
+    public static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}

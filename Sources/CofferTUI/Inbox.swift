@@ -1,0 +1,32 @@
+import CofferCore
+import Foundation
+
+/// Where background work posts its results for the input loop to pick up (thread-safe).
+final class Inbox: @unchecked Sendable {
+    enum Message: Sendable {
+        case event(ScreenEvent)
+        /// A vault created on first run: the runtime keeps it.
+        case vaultOpened(Vault)
+        /// A control sequence for the terminal (the OSC 52 clear after a clipboard check).
+        case send(String)
+    }
+
+    private let lock = NSLock()
+    private var messages: [Message] = []
+
+    func post(_ message: Message) {
+        lock.lock()
+        messages.append(message)
+        lock.unlock()
+    }
+
+    func post(_ event: ScreenEvent) { post(.event(event)) }
+
+    func drain() -> [Message] {
+        lock.lock()
+        defer { lock.unlock() }
+        let drained = messages
+        messages.removeAll()
+        return drained
+    }
+}

@@ -1,0 +1,204 @@
+/// The key table: every binding of the screen. `Update` dispatches through it; the help overlay
+/// and the hint line are drawn from it, so they cannot drift from what the keys do.
+///
+/// In contexts that take text, a printable key goes to the field unless a binding for it is
+/// enabled there (Space toggles the Disabled field only when that field has the focus).
+public enum KeyBindings {
+    static let browsing: Set<KeyContext> = [.list, .detail, .review]
+    static let typing: Set<KeyContext> = [.firstRun, .locked, .filter, .form, .generator]
+    static let everywhere = Set(KeyContext.allCases)
+
+    public static let table: [KeyBinding] = [
+        // Moving around.
+        KeyBinding(keys: [.down, .character("j")], action: .moveDown, description: "Move down",
+                   contexts: browsing),
+        KeyBinding(keys: [.up, .character("k")], action: .moveUp, description: "Move up", contexts: browsing),
+        KeyBinding(keys: [.down], action: .moveDown, description: "Move down", contexts: [.filter]),
+        KeyBinding(keys: [.up], action: .moveUp, description: "Move up", contexts: [.filter]),
+        KeyBinding(keys: [.pageDown, .control("f")], action: .pageDown, description: "Page down",
+                   contexts: browsing.union([.filter])),
+        KeyBinding(keys: [.pageUp, .control("b")], action: .pageUp, description: "Page up",
+                   contexts: browsing.union([.filter])),
+        KeyBinding(keys: [.home, .character("g")], action: .moveToTop, description: "First row", contexts: browsing),
+        KeyBinding(keys: [.end, .character("G")], action: .moveToBottom, description: "Last row", contexts: browsing),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, description: "Open the item",
+                   hint: "↵ open", contexts: [.list], disabledReason: needsSelection),
+        KeyBinding(keys: [.escape, .left, .character("h")], action: .back, description: "Back to the list",
+                   hint: "Esc back", contexts: [.detail, .review]),
+
+        // The list.
+        KeyBinding(keys: [.character("/")], action: .startFilter,
+                   description: "Filter as you type", hint: "/ filter", contexts: [.list]),
+        KeyBinding(keys: [.enter], action: .keepFilter, description: "Keep filter, browse",
+                   hint: "↵ keep", contexts: [.filter]),
+        KeyBinding(keys: [.escape], action: .clearFilter, description: "Clear the filter", hint: "Esc clear",
+                   contexts: [.list, .filter], disabledReason: { state in
+                       state.list.filter.isEmpty && !state.list.isFilterFocused ? "There is no filter to clear." : nil
+                   }),
+        KeyBinding(keys: [.character("t")], action: .toggleSort, description: "Sort: title / modified",
+                   hint: "t sort", contexts: [.list]),
+
+        // Items.
+        KeyBinding(keys: [.character("n")], action: .newItem, description: "New item", hint: "n new",
+                   contexts: [.list, .detail]),
+        KeyBinding(keys: [.character("e")], action: .editItem, description: "Edit the item", hint: "e edit",
+                   contexts: [.list, .detail], disabledReason: needsReadableItem),
+        KeyBinding(keys: [.character("d")], action: .deleteItem, description: "Delete (asks first)",
+                   hint: "d delete", contexts: [.list, .detail], disabledReason: needsSelection),
+        KeyBinding(keys: [.character("c")], action: .copyPassword, description: "Copy the password",
+                   hint: "c copy pw", contexts: [.list, .detail], disabledReason: { state in
+                       needsReadableItem(state) ?? (state.currentItem?.item?.entry.password.isEmpty == true
+                           ? "The item has no password." : nil)
+                   }),
+        KeyBinding(keys: [.character("u")], action: .copyUsername, description: "Copy the username",
+                   hint: "u copy user", contexts: [.list, .detail], disabledReason: { state in
+                       needsReadableItem(state) ?? (state.currentItem?.item?.entry.username.isEmpty == true
+                           ? "The item has no username." : nil)
+                   }),
+        KeyBinding(keys: [.character("o")], action: .copyOrigin, description: "Copy the first origin",
+                   contexts: [.list, .detail], disabledReason: { state in
+                       needsReadableItem(state) ?? (state.currentItem?.item?.origins.isEmpty == true
+                           ? "The item has no origin." : nil)
+                   }),
+        KeyBinding(keys: [.character("r")], action: .toggleReveal, description: "Reveal / hide passwords",
+                   hint: "r reveal", contexts: [.detail, .review]),
+        KeyBinding(keys: [.character("v")], action: .reviewConflicts, description: "Review merged items (⚑)",
+                   hint: "v review", contexts: [.list, .detail], disabledReason: { state in
+                       state.unreviewedCount == 0 ? "No merged item waits for review." : nil
+                   }),
+
+        // Conflict review.
+        KeyBinding(keys: [.character(" "), .tab], action: .swapChoice, description: "Swap the value kept",
+                   hint: "Space swap", contexts: [.review], disabledReason: needsReviewRow),
+        KeyBinding(keys: [.character("a"), .enter], action: .acceptReview,
+                   description: "Accept item (clears ⚑)", hint: "a accept", contexts: [.review],
+                   disabledReason: needsReviewRow),
+
+        // Passphrase prompts.
+        KeyBinding(keys: [.enter], action: .submitPassphrase, description: "Unlock", hint: "↵ unlock",
+                   contexts: [.locked], disabledReason: notWhileBusy),
+        KeyBinding(keys: [.enter], action: .submitPassphrase, description: "Next field, then create",
+                   hint: "↵ create", contexts: [.firstRun], disabledReason: notWhileBusy),
+        KeyBinding(keys: [.tab, .backTab, .up, .down], action: .switchPassphraseField,
+                   description: "Switch field", contexts: [.firstRun]),
+        KeyBinding(keys: [.escape], action: .clearOrQuit, description: "Clear, or quit if empty",
+                   hint: "Esc quit", contexts: [.locked, .firstRun]),
+
+        // The item form.
+        KeyBinding(keys: [.tab, .down], action: .nextField, description: "Next field", hint: "Tab next",
+                   contexts: [.form]),
+        KeyBinding(keys: [.backTab, .up], action: .previousField, description: "Previous field", contexts: [.form]),
+        KeyBinding(keys: [.enter], action: .save, description: "Save", hint: "↵ save", contexts: [.form],
+                   disabledReason: { state in
+                       if case .form(let form) = state.page, form.isSaving { return "Saving…" }
+                       return nil
+                   }),
+        KeyBinding(keys: [.escape], action: .cancelEdit, description: "Cancel (asks if changed)",
+                   hint: "Esc cancel", contexts: [.form]),
+        KeyBinding(keys: [.control("g")], action: .openGenerator, description: "Password generator",
+                   hint: "^G generate", contexts: [.form]),
+        KeyBinding(keys: [.control("r")], action: .toggleReveal, description: "Reveal / hide password",
+                   hint: "^R reveal", contexts: [.form]),
+        KeyBinding(keys: [.control("j")], action: .insertNewline, description: "New line (notes)", contexts: [.form],
+                   disabledReason: { state in
+                       if case .form(let form) = state.page, form.focus == .notes { return nil }
+                       return "Only the notes hold several lines."
+                   }),
+        KeyBinding(keys: [.character(" ")], action: .toggleDisabled, description: "Toggle the Disabled field",
+                   contexts: [.form], disabledReason: { state in
+                       if case .form(let form) = state.page, form.focus == .disabled { return nil }
+                       return "Only on the Disabled field."
+                   }),
+
+        // The generator.
+        KeyBinding(keys: [.right, .character("+")], action: .longer, description: "Longer / more words",
+                   hint: "→ longer", contexts: [.generator]),
+        KeyBinding(keys: [.left, .character("-")], action: .shorter, description: "Shorter / fewer words",
+                   hint: "← shorter", contexts: [.generator]),
+        KeyBinding(keys: [.character("w")], action: .toggleWords, description: "Words or characters",
+                   hint: "w words", contexts: [.generator]),
+        KeyBinding(keys: [.character("1")], action: .toggleLowercase, description: "Lowercase letters on/off",
+                   contexts: [.generator]),
+        KeyBinding(keys: [.character("2")], action: .toggleUppercase, description: "Uppercase letters on/off",
+                   contexts: [.generator]),
+        KeyBinding(keys: [.character("3")], action: .toggleDigits, description: "Digits on/off",
+                   contexts: [.generator]),
+        KeyBinding(keys: [.character("4")], action: .toggleSymbols, description: "Symbols on/off",
+                   contexts: [.generator]),
+        KeyBinding(keys: [.character("g"), .character(" ")], action: .regenerate, description: "Generate another",
+                   hint: "g again", contexts: [.generator]),
+        KeyBinding(keys: [.enter], action: .usePassword, description: "Use this password", hint: "↵ use",
+                   contexts: [.generator], disabledReason: { state in
+                       if case .form(let form) = state.page, form.generator?.preview == nil {
+                           return "Nothing generated yet."
+                       }
+                       return nil
+                   }),
+        KeyBinding(keys: [.escape], action: .closeGenerator, description: "Close without using it",
+                   hint: "Esc cancel", contexts: [.generator]),
+
+        // Confirmation.
+        KeyBinding(keys: [.character("y")], action: .confirm, description: "Yes", hint: "y yes", contexts: [.confirm]),
+        KeyBinding(keys: [.character("n"), .escape], action: .decline, description: "No", hint: "n no",
+                   contexts: [.confirm]),
+
+        // Everywhere.
+        KeyBinding(keys: [.character("s"), .function(5)], action: .syncNow, description: "Sync now", hint: "s sync",
+                   contexts: browsing, disabledReason: needsAccount),
+        KeyBinding(keys: [.function(5)], action: .syncNow, description: "Sync now", contexts: [.locked, .filter, .form],
+                   disabledReason: needsAccount),
+        KeyBinding(keys: [.character("L")], action: .lock, description: "Lock now",
+                   hint: "L lock", contexts: browsing),
+        KeyBinding(keys: [.character("?"), .function(1)], action: .help, description: "Help", hint: "? help",
+                   contexts: browsing),
+        KeyBinding(keys: [.function(1)], action: .help, description: "Help", hint: "F1 help", contexts: typing),
+        KeyBinding(keys: [.escape, .character("?"), .character("q"), .function(1)], action: .closeHelp,
+                   description: "Close the help", hint: "Esc close", contexts: [.help]),
+        KeyBinding(keys: [.control("l")], action: .redraw, description: "Redraw the screen", contexts: everywhere),
+        KeyBinding(keys: [.character("q")], action: .quit, description: "Quit", hint: "q quit", contexts: browsing),
+    ]
+
+    /// The binding `key` triggers in `context`, if any.
+    public static func binding(for key: Key, in context: KeyContext) -> KeyBinding? {
+        table.first { $0.contexts.contains(context) && $0.keys.contains(key) }
+    }
+
+    /// The bindings of `context`, in table order (what help lists).
+    public static func bindings(in context: KeyContext) -> [KeyBinding] {
+        table.filter { $0.contexts.contains(context) }
+    }
+
+    /// The hint line: enabled bindings with a hint.
+    public static func hints(for state: ScreenState) -> [String] {
+        bindings(in: .current(of: state)).filter { $0.disabledReason(state) == nil }.compactMap(\.hint)
+    }
+
+    // MARK: Reasons
+
+    static func needsSelection(_ state: ScreenState) -> String? {
+        state.currentItem == nil ? "No item is selected." : nil
+    }
+
+    static func needsReadableItem(_ state: ScreenState) -> String? {
+        guard let item = state.currentItem else { return "No item is selected." }
+        switch item.content {
+        case .ready: return nil
+        case .waitingForKey: return "The item is waiting for its key from another device."
+        case .corrupt: return "The item cannot be read."
+        }
+    }
+
+    static func needsReviewRow(_ state: ScreenState) -> String? {
+        if case .review(let review) = state.page, review.currentRow != nil { return nil }
+        return "Nothing to review."
+    }
+
+    static func needsAccount(_ state: ScreenState) -> String? {
+        if !state.hasVault { return "Create the vault first." }
+        return state.hasAccount ? nil : "No sync account: run `coffer account login` first."
+    }
+
+    static func notWhileBusy(_ state: ScreenState) -> String? {
+        state.busy == nil ? nil : "Please wait: \(state.busy?.label ?? "")"
+    }
+}

@@ -1,0 +1,193 @@
+import CNcursesw
+import Foundation
+
+/// The real terminal, through ncursesw. The only type that touches ncurses.
+///
+/// It keeps the last frame and writes only the cells that changed. Every cell is written at its own
+/// position, so a terminal that disagrees with us about a character's width garbles one cell,
+/// never the rest of the row.
+@MainActor
+final class NcursesScreen: Screen {
+    enum StartError: Error, CustomStringConvertible {
+        case notATerminal
+        case termMissing
+        case termUnknown(String)
+
+        var description: String {
+            switch self {
+            case .notATerminal:
+                return "The screen needs a terminal: run coffer with a command (coffer list, coffer show …) in scripts."
+            case .termMissing:
+                return "TERM is not set, so the screen cannot start; set it to your terminal's type (for example TERM=xterm-256color)."
+            case .termUnknown(let name):
+                return "The terminal type \"\(name)\" (TERM) is unknown here; set TERM to one this system knows, "
+                    + "such as xterm-256color."
+            }
+        }
+    }
+
+    private let terminal: OpaquePointer
+    private let window: UnsafeMutablePointer<WINDOW>
+    private let usesColor: Bool
+    private var previous: Grid?
+    private var isStopped = false
+
+    /// Opens the terminal: UTF-8 locale, no echo, keypad keys, Esc without delay, colours unless
+    /// `NO_COLOR` is set. Signals are caught from here on.
+    static func start(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> NcursesScreen {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw StartError.notATerminal }
+        setlocale(LC_ALL, "")
+        // Without a UTF-8 locale wide characters come out garbled; C.UTF-8 exists everywhere glibc does.
+        if coffer_is_utf8_locale() == 0 { setlocale(LC_CTYPE, "C.UTF-8") }
+        guard let name = environment["TERM"], !name.isEmpty else { throw StartError.termMissing }
+        // Before newterm, so ncurses keeps our handlers instead of installing its own.
+        coffer_install_signal_handlers()
+        // newterm, unlike initscr, returns nil for an unknown TERM instead of exiting.
+        guard let terminal = newterm(nil, coffer_stdout(), coffer_stdin()) else { throw StartError.termUnknown(name) }
+        set_term(terminal)
+        coffer_restore_terminal_at_exit()
+        let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        return NcursesScreen(terminal: terminal, window: coffer_stdscr(), usesColor: !noColor && has_color_support())
+    }
+
+    private static func has_color_support() -> Bool { has_colors() }
+
+    private init(terminal: OpaquePointer, window: UnsafeMutablePointer<WINDOW>, usesColor: Bool) {
+        self.terminal = terminal
+        self.window = window
+        self.usesColor = usesColor
+        cbreak()
+        noecho()
+        nonl()
+        intrflush(window, false)
+        keypad(window, true)
+        set_escdelay(25)
+        curs_set(0)
+        if usesColor {
+            start_color()
+            use_default_colors()
+            let colors: [Style.Color: Int32] = [
+                .red: COLOR_RED, .green: COLOR_GREEN, .yellow: COLOR_YELLOW, .blue: COLOR_BLUE,
+                .magenta: COLOR_MAGENTA, .cyan: COLOR_CYAN,
+            ]
+            for (color, value) in colors { init_pair(Int16(color.rawValue), Int16(value), -1) }
+        }
+    }
+
+    var size: Size {
+        Size(width: Int(getmaxx(window)), height: Int(getmaxy(window)))
+    }
+
+    func draw(_ grid: Grid) {
+        if previous?.size != grid.size {
+            werase(window)
+            previous = nil
+        }
+        for y in 0..<grid.size.height {
+            for x in 0..<grid.size.width {
+                let cell = grid[x, y]
+                if cell.isContinuation || previous?[x, y] == cell { continue }
+                write(cell, x: x, y: y)
+            }
+        }
+        if let cursor = grid.cursor {
+            curs_set(1)
+            wmove(window, Int32(cursor.y), Int32(cursor.x))
+        } else {
+            curs_set(0)
+        }
+        wrefresh(window)
+        previous = grid
+    }
+
+    private func write(_ cell: Cell, x: Int, y: Int) {
+        var attributes = coffer_a_normal()
+        if cell.style.isBold { attributes |= coffer_a_bold() }
+        if cell.style.isReversed { attributes |= coffer_a_reverse() }
+        if cell.style.isDimmed { attributes |= coffer_a_dim() }
+        if cell.style.isUnderlined { attributes |= coffer_a_underline() }
+        let pair = usesColor ? Int16(cell.style.color?.rawValue ?? 0) : 0
+        wattr_set(window, attributes, pair, nil)
+        // The first visible scalar and the marks that combine with it: a sequence that ncurses
+        // would spread over several cells (an emoji joined by ZWJ) is cut to its first glyph.
+        var scalars: [wchar_t] = []
+        for scalar in cell.text.unicodeScalars {
+            if !scalars.isEmpty, DisplayWidth.of(scalar) > 0 { break }
+            scalars.append(wchar_t(bitPattern: scalar.value))
+        }
+        mvwaddnwstr(window, Int32(y), Int32(x), scalars, Int32(scalars.count))
+    }
+
+    func nextInput(waitingAtMost milliseconds: Int) -> ScreenInput? {
+        if let signal = takeSignal() { return signal }
+        wtimeout(window, Int32(milliseconds))
+        var character: wint_t = 0
+        let status = wget_wch(window, &character)
+        if let signal = takeSignal() { return signal }
+        if status == coffer_key_code_yes() {
+            return functionKey(Int32(bitPattern: character))
+        }
+        guard status == OK else { return nil }
+        return textKey(character).map(ScreenInput.key)
+    }
+
+    private func takeSignal() -> ScreenInput? {
+        let number = coffer_take_signal()
+        return number == 0 ? nil : .signal(number)
+    }
+
+    private func functionKey(_ code: Int32) -> ScreenInput? {
+        switch code {
+        case coffer_key_resize():
+            previous = nil
+            return .resized(size)
+        case coffer_key_up(): return .key(.up)
+        case coffer_key_down(): return .key(.down)
+        case coffer_key_left(): return .key(.left)
+        case coffer_key_right(): return .key(.right)
+        case coffer_key_home(): return .key(.home)
+        case coffer_key_end(): return .key(.end)
+        case coffer_key_ppage(): return .key(.pageUp)
+        case coffer_key_npage(): return .key(.pageDown)
+        case coffer_key_backspace(): return .key(.backspace)
+        case coffer_key_dc(): return .key(.delete)
+        case coffer_key_enter(): return .key(.enter)
+        case coffer_key_btab(): return .key(.backTab)
+        default:
+            for number in 1...12 where code == coffer_key_f(Int32(number)) { return .key(.function(number)) }
+            return nil
+        }
+    }
+
+    private func textKey(_ code: wint_t) -> Key? {
+        switch code {
+        case 27: return .escape
+        case 13: return .enter
+        case 9: return .tab
+        case 8, 127: return .backspace
+        case 1...26: return .control(Character(Unicode.Scalar(UInt8(96 + code))))
+        default:
+            guard let scalar = Unicode.Scalar(code), scalar.properties.generalCategory != .control else { return nil }
+            return .character(Character(scalar))
+        }
+    }
+
+    func send(_ sequence: String) {
+        fputs(sequence, coffer_stdout())
+        fflush(coffer_stdout())
+    }
+
+    func invalidate() {
+        previous = nil
+        coffer_clear_whole_screen()
+    }
+
+    /// Gives the terminal back as it was: cursor shown, modes restored. Safe to call twice.
+    func stop() {
+        guard !isStopped else { return }
+        isStopped = true
+        curs_set(1)
+        endwin()
+        delscreen(terminal)
+    }
+}

@@ -1,0 +1,21 @@
+/// The detail page: every field, the password masked until revealed, the history.
+extension Render {
+    static func drawDetail(_ state: ScreenState, detail: DetailState, body: Body, into grid: inout Grid) {
+        guard let row = state.item(detail.itemID) else {
+            grid.write("The item is gone.", x: 2, y: body.top + 1, style: .dimmed)
+            return
+        }
+        let lines = DetailLayout.lines(for: row, state: state, detail: detail)
+        let room = body.height
+        let start = max(0, min(detail.scroll, lines.count - room))
+        for (offset, line) in lines.dropFirst(start).prefix(room).enumerated() {
+            let y = body.top + offset
+            if !line.label.isEmpty { grid.write(line.label, x: 2, y: y, style: .dimmed) }
+            let x = line.isHeading ? 2 : 2 + DetailLayout.labelWidth
+            grid.write(line.text, x: x, y: y, style: line.style, maxWidth: body.width - x - 1)
+        }
+        if lines.count > start + room {
+            grid.write("↓ more (j)", x: body.width - 12, y: body.bottom - 1, style: .dimmed)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// Boxes over the page: help (drawn from the key table) and confirmations.
+extension Render {
+    static func drawHelp(_ state: ScreenState, body: Body, into grid: inout Grid) {
+        let context = KeyContext.page(of: state)
+        let bindings = KeyBindings.bindings(in: context)
+        let top = body.top
+        let height = body.height
+        let origin = box(x: 0, y: top, width: body.width, height: height,
+                         title: "Keys · \(context.title) (Esc closes)", into: &grid)
+        let rows = height - 2
+        let columnCount = bindings.count > rows ? 2 : 1
+        let columnWidth = (body.width - 4) / columnCount
+        let keyWidth = 12
+        for (index, binding) in bindings.prefix(rows * columnCount).enumerated() {
+            let x = origin.x + (index / rows) * columnWidth
+            let y = origin.y + index % rows
+            let reason = binding.disabledReason(state)
+            grid.write(binding.keyNames, x: x, y: y, style: reason == nil ? .bold : .dimmed, maxWidth: keyWidth - 1)
+            grid.write(TextLayout.truncated(binding.description, to: columnWidth - keyWidth - 1), x: x + keyWidth, y: y,
+                       style: reason == nil ? .plain : .dimmed)
+        }
+    }
+
+    static func drawConfirmation(_ confirmation: Confirmation, state: ScreenState, body: Body, into grid: inout Grid) {
+        let answers = KeyBindings.hints(for: state).joined(separator: " · ")
+        let width = min(body.width - 4, max(DisplayWidth.of(confirmation.question), DisplayWidth.of(answers)) + 6)
+        let x = (body.width - width) / 2
+        let y = body.top + max(1, body.height / 2 - 2)
+        let origin = box(x: x, y: y, width: width, height: 4, title: nil, into: &grid)
+        grid.write(confirmation.question, x: origin.x, y: origin.y, style: .bold, maxWidth: width - 4)
+        grid.write(answers, x: origin.x, y: origin.y + 1, style: .dimmed, maxWidth: width - 4)
+    }
+}

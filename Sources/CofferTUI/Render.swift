@@ -1,0 +1,138 @@
+import Foundation
+
+/// Draws a state into a grid: pure, so every screen can be asserted as text.
+///
+/// Layout: row 0 is the title bar, the last row the status bar, the one above it the hint line
+/// (or a notice, or the filter being typed); the page uses the rows between.
+public enum Render {
+    public static let minimumSize = Size(width: 40, height: 10)
+    static let spinnerFrames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+
+    public static func frame(_ state: ScreenState, size: Size, now: Date) -> Grid {
+        var grid = Grid(size: size)
+        guard size.width >= minimumSize.width, size.height >= minimumSize.height else {
+            let message = "Make the terminal at least \(minimumSize.width)×\(minimumSize.height)."
+            for (row, line) in TextLayout.wrapped(message, to: max(1, size.width)).enumerated() {
+                grid.write(line, x: 0, y: row)
+            }
+            return grid
+        }
+        titleBar(state, into: &grid)
+        let body = Body(top: 1, bottom: size.height - 2, width: size.width)
+        switch state.page {
+        case .firstRun(let form): drawFirstRun(state, form: form, body: body, now: now, into: &grid)
+        case .locked(let prompt): drawLocked(state, prompt: prompt, body: body, now: now, into: &grid)
+        case .list: drawList(state, body: body, into: &grid)
+        case .detail(let detail): drawDetail(state, detail: detail, body: body, into: &grid)
+        case .form(let form): drawForm(state, form: form, body: body, into: &grid)
+        case .review(let review): drawReview(state, review: review, body: body, into: &grid)
+        }
+        hintLine(state, into: &grid)
+        statusBar(state, now: now, into: &grid)
+        switch state.overlay {
+        case .help:
+            drawHelp(state, body: body, into: &grid)
+        case .confirm(let confirmation):
+            drawConfirmation(confirmation, state: state, body: body, into: &grid)
+        case nil:
+            break
+        }
+        return grid
+    }
+
+    /// The rows a page may draw on: `top..<bottom`.
+    struct Body {
+        var top: Int
+        var bottom: Int
+        var width: Int
+
+        var height: Int { bottom - top }
+    }
+
+    static func spinner(since start: Date, now: Date) -> Character {
+        let frame = Int((now.timeIntervalSince(start) * 10).rounded(.down))
+        return spinnerFrames[((frame % spinnerFrames.count) + spinnerFrames.count) % spinnerFrames.count]
+    }
+
+    // MARK: Chrome
+
+    static func titleBar(_ state: ScreenState, into grid: inout Grid) {
+        let bar = Style(isBold: true, isReversed: true)
+        grid.fill(y: 0, style: bar)
+        let left = " Coffer · \(state.vaultName)"
+        let right = pageTitle(state) + " "
+        let rightWidth = DisplayWidth.of(right)
+        grid.write(left, x: 0, y: 0, style: bar, maxWidth: max(0, grid.size.width - rightWidth - 1))
+        grid.write(right, x: max(0, grid.size.width - rightWidth), y: 0, style: bar)
+    }
+
+    static func pageTitle(_ state: ScreenState) -> String {
+        switch state.page {
+        case .firstRun: return "New vault"
+        case .locked: return "🔒 Locked"
+        case .list:
+            let shown = state.visibleItems.count
+            let order = state.list.sort == .title ? "by title" : "by last modified"
+            if !state.list.filter.isEmpty {
+                return "/\(TextLayout.truncated(state.list.filter.text, to: 20)) · \(shown) of \(state.items.count) · \(order)"
+            }
+            return "\(Format.count(state.items.count, "item")) · \(order)"
+        case .detail: return "Item"
+        case .form(let form): return form.isNew ? "New item" : "Edit item"
+        case .review(let review): return "Review · \(Format.count(review.reviews.count, "merged item"))"
+        }
+    }
+
+    static func hintLine(_ state: ScreenState, into grid: inout Grid) {
+        let y = grid.size.height - 2
+        if state.overlay == nil, case .list = state.page, state.list.isFilterFocused {
+            let filter = state.list.filter
+            let before = "/" + TextLayout.singleLine(String(filter.characters[..<filter.cursor]))
+            grid.write("/" + TextLayout.singleLine(filter.text), x: 0, y: y)
+            grid.cursor = Grid.Position(x: min(grid.size.width - 1, DisplayWidth.of(before)), y: y)
+            return
+        }
+        if let notice = state.notice {
+            grid.write(" " + notice.text, x: 0, y: y, style: notice.isError ? .error : .accent)
+            return
+        }
+        let hints = KeyBindings.hints(for: state)
+        var x = 1
+        for hint in hints {
+            let width = DisplayWidth.of(hint)
+            if x + width > grid.size.width - 1 { break }
+            // The key in bold, its meaning dimmed: "n new".
+            let parts = hint.split(separator: " ", maxSplits: 1).map(String.init)
+            x += grid.write(parts[0], x: x, y: y, style: .bold)
+            if parts.count > 1 { x += grid.write(" " + parts[1], x: x, y: y, style: .dimmed) }
+            x += 2
+        }
+    }
+
+    static func statusBar(_ state: ScreenState, now: Date, into grid: inout Grid) {
+        let y = grid.size.height - 1
+        let bar = Style(isReversed: true)
+        grid.fill(y: y, style: bar)
+        let segments = StatusBar.segments(state, now: now)
+        let text = StatusBar.fit(segments, width: grid.size.width - 1)
+        grid.write(" " + text, x: 0, y: y, style: bar)
+    }
+
+    // MARK: Boxes
+
+    /// Draws a bordered box and clears its inside; returns the inner rectangle's origin.
+    @discardableResult
+    static func box(x: Int, y: Int, width: Int, height: Int, title: String?, into grid: inout Grid) -> Grid.Position {
+        let style = Style.plain
+        for row in y..<(y + height) { grid.fill(x: x, y: row, width: width, style: style) }
+        let horizontal = String(repeating: "─", count: max(0, width - 2))
+        grid.write("┌" + horizontal + "┐", x: x, y: y)
+        for row in (y + 1)..<(y + height - 1) {
+            grid.write("│", x: x, y: row)
+            grid.write("│", x: x + width - 1, y: row)
+        }
+        grid.write("└" + horizontal + "┘", x: x, y: y + height - 1)
+        if let title { grid.write(" \(title) ", x: x + 2, y: y, style: .bold, maxWidth: width - 4) }
+        return Grid.Position(x: x + 2, y: y + 1)
+    }
+}

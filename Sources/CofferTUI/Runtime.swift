@@ -1,0 +1,274 @@
+import CofferCore
+import CofferSync
+import Foundation
+
+/// The input loop: reads a key, feeds events through `Update`, performs the effects, draws.
+///
+/// Runs on the main actor and never waits on slow work: key derivation, sync, vault reads and
+/// clipboard helpers run in detached tasks that post their outcome to the inbox, which the loop
+/// drains between keys. So the screen answers keys (and animates) while they run.
+@MainActor
+final class Runtime {
+    private(set) var state: ScreenState
+    private let screen: any Screen
+    private let services: ScreenServices
+    private let options: ScreenOptions
+    private let inbox = Inbox()
+    private var vault: Vault?
+    /// What we last put on the clipboard, to clear it only if it is still there.
+    private var copied: SecureBuffer?
+    private var clipboardWork: Task<Void, Never>?
+
+    /// How long one turn of the loop waits for a key (the spinner's frame rate).
+    static let pollMilliseconds = 50
+
+    init(state: ScreenState, vault: Vault?, screen: any Screen, services: ScreenServices, options: ScreenOptions) {
+        self.state = state
+        self.vault = vault
+        self.screen = screen
+        self.services = services
+        self.options = options
+    }
+
+    /// Runs until the state asks to quit; returns the exit code.
+    func run() async -> Int32 {
+        dispatch(.resized(screen.size))
+        dispatch(.started)
+        while state.exitCode == nil {
+            turn(waitingAtMost: Runtime.pollMilliseconds)
+            // Let other main-actor work in; the loop itself only blocks for one poll.
+            await Task.yield()
+        }
+        await finish()
+        return state.exitCode ?? 0
+    }
+
+    /// One turn: draw, wait briefly for input, take in finished work, let the clock tick.
+    func turn(waitingAtMost milliseconds: Int) {
+        screen.draw(Render.frame(state, size: screen.size, now: services.now()))
+        switch screen.nextInput(waitingAtMost: milliseconds) {
+        case .key(let key)?:
+            dispatch(.key(key))
+        case .resized(let size)?:
+            dispatch(.resized(size))
+        case .signal(let number)?:
+            dispatch(.terminationRequested(exitCode: 128 + number))
+        case nil:
+            break
+        }
+        takeInbox()
+        dispatch(.tick)
+    }
+
+    func dispatch(_ event: ScreenEvent) {
+        for effect in Update.apply(event, to: &state, now: services.now()) { perform(effect) }
+    }
+
+    private func takeInbox() {
+        for message in inbox.drain() {
+            switch message {
+            case .event(let event): dispatch(event)
+            case .vaultOpened(let opened): vault = opened
+            case .send(let sequence): screen.send(sequence)
+            }
+        }
+    }
+
+    /// Before the screen closes: finish clearing the clipboard, and drop the keys.
+    private func finish() async {
+        await clipboardWork?.value
+        takeInbox()
+        if let vault { await vault.lock() }
+    }
+
+    // MARK: Effects
+
+    private func perform(_ effect: Effect) {
+        switch effect {
+        case .createVault(let passphrase):
+            createVault(passphrase)
+        case .unlock(let passphrase):
+            unlock(passphrase)
+        case .lockVault:
+            copied = nil
+            guard let vault else { return }
+            Task.detached { await vault.lock() }
+        case .reload:
+            reload()
+        case .saveItem(let item, let isNew):
+            save(item, isNew: isNew)
+        case .deleteItem(let id, let title):
+            withVault { vault, inbox in
+                try await vault.remove(id)
+                inbox.post(.itemDeleted(id: id, title: title))
+            }
+        case .generatePassword(let settings):
+            let outcome: ScreenEvent
+            do {
+                switch settings.mode {
+                case .characters:
+                    outcome = .passwordGenerated(try PasswordGenerator.characters(length: settings.length,
+                                                                                  classes: settings.classes))
+                case .words:
+                    outcome = .passwordGenerated(try PasswordGenerator.words(count: settings.words))
+                }
+            } catch {
+                outcome = .operationFailed("\(error)")
+            }
+            // Through the inbox: an effect must not re-enter `Update` while it is being applied.
+            inbox.post(outcome)
+        case .copyToClipboard(let text):
+            copy(text)
+        case .clearClipboard:
+            clearClipboard()
+        case .startSync:
+            startSync()
+        case .loadReviews:
+            let load = services.loadReviews
+            withVault { vault, inbox in inbox.post(.reviewsLoaded(try await load(vault))) }
+        case .resolveReview(let review):
+            let resolve = services.resolveReview
+            withVault { vault, inbox in
+                try await resolve(vault, review)
+                inbox.post(.reviewResolved(itemID: review.itemID))
+            }
+        case .redraw:
+            screen.invalidate()
+        case .quit:
+            break
+        }
+    }
+
+    /// Runs `work` off the loop with the open vault; a thrown error becomes a notice.
+    private func withVault(_ work: @escaping @Sendable (Vault, Inbox) async throws -> Void) {
+        guard let vault else { return }
+        let inbox = self.inbox
+        Task.detached {
+            do {
+                try await work(vault, inbox)
+            } catch {
+                inbox.post(.operationFailed("\(error)"))
+            }
+        }
+    }
+
+    private static func buffer(_ secret: SecretText) -> SecureBuffer {
+        var bytes = Array(secret.revealed.utf8)
+        defer { wipe(&bytes) }
+        return SecureBuffer(copying: bytes)
+    }
+
+    private func createVault(_ passphrase: SecretText) {
+        let buffer = Runtime.buffer(passphrase)
+        let path = state.vaultPath
+        let kdf = options.kdf
+        let inbox = self.inbox
+        Task.detached {
+            do {
+                let vault = try Vault.create(at: path, passphrase: buffer, kdf: kdf ?? Argon2id.calibrate())
+                let summary = VaultSummary(try vault.database.status())
+                inbox.post(.vaultOpened(vault))
+                inbox.post(.vaultCreated(summary))
+            } catch {
+                inbox.post(.vaultCreationFailed("\(error)"))
+            }
+        }
+    }
+
+    private func unlock(_ passphrase: SecretText) {
+        guard let vault else { return }
+        let buffer = Runtime.buffer(passphrase)
+        let inbox = self.inbox
+        Task.detached {
+            do {
+                try await vault.unlock(passphrase: buffer)
+                let items = try await vault.listItems().map(ScreenItem.init)
+                inbox.post(.unlocked(items: items, summary: VaultSummary(try vault.database.status())))
+            } catch CoreError.wrongPassphrase {
+                inbox.post(.unlockFailed(.wrongPassphrase))
+            } catch {
+                inbox.post(.unlockFailed(.other("\(error)")))
+            }
+        }
+    }
+
+    private func reload() {
+        guard let vault else { return }
+        let inbox = self.inbox
+        Task.detached {
+            do {
+                let summary = VaultSummary(try vault.database.status())
+                let items = await vault.isLocked ? nil : try? await vault.listItems().map(ScreenItem.init)
+                inbox.post(.reloaded(items: items, summary: summary))
+            } catch {
+                inbox.post(.operationFailed("\(error)"))
+            }
+        }
+    }
+
+    private func save(_ item: Item, isNew: Bool) {
+        guard let vault else { return }
+        let inbox = self.inbox
+        Task.detached {
+            do {
+                var stored = item
+                if isNew {
+                    stored.id = Item.newID()
+                    try await vault.add(stored)
+                } else {
+                    stored = try await vault.update(item)
+                }
+                inbox.post(.itemSaved(stored))
+            } catch CoreError.invalidItem(_, let problems) {
+                inbox.post(.itemSaveFailed(.invalid(problems)))
+            } catch {
+                inbox.post(.itemSaveFailed(.other("\(error)")))
+            }
+        }
+    }
+
+    private func startSync() {
+        guard let vault else {
+            inbox.post(.syncFinished(SyncReport(error: .network, message: "There is no vault to sync yet.")))
+            return
+        }
+        let run = services.runSync
+        let inbox = self.inbox
+        Task.detached {
+            let report = await run(vault) { progress in inbox.post(.syncProgress(progress)) }
+            inbox.post(.syncFinished(report))
+        }
+    }
+
+    private func copy(_ text: SecretText) {
+        let value = text.revealed
+        copied = Runtime.buffer(text)
+        screen.send(OSC52.copy(value))
+        let clipboard = services.clipboard
+        let previous = clipboardWork
+        clipboardWork = Task.detached {
+            await previous?.value
+            await clipboard.copy(value)
+        }
+    }
+
+    /// Clears what we copied, unless the user copied something else since. Without a helper
+    /// the clipboard cannot be read, and OSC 52 clears it regardless.
+    private func clearClipboard() {
+        guard let ours = copied else { return }
+        copied = nil
+        let clipboard = services.clipboard
+        let inbox = self.inbox
+        let previous = clipboardWork
+        clipboardWork = Task.detached {
+            await previous?.value
+            guard let current = await clipboard.read() else {
+                inbox.post(.send(OSC52.clear))
+                return
+            }
+            guard SecureBuffer(copying: Array(current.utf8)).isEqual(to: ours) else { return }
+            await clipboard.clear()
+            inbox.post(.send(OSC52.clear))
+        }
+    }
+}

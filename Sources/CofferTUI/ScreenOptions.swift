@@ -1,0 +1,25 @@
+import CofferCore
+import Foundation
+
+/// How the screen behaves, from the command line or configuration.
+public struct ScreenOptions: Sendable {
+    /// Lock after this many seconds without a key press; 0 never locks.
+    public var autoLockSeconds: TimeInterval
+    /// Clear a copied value after this many seconds.
+    public var clipboardSeconds: TimeInterval
+    /// Argon2id parameters for a vault created on first run; nil calibrates (about 0.5 s).
+    public var kdf: KDFParameters?
+    public var timeZone: TimeZone
+
+    public init(autoLockSeconds: TimeInterval = 300, clipboardSeconds: TimeInterval = 10, kdf: KDFParameters? = nil,
+                timeZone: TimeZone = .current) {
+        self.autoLockSeconds = autoLockSeconds
+        self.clipboardSeconds = clipboardSeconds
+        self.kdf = kdf
+        self.timeZone = timeZone
+    }
+
+    var settings: ScreenSettings {
+        ScreenSettings(autoLockSeconds: autoLockSeconds, clipboardSeconds: clipboardSeconds, timeZone: timeZone)
+    }
+}

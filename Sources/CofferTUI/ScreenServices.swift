@@ -1,0 +1,29 @@
+import CofferCore
+import CofferSync
+import Foundation
+
+/// What the screen needs from the rest of Coffer, injected so it runs (and is tested) without
+/// a server: the executable wires the sync engine and the review store in.
+public struct ScreenServices: Sendable {
+    /// Runs one sync of `vault` (locked or not: the engine merges only when unlocked), reporting
+    /// progress as it goes. Called off the input loop, one at a time.
+    public var runSync: @Sendable (Vault, @escaping @Sendable (SyncProgress) -> Void) async -> SyncReport
+    /// The items merged on unlock that wait for review (⚑), each with its fields changed on both sides.
+    public var loadReviews: @Sendable (Vault) async throws -> [ConflictReview]
+    /// Saves the review's choices (those that differ from the merge's become a local change) and
+    /// clears the item's ⚑.
+    public var resolveReview: @Sendable (Vault, ConflictReview) async throws -> Void
+    public var clipboard: ClipboardService
+    public var now: @Sendable () -> Date
+
+    public init(runSync: @escaping @Sendable (Vault, @escaping @Sendable (SyncProgress) -> Void) async -> SyncReport,
+                loadReviews: @escaping @Sendable (Vault) async throws -> [ConflictReview] = { _ in [] },
+                resolveReview: @escaping @Sendable (Vault, ConflictReview) async throws -> Void = { _, _ in },
+                clipboard: ClipboardService = .system(), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.runSync = runSync
+        self.loadReviews = loadReviews
+        self.resolveReview = resolveReview
+        self.clipboard = clipboard
+        self.now = now
+    }
+}

@@ -1,0 +1,233 @@
+import CofferCore
+import Foundation
+
+/// The item form and its password generator.
+extension Update {
+    static func applyForm(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
+        switch event {
+        case .itemSaved(let item):
+            if let index = state.items.firstIndex(where: { $0.id == item.id }) {
+                state.items[index].content = .ready(item)
+                state.items[index].hasLocalChange = true
+            } else if !state.isLocked {
+                state.items.append(ScreenItem(item, hasLocalChange: true))
+            }
+            if case .form(let form) = state.page, form.isSaving {
+                state.page = .detail(DetailState(itemID: item.id))
+                state.list.selectedID = item.id
+                keepSelectionVisible(in: &state)
+            }
+            state.notice = Notice("Saved “\(item.title)”.", until: now.addingTimeInterval(Notice.lifetime))
+            return [.reload] + schedule(state.scheduler.handle(.localChange, now: now), in: &state, now: now)
+        case .itemSaveFailed(let failure):
+            guard case .form(var form) = state.page else { return [] }
+            form.isSaving = false
+            switch failure {
+            case .invalid(let problems): place(problems, in: &form)
+            case .other(let message): form.formProblems = [message]
+            }
+            state.page = .form(form)
+            return []
+        case .passwordGenerated(let password):
+            guard case .form(var form) = state.page, form.generator != nil else { return [] }
+            form.generator?.preview = password
+            form.generator?.problem = nil
+            state.page = .form(form)
+            return []
+        default:
+            return []
+        }
+    }
+
+    static func performForm(_ action: Action, in state: inout ScreenState, now: Date) -> [Effect] {
+        guard case .form(var form) = state.page else { return [] }
+        var effects: [Effect] = []
+        switch action {
+        case .nextField:
+            form.focus = ItemForm.Field(rawValue: (form.focus.rawValue + 1) % ItemForm.Field.allCases.count) ?? .title
+        case .previousField:
+            let count = ItemForm.Field.allCases.count
+            form.focus = ItemForm.Field(rawValue: (form.focus.rawValue + count - 1) % count) ?? .title
+        case .save:
+            effects = save(&form, state: state, now: now)
+            if effects.isEmpty, form.problems.isEmpty, form.formProblems.isEmpty {
+                // Nothing changed: leave as after a save.
+                state.page = .form(form)
+                leaveForm(&state)
+                return []
+            }
+        case .cancelEdit:
+            if form.hasChanges {
+                state.overlay = .confirm(Confirmation(question: "Discard your changes?", action: .discardChanges))
+                return []
+            }
+            leaveForm(&state)
+            return []
+        case .openGenerator:
+            let generator = GeneratorState()
+            form.generator = generator
+            effects = [.generatePassword(generator.settings)]
+        case .insertNewline:
+            form.texts[.notes]?.insert("\n")
+            form.hasChanges = true
+        case .toggleDisabled:
+            form.isDisabled.toggle()
+            form.hasChanges = true
+        case .usePassword:
+            guard let preview = form.generator?.preview else { return [] }
+            form.texts[.password]?.replace(with: preview)
+            form.problems[.password] = nil
+            form.generator = nil
+            form.hasChanges = true
+        case .closeGenerator:
+            form.generator = nil
+        case .longer, .shorter, .toggleWords, .toggleLowercase, .toggleUppercase, .toggleDigits, .toggleSymbols,
+             .regenerate:
+            guard var generator = form.generator else { return [] }
+            if let problem = adjust(&generator.settings, action) {
+                generator.problem = problem
+            } else {
+                generator.problem = nil
+                effects = [.generatePassword(generator.settings)]
+            }
+            form.generator = generator
+        default:
+            break
+        }
+        state.page = .form(form)
+        return effects
+    }
+
+    /// Changes the generator's settings; returns why not when the change would leave nothing to draw from.
+    static func adjust(_ settings: inout GeneratorSettings, _ action: Action) -> String? {
+        func toggle(_ set: PasswordGenerator.CharacterClasses) -> String? {
+            let next = settings.classes.symmetricDifference(set)
+            guard !next.isEmpty else { return "Keep at least one kind of character." }
+            settings.classes = next
+            return nil
+        }
+        switch action {
+        case .longer, .shorter:
+            let step = action == .longer ? 1 : -1
+            switch settings.mode {
+            case .characters:
+                settings.length = min(GeneratorSettings.lengthRange.upperBound,
+                                      max(GeneratorSettings.lengthRange.lowerBound, settings.length + step))
+            case .words:
+                settings.words = min(GeneratorSettings.wordsRange.upperBound,
+                                     max(GeneratorSettings.wordsRange.lowerBound, settings.words + step))
+            }
+        case .toggleWords:
+            settings.mode = settings.mode == .characters ? .words : .characters
+        case .toggleLowercase:
+            return toggle(.lowercase)
+        case .toggleUppercase:
+            return toggle(.uppercase)
+        case .toggleDigits:
+            return toggle(.digits)
+        case .toggleSymbols:
+            return toggle(.symbols)
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// Validates the form; returns the save effect, or none with the problems placed under their fields.
+    static func save(_ form: inout ItemForm, state: ScreenState, now: Date) -> [Effect] {
+        form.problems = [:]
+        form.formProblems = []
+        let original: Item?
+        if let id = form.itemID {
+            guard let item = state.item(id)?.item else {
+                form.formProblems = ["The item is no longer in the vault."]
+                return []
+            }
+            guard form.hasChanges else { return [] }
+            original = item
+        } else {
+            original = nil
+        }
+        let created = Timestamp(now)
+        // A new item gets its real id from the runtime; this one only has to pass validation.
+        var item = original ?? Item(id: "new", title: "", created: created)
+        item.title = form.text(.title)
+        item.entry.username = form.text(.username)
+        item.entry.password = form.text(.password)
+        item.entry.notes = form.text(.notes)
+        item.origins = ItemForm.list(form.text(.origins))
+        item.tags = ItemForm.list(form.text(.tags))
+        item.disabled = form.isDisabled
+        let problems = ItemValidation.problems(in: item)
+        guard problems.isEmpty else {
+            place(problems, in: &form)
+            return []
+        }
+        form.isSaving = true
+        return [.saveItem(item, isNew: original == nil)]
+    }
+
+    /// Puts each problem under the field it names, and moves the focus to the first one.
+    static func place(_ problems: [FieldProblem], in form: inout ItemForm) {
+        form.problems = [:]
+        form.formProblems = []
+        for problem in problems {
+            let (field, message) = describe(problem)
+            if let field { form.problems[field, default: []].append(message) } else { form.formProblems.append(message) }
+        }
+        if let first = form.problems.keys.min() { form.focus = first }
+    }
+
+    /// The form field a vault problem belongs to, and the message shown under it.
+    static func describe(_ problem: FieldProblem) -> (ItemForm.Field?, String) {
+        let reason = problem.reason.prefix(1).uppercased() + problem.reason.dropFirst() + "."
+        let name = problem.field
+        func indexed(_ prefix: String, _ noun: String) -> String? {
+            guard name.hasPrefix(prefix + "["), let index = Int(name.dropFirst(prefix.count + 1).dropLast()) else {
+                return nil
+            }
+            return "The \(ordinal(index + 1)) \(noun) \(problem.reason)."
+        }
+        switch name {
+        case "title": return (.title, reason)
+        case "entry.username": return (.username, reason)
+        case "entry.password": return (.password, reason)
+        case "entry.notes": return (.notes, reason)
+        default:
+            if let message = indexed("origins", "origin") { return (.origins, message) }
+            if let message = indexed("tags", "tag") { return (.tags, message) }
+            return (nil, problem.description.prefix(1).uppercased() + problem.description.dropFirst() + ".")
+        }
+    }
+
+    static func ordinal(_ number: Int) -> String {
+        let suffix: String
+        switch (number % 10, number % 100) {
+        case (_, 11...13): suffix = "th"
+        case (1, _): suffix = "st"
+        case (2, _): suffix = "nd"
+        case (3, _): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(number)\(suffix)"
+    }
+
+    static func typeForm(_ key: Key, in state: inout ScreenState) -> [Effect] {
+        guard case .form(var form) = state.page, form.focus != .disabled, !form.isSaving else { return [] }
+        guard form.texts[form.focus]?.edit(with: key) == true else { return [] }
+        form.hasChanges = true
+        form.problems[form.focus] = nil
+        state.page = .form(form)
+        return []
+    }
+
+    /// Back to where the form was opened from: the item's detail, or the list for a new item.
+    static func leaveForm(_ state: inout ScreenState) {
+        guard case .form(let form) = state.page else { return }
+        if let id = form.itemID, state.item(id) != nil {
+            state.page = .detail(DetailState(itemID: id))
+        } else {
+            state.page = .list
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// Reviewing the items a sync merged on unlock.
+extension Update {
+    static func applyReview(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
+        guard !state.isLocked else { return [] }
+        switch event {
+        case .reviewsLoaded(let reviews):
+            guard !reviews.isEmpty else {
+                state.notice = Notice("No merged item waits for review.", until: now.addingTimeInterval(Notice.lifetime))
+                return []
+            }
+            state.page = .review(ReviewState(reviews: reviews))
+            return []
+        case .reviewResolved(let itemID):
+            var effects: [Effect] = [.reload]
+            if let index = state.items.firstIndex(where: { $0.id == itemID }) { state.items[index].needsReview = false }
+            guard case .review(var review) = state.page else { return effects }
+            let resolved = review.reviews.first { $0.itemID == itemID }
+            if resolved?.isChanged == true {
+                // A swapped choice is a local change: sync it like an edit.
+                effects += schedule(state.scheduler.handle(.localChange, now: now), in: &state, now: now)
+            }
+            review.reviews.removeAll { $0.itemID == itemID }
+            review.saving.remove(itemID)
+            review.cursor = max(0, min(review.cursor, review.rows.count - 1))
+            let title = resolved?.title ?? itemID
+            if review.reviews.isEmpty {
+                state.page = .list
+                state.notice = Notice("Reviewed “\(title)”; nothing left to review.",
+                                      until: now.addingTimeInterval(Notice.lifetime))
+            } else {
+                state.page = .review(review)
+                state.notice = Notice("Reviewed “\(title)”.", until: now.addingTimeInterval(Notice.lifetime))
+            }
+            return effects
+        default:
+            return []
+        }
+    }
+
+    static func performReview(_ action: Action, in state: inout ScreenState) -> [Effect] {
+        guard case .review(var review) = state.page, let row = review.currentRow else { return [] }
+        let itemID = review.reviews[row.review].itemID
+        guard !review.saving.contains(itemID) else { return [] }
+        switch action {
+        case .swapChoice:
+            review.reviews[row.review].fields[row.field].swapChoice()
+            state.page = .review(review)
+            return []
+        case .acceptReview:
+            review.saving.insert(itemID)
+            state.page = .review(review)
+            return [.resolveReview(review.reviews[row.review])]
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import CofferSync
+import Foundation
+
+/// Sync: the scheduler's decisions become effects; the engine's reports become the status bar.
+extension Update {
+    static func applySync(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
+        switch event {
+        case .syncProgress(let progress):
+            guard state.sync.running != nil else { return [] }
+            state.sync.progress = progress
+            return []
+        case .syncFinished(let report):
+            state.sync.running = nil
+            state.sync.progress = nil
+            state.sync.lastError = report.error
+            state.sync.lastMessage = report.message
+            // SYNC_LOCKED means everything but the merge was done: the vault is as synced as it can be.
+            if report.error == nil || report.error == .syncLocked { state.sync.lastSync = now }
+            if report.merged > 0, !state.isLocked {
+                let items = report.merged == 1 ? "1 item" : "\(report.merged) items"
+                state.notice = Notice("Merged \(items) changed on two devices: press v to review.",
+                                      until: now.addingTimeInterval(Notice.lifetime))
+            }
+            let next = state.scheduler.syncFinished(now: now, backoffUntil: report.backoffUntil)
+            return [.reload] + schedule(next, in: &state, now: now)
+        default:
+            return []
+        }
+    }
+
+    static func syncNow(_ state: inout ScreenState, now: Date) -> [Effect] {
+        let wasSyncing = state.scheduler.isSyncing
+        let effects = schedule(state.scheduler.handle(.manual, now: now), in: &state, now: now)
+        if wasSyncing {
+            state.notice = Notice("A sync is running; another one follows it.", until: now.addingTimeInterval(Notice.lifetime))
+        }
+        return effects
+    }
+
+    /// Turns the scheduler's actions into effects and what the status bar shows.
+    static func schedule(_ actions: [SyncScheduler.Action], in state: inout ScreenState, now: Date) -> [Effect] {
+        actions.compactMap { action in
+            switch action {
+            case .startSync(let trigger):
+                state.sync.running = trigger
+                state.sync.progress = nil
+                return .startSync(trigger)
+            case .deferredByBackoff(let until):
+                let time = Format.clockTime(until, in: state.settings.timeZone)
+                state.notice = Notice("The server asked to wait: syncing again at \(time).",
+                                      until: now.addingTimeInterval(Notice.lifetime))
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import CofferCore
+import CofferSync
+import Foundation
+
+/// The screen's logic: a pure function from a state and an event to a new state and the work to do.
+///
+/// No clock, no randomness, no I/O: `now` is a parameter and anything else is an `Effect` the
+/// runtime performs, posting the outcome back as an event. Tests drive it with a fake clock.
+public enum Update {
+    public static func apply(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
+        switch event {
+        case .started:
+            guard state.hasVault else { return [] }
+            return schedule(state.scheduler.handle(.start, now: now), in: &state, now: now)
+        case .key(let key):
+            state.lastInput = now
+            return handle(key, in: &state, now: now)
+        case .resized(let size):
+            state.size = size
+            keepSelectionVisible(in: &state)
+            return [.redraw]
+        case .tick:
+            return tick(&state, now: now)
+        case .terminationRequested(let code):
+            return quit(&state, exitCode: code)
+        case .vaultCreated, .vaultCreationFailed, .unlocked, .unlockFailed:
+            return applySession(event, to: &state, now: now)
+        case .reloaded(let items, let summary):
+            return reload(&state, items: items, summary: summary, now: now)
+        case .itemSaved, .itemSaveFailed, .passwordGenerated:
+            return applyForm(event, to: &state, now: now)
+        case .itemDeleted(let id, let title):
+            return itemDeleted(&state, id: id, title: title, now: now)
+        case .operationFailed(let message):
+            state.notice = Notice(message, isError: true, until: now.addingTimeInterval(Notice.lifetime))
+            if case .form(var form) = state.page, form.isSaving {
+                form.isSaving = false
+                state.page = .form(form)
+            }
+            if case .review(var review) = state.page {
+                review.saving.removeAll()
+                state.page = .review(review)
+            }
+            return []
+        case .reviewsLoaded, .reviewResolved:
+            return applyReview(event, to: &state, now: now)
+        case .syncProgress, .syncFinished:
+            return applySync(event, to: &state, now: now)
+        }
+    }
+
+    // MARK: Keys
+
+    static func handle(_ key: Key, in state: inout ScreenState, now: Date) -> [Effect] {
+        let context = KeyContext.current(of: state)
+        let binding = KeyBindings.binding(for: key, in: context)
+            // Terminals that send LF for Enter: treat ^J as Enter where it means nothing else.
+            ?? (key == .control("j") ? KeyBindings.binding(for: .enter, in: context) : nil)
+        if let binding {
+            if let reason = binding.disabledReason(state) {
+                if context.takesText, key.typedCharacter != nil { return type(key, in: &state, now: now) }
+                state.notice = Notice(reason, until: now.addingTimeInterval(Notice.lifetime))
+                return []
+            }
+            return perform(binding.action, in: &state, now: now)
+        }
+        return context.takesText ? type(key, in: &state, now: now) : []
+    }
+
+    /// A key that edits the focused field.
+    static func type(_ key: Key, in state: inout ScreenState, now: Date) -> [Effect] {
+        switch KeyContext.current(of: state) {
+        case .firstRun, .locked: return typePassphrase(key, in: &state)
+        case .filter: return typeFilter(key, in: &state)
+        case .form: return typeForm(key, in: &state)
+        default: return []
+        }
+    }
+
+    static func perform(_ action: Action, in state: inout ScreenState, now: Date) -> [Effect] {
+        switch action {
+        case .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom:
+            return move(action, in: &state)
+        case .open, .back, .startFilter, .keepFilter, .clearFilter, .toggleSort, .newItem, .editItem, .deleteItem,
+             .copyPassword, .copyUsername, .copyOrigin, .reviewConflicts:
+            return performBrowsing(action, in: &state, now: now)
+        case .toggleReveal:
+            return toggleReveal(in: &state)
+        case .syncNow:
+            return syncNow(&state, now: now)
+        case .lock:
+            return lock(&state, now: now, reason: nil)
+        case .help:
+            state.overlay = .help
+            return []
+        case .closeHelp:
+            state.overlay = nil
+            return []
+        case .quit:
+            return quit(&state, exitCode: 0)
+        case .redraw:
+            return [.redraw]
+        case .submitPassphrase, .switchPassphraseField, .clearOrQuit:
+            return performPassphrase(action, in: &state, now: now)
+        case .nextField, .previousField, .save, .cancelEdit, .openGenerator, .insertNewline, .toggleDisabled,
+             .longer, .shorter, .toggleWords, .toggleLowercase, .toggleUppercase, .toggleDigits, .toggleSymbols,
+             .regenerate, .usePassword, .closeGenerator:
+            return performForm(action, in: &state, now: now)
+        case .swapChoice, .acceptReview:
+            return performReview(action, in: &state)
+        case .confirm, .decline:
+            return answer(action == .confirm, in: &state)
+        }
+    }
+
+    static func toggleReveal(in state: inout ScreenState) -> [Effect] {
+        switch state.page {
+        case .detail(var detail):
+            detail.isPasswordRevealed.toggle()
+            state.page = .detail(detail)
+        case .form(var form):
+            form.isPasswordRevealed.toggle()
+            state.page = .form(form)
+        case .review(var review):
+            review.isRevealed.toggle()
+            state.page = .review(review)
+        default:
+            break
+        }
+        return []
+    }
+
+    static func answer(_ isYes: Bool, in state: inout ScreenState) -> [Effect] {
+        guard case .confirm(let confirmation) = state.overlay else { return [] }
+        state.overlay = nil
+        guard isYes else { return [] }
+        switch confirmation.action {
+        case .deleteItem(let id):
+            return [.deleteItem(id: id, title: state.item(id)?.displayTitle ?? id)]
+        case .discardChanges:
+            leaveForm(&state)
+            return []
+        }
+    }
+
+    // MARK: Time
+
+    static func tick(_ state: inout ScreenState, now: Date) -> [Effect] {
+        var effects: [Effect] = []
+        if !state.isLocked, state.settings.autoLockSeconds > 0,
+           now.timeIntervalSince(state.lastInput) >= state.settings.autoLockSeconds {
+            let minutes = Format.duration(state.settings.autoLockSeconds)
+            effects += lock(&state, now: now, reason: "Locked after \(minutes) without a key press.")
+        }
+        if let clipboard = state.clipboard, now >= clipboard.until {
+            state.clipboard = nil
+            effects.append(.clearClipboard)
+        }
+        if let notice = state.notice, now >= notice.until { state.notice = nil }
+        if state.hasVault { effects += schedule(state.scheduler.tick(now: now), in: &state, now: now) }
+        return effects
+    }
+
+    static func quit(_ state: inout ScreenState, exitCode: Int32) -> [Effect] {
+        state.exitCode = exitCode
+        var effects: [Effect] = []
+        if state.clipboard != nil {
+            state.clipboard = nil
+            effects.append(.clearClipboard)
+        }
+        if !state.isLocked { effects.append(.lockVault) }
+        return effects + [.quit]
+    }
+}
