@@ -176,7 +176,8 @@ public actor KintoClient {
     ///
     /// - Throws: a `KintoError` when the first chunk fails: no write is acknowledged, and some may
     ///   still have been applied (a timeout or a dropped connection after sending), so fetch
-    ///   before trusting the local state.
+    ///   before trusting the local state. Wrong credentials throw `.unauthorized` (Kinto answers
+    ///   the batch itself with 200 and each sub-request with 401).
     public func batch(_ requests: [KintoWriteRequest]) async throws -> [KintoWriteResult] {
         guard !requests.isEmpty else { return [] }
         let size = max(1, try await serverLimits().batchMaxRequests)
@@ -219,6 +220,11 @@ public actor KintoClient {
             let subResponses = try KintoBatchCoding.subResponses(response.body, expected: subRequests.count)
             for subResponse in subResponses {
                 noteBackoff(subResponse.headers, status: subResponse.status)
+            }
+            // `POST /batch` itself is open to anyone: wrong credentials show as 401 sub-responses,
+            // and nothing was applied.
+            if subResponses.contains(where: { $0.status == 401 }) {
+                throw KintoError.unauthorized
             }
             let isUnknown = KintoBatchCoding.isOutcomeUnknown(subResponses)
             for (index, subResponse) in subResponses.enumerated() {
@@ -342,13 +348,13 @@ public actor KintoClient {
         return url
     }
 
-    private struct ListedRecord {
+    struct ListedRecord {
         var id: String
         var lastModified: Int64
         var data: Data
     }
 
-    private static func listedRecords(_ body: Data) throws -> [ListedRecord] {
+    static func listedRecords(_ body: Data) throws -> [ListedRecord] {
         let object = try KintoJSON.object(body, what: "record listing")
         guard let items = object["data"] as? [Any] else {
             throw KintoError.network(message: "the record listing has no data")
@@ -363,7 +369,7 @@ public actor KintoClient {
     }
 
     /// Oldest first, keeping only the newest version of each id.
-    private static func newestPerID(_ records: [ListedRecord]) -> [ListedRecord] {
+    static func newestPerID(_ records: [ListedRecord]) -> [ListedRecord] {
         var newest: [String: ListedRecord] = [:]
         for record in records where (newest[record.id]?.lastModified ?? .min) <= record.lastModified {
             newest[record.id] = record

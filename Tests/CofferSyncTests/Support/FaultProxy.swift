@@ -1,0 +1,138 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `Resources/scripts/fault-proxy.py` run as a subprocess in front of the test Kinto.
+///
+/// ```swift
+/// let proxy = try FaultProxy(upstream: server)
+/// defer { proxy.stop() }   // or call stop() in tearDown
+/// try await proxy.setFault(.status500, match: "/batch")
+/// let client = try await server.makeClient(server: proxy.url)
+/// ```
+///
+/// The proxy answers one request per connection (`Connection: close`), so every fault hits the
+/// request it was meant for. `log()` lists what went through it.
+final class FaultProxy: @unchecked Sendable {
+    enum Mode: String, Sendable, CaseIterable {
+        case pass
+        case resetBefore = "reset_before"
+        case resetAfter = "reset_after"
+        case status500 = "status_500"
+        case status503RetryAfter = "status_503_retry_after"
+        case status401 = "status_401"
+        case status404 = "status_404"
+        case backoffHeader = "backoff_header"
+        case garbledJSON = "garbled_json"
+        case truncated
+        case delay
+        case batch409 = "batch_409"
+    }
+
+    /// One request that went through the proxy.
+    struct Entry: Decodable, Sendable {
+        var method: String
+        var path: String
+        var status: Int?
+        var fault: String
+    }
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The proxied API root (`http://127.0.0.1:PORT/v1`).
+    let url: URL
+    let port: Int
+    private let process: Process
+    private let controlURL: URL
+    private let session: URLSession
+
+    /// Starts the proxy in front of `upstream` (a server's API root, e.g. `…/v1`).
+    init(upstream: TestServer) throws {
+        let script = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()  // Support
+            .deletingLastPathComponent()  // CofferSyncTests
+            .deletingLastPathComponent()  // Tests
+            .deletingLastPathComponent()  // repository
+            .appendingPathComponent("Resources/scripts/fault-proxy.py")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, "--upstream", upstream.origin.absoluteString, "--port", "0"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+
+        // The first line of stdout is the port, printed once the proxy listens.
+        var firstLine = Data()
+        while !firstLine.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            firstLine.append(chunk)
+        }
+        let text = String(decoding: firstLine, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let port = Int(text) else {
+            process.terminate()
+            process.waitUntilExit()
+            throw StartFailure(description: "fault-proxy.py did not print its port (got \(text.debugDescription))")
+        }
+        var components = URLComponents(url: upstream.url, resolvingAgainstBaseURL: false) ?? URLComponents()
+        components.host = "127.0.0.1"
+        components.port = port
+        guard let url = components.url, let controlURL = URL(string: "http://127.0.0.1:\(port)/__fault__") else {
+            process.terminate()
+            throw StartFailure(description: "bad proxy URL")
+        }
+        self.process = process
+        self.port = port
+        self.url = url
+        self.controlURL = controlURL
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.timeoutIntervalForRequest = 10
+        self.session = URLSession(configuration: configuration)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the proxy (idempotent): SIGTERM, then SIGKILL if it is still there after 5 s.
+    ///
+    /// A child started from a Swift concurrency thread inherits a signal mask that blocks
+    /// SIGTERM; the script unblocks it, and SIGKILL covers anything else.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline {
+            usleep(20_000)
+        }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+    }
+
+    /// Makes the next `count` requests whose path contains `match` (after `skip` of them pass)
+    /// fail in `mode`; `count` -1 means every one. `seconds` is the delay, `Retry-After` or `Backoff`.
+    func setFault(_ mode: Mode, count: Int = 1, match: String = "", seconds: Double = 1, skip: Int = 0) async throws {
+        var request = URLRequest(url: controlURL)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let spec: [String: Any] = ["mode": mode.rawValue, "count": count, "match": match, "seconds": seconds, "skip": skip]
+        request.httpBody = try JSONSerialization.data(withJSONObject: spec)
+        let (_, response) = try await session.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw StartFailure(description: "the proxy refused the fault \(mode.rawValue)")
+        }
+    }
+
+    /// Every request that went through the proxy, oldest first.
+    func log() async throws -> [Entry] {
+        struct State: Decodable { var log: [Entry] }
+        let (data, _) = try await session.data(from: controlURL)
+        return try JSONDecoder().decode(State.self, from: data).log
+    }
+}
