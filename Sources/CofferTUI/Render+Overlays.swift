@@ -7,7 +7,10 @@ extension Render {
         let height = body.height
         let origin = box(x: 0, y: top, width: body.width, height: height,
                          title: "Keys · \(context.title) (Esc closes)", into: &grid)
-        let rows = height - 2
+        // Typing contexts say where the other keys go, on the box's last line.
+        let footer = context.takesText ? "Other keys type into the field." : nil
+        let rows = height - 2 - (footer == nil ? 0 : 2)
+        if let footer { grid.write(footer, x: origin.x, y: origin.y + height - 3, style: .dimmed) }
         let columnCount = bindings.count > rows ? 2 : 1
         let columnWidth = (body.width - 4) / columnCount
         let keyWidth = 12

@@ -5,7 +5,7 @@ extension Render {
         let valueWidth = max(8, (body.width - nameWidth - 8) * 30 / 100)
         let keptWidth = body.width - nameWidth - 2 * valueWidth - 8
         let columns = [4, 4 + nameWidth + 1, 4 + nameWidth + valueWidth + 2, 4 + nameWidth + 2 * valueWidth + 3]
-        grid.write("Fields changed on this device and another; the merge kept one value. Space swaps it.",
+        grid.write("Changed on this device and another; the merge kept one value. Space swaps it.",
                    x: 1, y: body.top, style: .dimmed, maxWidth: body.width - 2)
         let header = Style(isBold: true, isUnderlined: true)
         grid.fill(y: body.top + 1, style: header)

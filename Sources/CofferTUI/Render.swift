@@ -96,17 +96,26 @@ public enum Render {
             grid.write(" " + notice.text, x: 0, y: y, style: notice.isError ? .error : .accent)
             return
         }
-        let hints = KeyBindings.hints(for: state)
+        // Help's hint always shows, at the end: it leads to every other key.
+        var hints = KeyBindings.hints(for: state)
+        let helpHint = hints.firstIndex { $0.hasPrefix("? ") || $0.hasPrefix("F1 ") }.map { hints.remove(at: $0) }
+        let reserved = helpHint.map { DisplayWidth.of($0) + 2 } ?? 0
         var x = 1
         for hint in hints {
             let width = DisplayWidth.of(hint)
-            if x + width > grid.size.width - 1 { break }
-            // The key in bold, its meaning dimmed: "n new".
-            let parts = hint.split(separator: " ", maxSplits: 1).map(String.init)
-            x += grid.write(parts[0], x: x, y: y, style: .bold)
-            if parts.count > 1 { x += grid.write(" " + parts[1], x: x, y: y, style: .dimmed) }
-            x += 2
+            if x + width > grid.size.width - 1 - reserved { break }
+            x += drawHint(hint, x: x, y: y, into: &grid) + 2
         }
+        if let helpHint { drawHint(helpHint, x: x, y: y, into: &grid) }
+    }
+
+    /// "n new": the key in bold, its meaning dimmed.
+    @discardableResult
+    static func drawHint(_ hint: String, x: Int, y: Int, into grid: inout Grid) -> Int {
+        let parts = hint.split(separator: " ", maxSplits: 1).map(String.init)
+        var written = grid.write(parts[0], x: x, y: y, style: .bold)
+        if parts.count > 1 { written += grid.write(" " + parts[1], x: x + written, y: y, style: .dimmed) }
+        return written
     }
 
     static func statusBar(_ state: ScreenState, now: Date, into grid: inout Grid) {

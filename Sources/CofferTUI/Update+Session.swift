@@ -11,6 +11,7 @@ extension Update {
             state.summary = summary
             state.scheduler.hasAccount = summary.account != nil
             state.page = .list
+            keepSelectionVisible(in: &state)
             state.lastInput = now
             state.notice = Notice("Vault created. Press n to add an item.", until: now.addingTimeInterval(Notice.lifetime))
             return []
@@ -28,6 +29,7 @@ extension Update {
             state.scheduler.hasAccount = summary.account != nil
             state.page = .list
             state.list.top = 0
+            keepSelectionVisible(in: &state)
             state.lastInput = now
             // Unlocking is when waiting conflicts can merge: sync at once.
             return schedule(state.scheduler.handle(.unlock, now: now), in: &state, now: now)

@@ -10,12 +10,19 @@ extension Update {
             state.sync.progress = progress
             return []
         case .syncFinished(let report):
+            let trigger = state.sync.running
+            let previousError = state.sync.lastError
             state.sync.running = nil
             state.sync.progress = nil
             state.sync.lastError = report.error
             state.sync.lastMessage = report.message
             // SYNC_LOCKED means everything but the merge was done: the vault is as synced as it can be.
             if report.error == nil || report.error == .syncLocked { state.sync.lastSync = now }
+            // A failure is told once, or every time the user asked for the sync; the status bar keeps it.
+            if let error = report.error, error != .syncLocked, trigger == .manual || error != previousError {
+                let text = report.message.map { "\(error.rawValue): \($0)" } ?? "Sync failed: \(error.rawValue)."
+                state.notice = Notice(text, isError: true, until: now.addingTimeInterval(Notice.lifetime))
+            }
             if report.merged > 0, !state.isLocked {
                 let items = report.merged == 1 ? "1 item" : "\(report.merged) items"
                 state.notice = Notice("Merged \(items) changed on two devices: press v to review.",

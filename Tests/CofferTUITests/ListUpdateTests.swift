@@ -1,0 +1,138 @@
+import CofferCore
+import XCTest
+@testable import CofferTUI
+
+/// Browsing: moving, filtering, sorting, opening, copying, deleting.
+final class ListUpdateTests: XCTestCase {
+    func testTitlesSortFirstAndUnreadableItemsLast() {
+        let titles = Fixtures.unlocked().visibleItems.map(\.displayTitle)
+        XCTAssertEqual(titles, ["🔑 Home Wi-Fi", "Bank", "GitHub", "Mail", "Old forum", "日本の銀行",
+                                "(waiting for its key)"])
+    }
+
+    func testVimKeysAndArrowsMoveTheSelection() {
+        let driver = Driver(Fixtures.unlocked())
+        driver.press(.character("j")) { $0.list.selectedID = "b2" }
+        driver.press(.down) { $0.list.selectedID = "a1" }
+        driver.press(.character("k")) { $0.list.selectedID = "b2" }
+        driver.press(.character("G")) { $0.list.selectedID = "g7" }
+        driver.press(.down)
+        driver.press(.home) { $0.list.selectedID = "f6" }
+        driver.press(.up)
+    }
+
+    func testTheListScrollsToKeepTheSelectionVisible() {
+        var start = Fixtures.unlocked()
+        start.size = Size(width: 80, height: 8)
+        let driver = Driver(start)
+        XCTAssertEqual(driver.state.listRows, 4)
+        driver.press(.pageDown) { $0.list.selectedID = "d4"; $0.list.top = 1 }
+        driver.press(.end) { $0.list.selectedID = "g7"; $0.list.top = 3 }
+        driver.press(.character("g")) { $0.list.selectedID = "f6"; $0.list.top = 0 }
+    }
+
+    func testSlashFiltersAsYouTypeOverEveryTextField() {
+        let driver = Driver(Fixtures.unlocked())
+        driver.press(.character("/")) { $0.list.isFilterFocused = true }
+        driver.press(.character("f")) { state in
+            state.list.filter = TextField("f")
+            // "f6" (Wi-Fi) still matches, so the selection stays.
+        }
+        driver.type("inance")
+        XCTAssertEqual(driver.state.visibleItems.map(\.id), ["b2", "e5"], "tags match")
+        XCTAssertEqual(driver.state.list.selectedID, "b2")
+
+        let notes = Driver(Fixtures.unlocked())
+        _ = Update.apply(.key(.character("/")), to: &notes.state, now: notes.clock.now)
+        notes.type("SAFE recovery")
+        XCTAssertEqual(notes.state.visibleItems.map(\.id), ["a1"], "notes match, ignoring case, every word")
+        notes.state.list.filter = TextField("ginkou")
+        XCTAssertEqual(notes.state.visibleItems.map(\.id), ["e5"], "origins match")
+        notes.state.list.filter = TextField("alice.smith")
+        XCTAssertEqual(notes.state.visibleItems.map(\.id), ["b2"], "usernames match")
+    }
+
+    func testEnterKeepsTheFilterAndEscClearsIt() {
+        let driver = Driver(Fixtures.unlocked())
+        _ = Update.apply(.key(.character("/")), to: &driver.state, now: driver.clock.now)
+        driver.type("mail")
+        driver.press(.enter) { $0.list.isFilterFocused = false }
+        XCTAssertEqual(driver.state.visibleItems.map(\.id), ["c3"])
+        driver.press(.character("j"), effects: []) // one row: nowhere to go
+        driver.press(.escape) { $0.list.filter = TextField() }
+        XCTAssertEqual(driver.state.visibleItems.count, 7)
+    }
+
+    func testSortByLastModified() {
+        let driver = Driver(Fixtures.unlocked())
+        driver.press(.character("t")) { $0.list.sort = .modified }
+        XCTAssertEqual(driver.state.visibleItems.map(\.id), ["c3", "b2", "a1", "e5", "f6", "d4", "g7"])
+    }
+
+    func testEnterOpensTheDetailAndRRevealsThePassword() {
+        let driver = Driver(Fixtures.unlocked())
+        driver.press(.character("j")) { $0.list.selectedID = "b2" }
+        driver.press(.enter) { $0.page = .detail(DetailState(itemID: "b2")) }
+        driver.press(.character("r")) { $0.page = .detail(DetailState(itemID: "b2", isPasswordRevealed: true)) }
+        driver.press(.escape) { $0.page = .list }
+    }
+
+    func testCopyingThePasswordStartsACountdownAndClearsAfterTenSeconds() {
+        let driver = Driver(Fixtures.unlocked())
+        driver.press(.character("c"), effects: [.copyToClipboard("long wifi passphrase")]) { state in
+            state.clipboard = ClipboardCountdown(field: .password, until: FakeClock.start.addingTimeInterval(10))
+            state.notice = Notice("Copied the password of “🔑 Home Wi-Fi”.", until: FakeClock.start.addingTimeInterval(5))
+        }
+        driver.clock.advance(5)
+        driver.send(.tick) { $0.notice = nil }
+        driver.clock.advance(4)
+        driver.send(.tick)
+        driver.clock.advance(1)
+        driver.send(.tick, effects: [.clearClipboard]) { $0.clipboard = nil }
+    }
+
+    func testCopyingTheUsernameOfAnItemWithoutOneSaysWhy() {
+        let driver = Driver(Fixtures.unlocked())
+        driver.press(.character("u")) { state in
+            state.notice = Notice("The item has no username.", until: FakeClock.start.addingTimeInterval(5))
+        }
+        driver.press(.character("j")) { $0.list.selectedID = "b2" }
+        driver.press(.character("u"), effects: [.copyToClipboard("alice.smith")]) { state in
+            state.clipboard = ClipboardCountdown(field: .username, until: FakeClock.start.addingTimeInterval(10))
+            state.notice = Notice("Copied the username of “Bank”.", until: FakeClock.start.addingTimeInterval(5))
+        }
+    }
+
+    func testAnItemWaitingForItsKeyCannotBeCopiedOrEdited() {
+        let driver = Driver(Fixtures.unlocked())
+        driver.press(.end) { $0.list.selectedID = "g7" }
+        let reason = "The item is waiting for its key from another device."
+        driver.press(.character("c")) { $0.notice = Notice(reason, until: FakeClock.start.addingTimeInterval(5)) }
+        driver.press(.character("e"))
+    }
+
+    func testDeleteAsksFirst() {
+        let driver = Driver(Fixtures.unlocked())
+        driver.press(.character("j")) { $0.list.selectedID = "b2" }
+        driver.press(.character("d")) { state in
+            state.overlay = .confirm(Confirmation(question: "Delete “Bank”?", action: .deleteItem(id: "b2")))
+        }
+        driver.press(.character("n")) { $0.overlay = nil }
+        _ = Update.apply(.key(.character("d")), to: &driver.state, now: driver.clock.now)
+        driver.press(.character("y"), effects: [.deleteItem(id: "b2", title: "Bank")]) { $0.overlay = nil }
+        driver.clock.advance(1)
+        driver.send(.itemDeleted(id: "b2", title: "Bank"), effects: [.reload]) { state in
+            state.items.removeAll { $0.id == "b2" }
+            state.list.selectedID = "a1"
+            state.notice = Notice("Deleted “Bank”.", until: driver.clock.now.addingTimeInterval(5))
+            _ = state.scheduler.handle(.localChange, now: driver.clock.now)
+        }
+    }
+
+    func testHelpOpensFromTheKeyTable() {
+        let driver = Driver(Fixtures.unlocked())
+        driver.press(.character("?")) { $0.overlay = .help }
+        driver.press(.character("j"))
+        driver.press(.character("?")) { $0.overlay = nil }
+    }
+}
