@@ -102,6 +102,7 @@ public actor Vault {
         let (records, reviewed) = try database.read { db in
             (try VaultDatabase.currentItems(in: db), Set(try String.fetchAll(db, sql: "SELECT id FROM reviews")))
         }
+        if records.contains(where: { !session.ring.contains($0.record.id) }) { try refreshRing(session) }
         return records.map { current in
             let state: ListedItem.State
             do {
@@ -122,7 +123,16 @@ public actor Vault {
         guard let current = try database.read({ try VaultDatabase.currentItem(id, in: $0) }) else {
             throw CoreError.noSuchItem(id: id)
         }
+        if !session.ring.contains(id) { try refreshRing(session) }
         return try ItemSealing.open(current.record, ring: session.ring)
+    }
+
+    /// Takes in the keys another process saved to the keystore since this session unlocked (a
+    /// `coffer add` next to the open screen): without them its items would wait for a key forever.
+    private func refreshRing(_ session: UnlockedSession) throws {
+        guard let stored = try database.read({ try VaultDatabase.currentKeystore(in: $0) }), !stored.isDeleted,
+              let ring = try? KeystoreSealing.openRing(stored, vaultKey: session.vaultKey) else { return }
+        session.ring.formUnion(with: ring)
     }
 
     // MARK: Writing
@@ -193,8 +203,14 @@ public actor Vault {
         let session = try unlockedSession()
         let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
         let next = UnlockedSession(keys: keys, ring: session.ring, vaultKey: session.vaultKey, kdf: kdf)
-        let record = try KeystoreSealing.seal(next.ring, vaultKey: next.vaultKey, keys: keys, kdf: kdf, lastModified: 0)
-        try database.write { db in try VaultDatabase.recordLocalChange(record, in: db) }
+        try database.write { db in
+            // Keep keys another process added since this session unlocked (see saveKeystore).
+            if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {
+                next.ring.formUnion(with: try KeystoreSealing.openRing(current, vaultKey: next.vaultKey))
+            }
+            let record = try KeystoreSealing.seal(next.ring, vaultKey: next.vaultKey, keys: keys, kdf: kdf, lastModified: 0)
+            try VaultDatabase.recordLocalChange(record, in: db)
+        }
         self.session = next
     }
 
@@ -203,6 +219,9 @@ public actor Vault {
     func saveKeystore(_ session: UnlockedSession, in db: Database) throws {
         let record: KeystoreRecord
         if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {
+            // Another process (a second `coffer add`, the screen) may have added keys since this
+            // session unlocked: keep them, or their items could never be opened again.
+            session.ring.formUnion(with: try KeystoreSealing.openRing(current, vaultKey: session.vaultKey))
             record = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey, keepingWrappingOf: current,
                                                 lastModified: 0)
         } else {

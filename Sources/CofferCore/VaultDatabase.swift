@@ -65,9 +65,14 @@ public final class VaultDatabase: Sendable {
         do {
             var readOnly = Configuration()
             readOnly.readonly = true
-            format = try DatabaseQueue(path: path, configuration: readOnly).read { db in
-                try db.tableExists("meta") ? String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'format'") : nil
+            readOnly.busyMode = .timeout(10)
+            format = try retryingWhileBusy {
+                try DatabaseQueue(path: path, configuration: readOnly).read { db in
+                    try db.tableExists("meta") ? String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'format'") : nil
+                }
             }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw CoreError.storage(reason: "another process holds the vault locked")
         } catch {
             throw CoreError.notAVault(path: path, reason: "it cannot be opened as a vault: \(error.localizedDescription)")
         }
@@ -76,11 +81,28 @@ public final class VaultDatabase: Sendable {
         }
         let pool: DatabasePool
         do {
-            pool = try openPool(path)
+            pool = try retryingWhileBusy { try openPool(path) }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+            throw CoreError.storage(reason: "another process holds the vault locked")
         } catch {
             throw CoreError.notAVault(path: path, reason: "it cannot be opened as a vault: \(error.localizedDescription)")
         }
         return VaultDatabase(path: path, writer: pool)
+    }
+
+    /// Retries `body` while SQLite answers SQLITE_BUSY, for up to 10 s. Opening a WAL database gets
+    /// SQLITE_BUSY at once, without the busy handler, while another process's last connection
+    /// cleans up the WAL as it closes, or recovers it (sqlite.org/wal.html, "Sometimes Queries
+    /// Return SQLITE_BUSY In WAL Mode"): two `coffer` commands started together hit it.
+    static func retryingWhileBusy<T>(_ body: () throws -> T) throws -> T {
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                usleep(10_000)
+            }
+        }
     }
 
     private static func openPool(_ path: String) throws -> DatabasePool {

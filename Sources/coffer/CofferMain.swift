@@ -20,7 +20,7 @@ enum CofferMain {
                 print(Coffer.fullMessage(for: error))
                 exit(0)
             }
-            FileHandle.standardError.write(Data((Coffer.fullMessage(for: error) + "\n").utf8))
+            FileHandle.standardError.write(Data((Coffer.usageLine(for: error) + "\n").utf8))
             exit(ExitStatus.usage)
         }
         do {
@@ -37,9 +37,29 @@ enum CofferMain {
             FileHandle.standardError.write(Data("\(error.message)\n".utf8))
             exit(ExitStatus.usage)
         } catch {
+            // `coffer help` and `--help` parse to ArgumentParser's help command, whose run() throws
+            // "help requested": print the help and succeed, as for `--help` caught while parsing.
+            if Coffer.exitCode(for: error) == .success {
+                print(Coffer.fullMessage(for: error))
+                exit(0)
+            }
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             exit(ExitStatus.code(for: error))
         }
+    }
+}
+
+extension Coffer {
+    /// A parse error as one line (DESIGN §6: one sentence on stderr): ArgumentParser's message
+    /// without its usage block, then its pointer to the command's help.
+    static func usageLine(for error: Error) -> String {
+        let message = message(for: error).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        let hint = fullMessage(for: error).split(whereSeparator: \.isNewline).last
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let sentence = message.last.map { ".!?".contains($0) } == true ? message : message + "."
+        guard let hint, hint.hasPrefix("See "), !message.contains(hint) else { return sentence }
+        return sentence + " " + hint
     }
 }
 

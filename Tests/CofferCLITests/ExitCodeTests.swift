@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+
+/// Exit codes (DESIGN §6) for usage mistakes and missing or foreign vault files; each error is one
+/// line on stderr and nothing on stdout. (Wrong passphrases: PassphraseTests; no such item and
+/// invalid items: ItemCommandTests and ImportExportTests.)
+final class ExitCodeTests: XCTestCase {
+    nonisolated(unsafe) private static var shared: TestVault?
+
+    private func vault() throws -> TestVault {
+        if let vault = Self.shared { return vault }
+        let vault = try TestVault.make()
+        Self.shared = vault
+        return vault
+    }
+
+    override class func tearDown() {
+        shared?.destroy()
+        shared = nil
+        super.tearDown()
+    }
+
+    func testUsageErrorsAreExit2OnOneLine() throws {
+        let vault = try vault()
+        let count = try vault.itemCount()
+        let cases: [([String], [String])] = [
+            (["frobnicate"], ["frobnicate"]),
+            (["list", "--frobnicate"], ["--frobnicate"]),
+            (["--frobnicate", "list"], ["--frobnicate"]),
+            (["add"], ["--title"]),
+            (["add", "--username", "u"], ["--title"]),
+            (["add", "--title"], ["--title"]),
+            (["show"], ["id"]),
+            (["edit"], ["id"]),
+            (["rm"], ["id"]),
+            (["history"], ["id"]),
+            (["search"], ["query"]),
+            (["show", "a", "b"], ["b"]),
+            (["add", "--title", "x", "--length", "lots", "--generate"], ["lots"]),
+            (["export", "--format", "csv", "out.csv"], ["csv"]),
+            (["import", "--format", "kdbx", "in.kdbx"], ["kdbx"]),
+            (["export"], ["file"]),
+            (["init", "--kdf-memory", "sixty"], ["sixty"]),
+        ]
+        for (arguments, mentions) in cases {
+            assertError(try vault.run(arguments), 2, mentions: mentions)
+        }
+        XCTAssertEqual(try vault.itemCount(), count)
+    }
+
+    func testHelpAndVersionExit0OnStdout() throws {
+        let help = try CofferProcess.run(["--help"])
+        assertOK(help)
+        XCTAssertTrue(help.out.contains("USAGE") || help.out.contains("Usage"), help.summary)
+        for command in ["init", "add", "edit", "rm", "show", "list", "search", "history", "generate", "passwd", "status",
+                        "import", "export"] {
+            XCTAssertTrue(help.out.contains(command), "help does not list \(command)")
+        }
+        let addHelp = try CofferProcess.run(["add", "--help"])
+        assertOK(addHelp)
+        XCTAssertTrue(addHelp.out.contains("--title"), addHelp.summary)
+        let version = try CofferProcess.run(["--version"])
+        assertOK(version)
+        XCTAssertFalse(version.line.isEmpty)
+    }
+
+    func testMissingVaultIsExit1() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-missing-\(UUID().uuidString)/vault.db").path
+        let vault = try vault()
+        for command in [["list"], ["show", UUID().uuidString.lowercased()], ["add", "--title", "x"], ["status"]] {
+            let result = try CofferProcess.run(["--vault", missing, "--passphrase-file", vault.passphraseFile] + command)
+            assertError(result, 1, mentions: ["no vault", missing])
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing), "a command other than init created a vault")
+    }
+
+    func testAFileThatIsNotAVaultIsExit1AndUntouched() throws {
+        let vault = try vault()
+        let text = try vault.writeWorkFile("not-a-vault.db", "just some text, not SQLite\n")
+        for command in [["list"], ["status"]] {
+            let result = try CofferProcess.run(["--vault", text, "--passphrase-file", vault.passphraseFile] + command)
+            assertError(result, 1, mentions: ["not a coffer vault"])
+        }
+        XCTAssertEqual(try String(contentsOfFile: text, encoding: .utf8), "just some text, not SQLite\n")
+    }
+
+    func testTheVaultPathComesFromCOFFER_VAULTOrXDGDataHome() throws {
+        let vault = try vault()
+        // Without --vault, the default is $XDG_DATA_HOME/coffer/vault.db (the helper points it into a temporary home).
+        let home = vault.root.appendingPathComponent("home")
+        let created = try CofferProcess.run(["--passphrase-file", vault.passphraseFile, "init"] + TestVault.fastKDF, home: home)
+        assertOK(created)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: home.appendingPathComponent("data/coffer/vault.db").path),
+                      created.summary)
+        // $COFFER_VAULT comes before it.
+        let byEnvironment = try CofferProcess.run(["status", "--json"], home: home, environment: ["COFFER_VAULT": vault.path])
+        assertOK(byEnvironment)
+        XCTAssertEqual(try byEnvironment.jsonObject()["items"] as? Int, try vault.itemCount())
+        let missing = vault.work.appendingPathComponent("elsewhere.db").path
+        assertError(try CofferProcess.run(["status"], home: home, environment: ["COFFER_VAULT": missing]), 1, mentions: [missing])
+    }
+}
