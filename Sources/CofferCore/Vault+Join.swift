@@ -10,18 +10,9 @@ extension Vault {
                             clock: @escaping @Sendable () -> Timestamp = { .now() }) throws -> Vault {
         if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
         let opened = try KeystoreSealing.open(keystore, passphrase: passphrase)
-        let database = try VaultDatabase.create(at: path)
-        do {
-            try database.write { db in
-                try VaultDatabase.saveStableKeystore(keystore, in: db)
-                try VaultDatabase.setMeta(.vaultID, Item.newID(), in: db)
-                try VaultDatabase.setMeta(.deviceID, Item.newID(), in: db)
-                try VaultDatabase.setMeta(.deviceName, deviceName, in: db)
-                try VaultDatabase.setMeta(.created, clock().iso8601, in: db)
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: path)
-            throw error
+        let database = try VaultDatabase.create(at: path) { db in
+            try VaultDatabase.saveStableKeystore(keystore, in: db)
+            try Vault.writeDeviceMeta(deviceName: deviceName, created: clock(), in: db)
         }
         return Vault(database: database, clock: clock,
                      session: UnlockedSession(keys: opened.passphraseKeys, ring: opened.ring, vaultKey: opened.vaultKey,

@@ -34,6 +34,7 @@ extension Vault {
                                ring: session.ring, now: now, in: db)
                 merged.append(sealed.id)
             }
+            CrashPoint.reach("sync.reconcile.items.inside")
             return merged
         }
     }
@@ -68,6 +69,7 @@ extension Vault {
                 PendingChange(collection: .keystores, id: merged.id, source: .local, action: .update,
                               lastModified: remote.lastModified, record: try RecordCoding.encode(merged)), in: db)
             try VaultDatabase.deletePending(.keystores, CollectionName.keystoreID, source: .remote, in: db)
+            CrashPoint.reach("sync.reconcile.keystores.inside")
             return true
         }
     }

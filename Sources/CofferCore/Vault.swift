@@ -26,18 +26,9 @@ public actor Vault {
         let ring = KeyRing()
         let vaultKey = SecureBuffer.random(count: KeyRing.keyLength)
         let keystore = try KeystoreSealing.seal(ring, vaultKey: vaultKey, keys: keys, kdf: kdf, lastModified: 0)
-        let database = try VaultDatabase.create(at: path)
-        do {
-            try database.write { db in
-                try VaultDatabase.recordLocalChange(keystore, in: db)
-                try VaultDatabase.setMeta(.vaultID, Item.newID(), in: db)
-                try VaultDatabase.setMeta(.deviceID, Item.newID(), in: db)
-                try VaultDatabase.setMeta(.deviceName, deviceName, in: db)
-                try VaultDatabase.setMeta(.created, clock().iso8601, in: db)
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: path)
-            throw error
+        let database = try VaultDatabase.create(at: path) { db in
+            try VaultDatabase.recordLocalChange(keystore, in: db)
+            try Vault.writeDeviceMeta(deviceName: deviceName, created: clock(), in: db)
         }
         return Vault(database: database, clock: clock,
                      session: UnlockedSession(keys: keys, ring: ring, vaultKey: vaultKey, kdf: kdf))
@@ -49,6 +40,13 @@ public actor Vault {
     }
 
     public static var defaultDeviceName: String { ProcessInfo.processInfo.hostName }
+
+    static func writeDeviceMeta(deviceName: String, created: Timestamp, in db: Database) throws {
+        try VaultDatabase.setMeta(.vaultID, Item.newID(), in: db)
+        try VaultDatabase.setMeta(.deviceID, Item.newID(), in: db)
+        try VaultDatabase.setMeta(.deviceName, deviceName, in: db)
+        try VaultDatabase.setMeta(.created, created.iso8601, in: db)
+    }
 
     public var isLocked: Bool { session == nil }
 
@@ -140,16 +138,21 @@ public actor Vault {
     /// Adds a new item (a new key for it goes into the keystore in the same transaction).
     @discardableResult
     public func add(_ item: Item) throws -> Item {
-        try addAll([item])
+        try insert([item], crashLabel: "vault.add")
         return item
     }
 
     /// Adds every item or none: validation of all comes first, then one transaction.
     public func addAll(_ items: [Item]) throws {
+        try insert(items, crashLabel: "vault.add-all")
+    }
+
+    private func insert(_ items: [Item], crashLabel: String) throws {
         let session = try unlockedSession()
         for item in items { try ItemValidation.validate(item) }
         var seen = Set<String>()
         for item in items where !seen.insert(item.id).inserted { throw CoreError.duplicateItem(id: item.id) }
+        CrashPoint.reach("\(crashLabel).before-write")
         try database.write { db in
             for item in items where try VaultDatabase.currentItem(item.id, in: db) != nil {
                 throw CoreError.duplicateItem(id: item.id)
@@ -159,8 +162,10 @@ public actor Vault {
             for item in items {
                 try VaultDatabase.recordLocalChange(try ItemSealing.seal(item, ring: session.ring), in: db)
             }
+            CrashPoint.reach("\(crashLabel).inside-write")
             if ringChanged { try saveKeystore(session, in: db) }
         }
+        CrashPoint.reach("\(crashLabel).after-write")
     }
 
     /// Replaces an item's fields with `edited`'s; history grows when the entry changed.
@@ -181,18 +186,26 @@ public actor Vault {
         item.modified = max(now, item.created)
         try ItemValidation.validate(item)
         let record = try ItemSealing.seal(item, ring: session.ring)
-        try database.write { db in try VaultDatabase.recordLocalChange(record, in: db) }
+        CrashPoint.reach("vault.update.before-write")
+        try database.write { db in
+            try VaultDatabase.recordLocalChange(record, in: db)
+            CrashPoint.reach("vault.update.inside-write")
+        }
+        CrashPoint.reach("vault.update.after-write")
         return item
     }
 
     /// Removes an item (its key stays in the keystore: harmless, and another device may still need it).
     public func remove(_ id: String) throws {
         _ = try unlockedSession()
+        CrashPoint.reach("vault.remove.before-write")
         try database.write { db in
             guard try VaultDatabase.currentItem(id, in: db) != nil else { throw CoreError.noSuchItem(id: id) }
             try VaultDatabase.recordLocalChange(ItemRecord.tombstone(id: id, lastModified: 0), in: db)
+            CrashPoint.reach("vault.remove.inside-write")
             try db.execute(sql: "DELETE FROM reviews WHERE id = ?", arguments: [id])
         }
+        CrashPoint.reach("vault.remove.after-write")
     }
 
     /// Re-wraps the keystore under a new passphrase in one transaction: a crash leaves the old or
@@ -203,6 +216,7 @@ public actor Vault {
         let session = try unlockedSession()
         let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
         let next = UnlockedSession(keys: keys, ring: session.ring, vaultKey: session.vaultKey, kdf: kdf)
+        CrashPoint.reach("vault.passwd.before-write")
         try database.write { db in
             // Keep keys another process added since this session unlocked (see saveKeystore).
             if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {
@@ -210,7 +224,9 @@ public actor Vault {
             }
             let record = try KeystoreSealing.seal(next.ring, vaultKey: next.vaultKey, keys: keys, kdf: kdf, lastModified: 0)
             try VaultDatabase.recordLocalChange(record, in: db)
+            CrashPoint.reach("vault.passwd.inside-write")
         }
+        CrashPoint.reach("vault.passwd.after-write")
         self.session = next
     }
 

@@ -17,8 +17,12 @@ public final class VaultDatabase: Sendable {
         self.writer = writer
     }
 
-    /// Creates a new, empty vault file (0600, in a 0700 directory). Fails if one exists.
-    public static func create(at path: String) throws -> VaultDatabase {
+    /// Creates a new vault file (0600, in a 0700 directory) and fills it with `initialize` in one
+    /// transaction. Fails if one exists.
+    ///
+    /// The file is built under a temporary name and linked into place only when complete, so a
+    /// crash never leaves a half-made vault at `path` (which `init` would then refuse to replace).
+    public static func create(at path: String, initialize: (Database) throws -> Void = { _ in }) throws -> VaultDatabase {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
         let directory = (path as NSString).deletingLastPathComponent
@@ -30,22 +34,45 @@ public final class VaultDatabase: Sendable {
                 throw CoreError.cannotCreate(path: path, reason: "its directory cannot be created")
             }
         }
+        let temporary = path + ".creating-" + UUID().uuidString.prefix(8).lowercased()
         // Create the file ourselves so it is 0600 from the first byte; SQLite gives -wal and -shm the same mode.
-        let descriptor = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        let descriptor = Glibc.open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            let reason = errno == EACCES || errno == EROFS ? "the directory is not writable" : String(cString: strerror(errno))
+            let reason = errno == EACCES || errno == EROFS || errno == EPERM
+                ? "the directory is not writable" : String(cString: strerror(errno))
             throw CoreError.cannotCreate(path: path, reason: reason)
         }
         Glibc.close(descriptor)
+        func removeTemporary() {
+            for suffix in ["", "-wal", "-shm"] { try? fileManager.removeItem(atPath: temporary + suffix) }
+        }
         do {
-            let database = try VaultDatabase(path: path, writer: openPool(path))
-            try database.writer.write { db in
+            let pool = try openPool(temporary)
+            try pool.write { db in
                 try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('format', ?)", arguments: [VaultSchema.formatName])
+                try initialize(db)
             }
-            return database
+            CrashPoint.reach("vault.create.before-link")
+            try pool.close()
+        } catch let error as CoreError {
+            removeTemporary()
+            throw error
         } catch {
-            try? fileManager.removeItem(atPath: path)
+            removeTemporary()
             throw CoreError.cannotCreate(path: path, reason: "\(error)")
+        }
+        // link(2) fails if `path` appeared meanwhile: never replace someone else's vault.
+        guard link(temporary, path) == 0 else {
+            let exists = errno == EEXIST
+            removeTemporary()
+            if exists { throw CoreError.vaultExists(path: path) }
+            throw CoreError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+        }
+        removeTemporary()
+        do {
+            return VaultDatabase(path: path, writer: try openPool(path))
+        } catch {
+            throw CoreError.storage(reason: "\(error)")
         }
     }
 

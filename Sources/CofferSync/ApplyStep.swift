@@ -32,6 +32,7 @@ enum ApplyStep {
                     try VaultDatabase.savePending(current, in: db)
                 }
             }
+            CrashPoint.reach("sync.apply.inside")
         }
     }
 }

@@ -39,6 +39,7 @@ enum ExamineStep {
                     outcome.conflicts += 1
                 }
             }
+            CrashPoint.reach("sync.examine.\(collection.rawValue).inside")
             return outcome
         }
     }

@@ -73,6 +73,7 @@ enum FetchStep {
             if serverHasEverything {
                 try queueReupload(collection, present: Set(incoming.filter { !$0.0.isDeleted }.map(\.0.id)), db: db)
             }
+            CrashPoint.reach("sync.fetch.\(collection.rawValue).inside")
             try Markers.set(collection, etag, in: db)
             return received
         }

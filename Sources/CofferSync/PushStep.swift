@@ -52,6 +52,7 @@ enum PushStep {
         guard !requests.isEmpty else { return outcome }
         context.progress(SyncProgress(step: .push, collection: collection.rawValue, done: 0, total: requests.count))
         let results = try await context.client.batch(requests)
+        CrashPoint.reach("sync.push.\(collection.rawValue).after-send")
         for (change, result) in zip(sent, results) {
             switch result {
             case .accepted(let data):

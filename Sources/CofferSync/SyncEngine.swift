@@ -57,6 +57,7 @@ public actor SyncEngine {
         if let asked = await client.backoffUntil, asked > (report.backoffUntil ?? .distantPast) {
             report.backoffUntil = asked
         }
+        CrashPoint.reach("sync.state.before")
         SyncState.record(report, at: now(), in: database, logger: logger)
         return report
     }
@@ -64,20 +65,26 @@ public actor SyncEngine {
     private func runSteps(_ context: SyncContext, into report: inout SyncReport) async throws {
         let collections: [CollectionName] = [.items, .keystores]
         for collection in collections {
+            CrashPoint.reach("sync.fetch.\(collection.rawValue).before")
             let fetched = try await FetchStep.run(collection, context)
+            CrashPoint.reach("sync.fetch.\(collection.rawValue).after")
             report.downloaded += fetched.received
             logger.info("fetch \(collection.rawValue): downloaded \(fetched.received)\(fetched.fullResync ? " (full re-sync)" : "")")
         }
         var conflicts = 0
         for collection in collections {
+            CrashPoint.reach("sync.examine.\(collection.rawValue).before")
             let examined = try ExamineStep.run(collection, context)
+            CrashPoint.reach("sync.examine.\(collection.rawValue).after")
             conflicts += examined.conflicts
             logger.info("examine \(collection.rawValue): applied \(examined.applied), conflicts \(examined.conflicts)")
         }
         let isUnlocked = await !vault.isLocked
         if conflicts > 0 || isUnlocked {
             for collection in collections {
+                CrashPoint.reach("sync.reconcile.\(collection.rawValue).before")
                 let merged = try await ReconcileStep.run(collection, context)
+                CrashPoint.reach("sync.reconcile.\(collection.rawValue).after")
                 report.merged += merged.count
                 report.mergedIDs += merged
             }
@@ -85,11 +92,14 @@ public actor SyncEngine {
         var acknowledgements: [PushStep.Acknowledgement] = []
         var unknown = 0
         for collection in collections {
+            CrashPoint.reach("sync.push.\(collection.rawValue).before")
             let pushed = try await PushStep.run(collection, context)
             acknowledgements += pushed.acknowledgements
             unknown += pushed.unknown
         }
+        CrashPoint.reach("sync.apply.before")
         try ApplyStep.run(acknowledgements, context)
+        CrashPoint.reach("sync.apply.after")
         report.uploaded = acknowledgements.count
         logger.info("apply: \(acknowledgements.count) changes are stable")
 

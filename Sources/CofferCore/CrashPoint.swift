@@ -1,0 +1,37 @@
+import Foundation
+
+/// Named places where a test can make the process die at once, to prove a crash there loses
+/// nothing (`make reliability`). `COFFER_CRASH_POINT=name` arms one; reaching it calls `_exit`
+/// with `CrashPoint.exitCode`: no cleanup, no flush, as a power cut or `kill -9` would.
+public enum CrashPoint {
+    public static let exitCode: Int32 = 86
+    public static let environmentVariable = "COFFER_CRASH_POINT"
+
+    /// Every point in the code, for the harness that visits them all.
+    public static let all: [String] = {
+        var names: [String] = []
+        for operation in ["vault.add", "vault.add-all", "vault.update", "vault.remove", "vault.passwd"] {
+            names += ["before-write", "inside-write", "after-write"].map { "\(operation).\($0)" }
+        }
+        names.append("vault.create.before-link")
+        for step in ["fetch", "examine", "reconcile"] {
+            for collection in ["items", "keystores"] {
+                names += ["before", "inside", "after"].map { "sync.\(step).\(collection).\($0)" }
+            }
+        }
+        for collection in ["items", "keystores"] {
+            names += ["sync.push.\(collection).before", "sync.push.\(collection).after-send"]
+        }
+        names += ["sync.apply.before", "sync.apply.inside", "sync.apply.after", "sync.state.before"]
+        return names
+    }()
+
+    private static let armed: String? = ProcessInfo.processInfo.environment[environmentVariable]
+
+    /// Dies here if this point is armed; costs one string comparison otherwise.
+    @inline(__always)
+    public static func reach(_ name: @autoclosure () -> String) {
+        guard let armed else { return }
+        if armed == name() { _exit(exitCode) }
+    }
+}
