@@ -9,7 +9,7 @@ import Logging
 /// Runs while the vault is locked; only reconcile needs it unlocked. The outcome, the last sync
 /// time, the last error and any Backoff deadline are persisted in `meta`.
 public actor SyncEngine {
-    public let vault: Vault
+    public nonisolated let vault: Vault
     let client: KintoClient
     let logger: Logger
     let now: @Sendable () -> Date

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CofferCore
+import CofferTUI
 import Foundation
 import Logging
 
@@ -89,8 +90,16 @@ struct Coffer: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(help: "Lock the screen after this many idle seconds (0: never).")
+    var autoLock: Double = 300
+
+    @Option(help: "Clear a copied password after this many seconds.")
+    var clipboardSeconds: Double = 10
+
     func run() async throws {
-        try await OverviewCommand.printOverview(global: global)
+        let options = ScreenOptions(autoLockSeconds: autoLock, clipboardSeconds: clipboardSeconds)
+        let code = await ScreenLauncher.run(vaultPath: global.vaultPath, options: options)
+        if code != 0 { throw ExitCode(code) }
     }
 }
 

@@ -1,0 +1,47 @@
+import CofferCore
+import CofferSync
+import CofferTUI
+import Foundation
+
+/// `coffer` with no command: the screen, wired to the sync engine and the vault's reviews.
+enum ScreenLauncher {
+    static func run(vaultPath: String, options: ScreenOptions) async -> Int32 {
+        let engines = EngineCache()
+        let services = ScreenServices(
+            runSync: { vault, progress in
+                do {
+                    guard let engine = try await engines.engine(for: vault) else {
+                        return SyncReport(error: .syncAuth, message: "This vault has no sync account; set one with `coffer account login`.")
+                    }
+                    return await engine.sync(progress: progress)
+                } catch {
+                    return SyncReport(error: .network, message: "\(error)")
+                }
+            },
+            loadReviews: { vault in
+                try await vault.reviews().map { review in
+                    ConflictReview(itemID: review.id, title: review.title, fields: review.conflicts.map { conflict in
+                        FieldConflict(name: conflict.field, local: conflict.local, remote: conflict.remote,
+                                      chosen: conflict.chosen == .local ? .local : .remote)
+                    })
+                }
+            },
+            resolveReview: { vault, review in
+                let useRemote = Set(review.fields.filter { $0.chosen == .remote && $0.mergeChoice != .remote }.map(\.name))
+                try await vault.resolveReview(review.itemID, useRemote: useRemote)
+            })
+        return await CofferScreen.run(vaultPath: vaultPath, services: services, options: options)
+    }
+}
+
+/// One engine per vault, kept between syncs: its client remembers the server's limits and
+/// Backoff, and the account is read once.
+actor EngineCache {
+    private var engine: SyncEngine?
+
+    func engine(for vault: Vault) throws -> SyncEngine? {
+        if let engine, engine.vault === vault { return engine }
+        engine = try SyncEngine.forAccount(of: vault)
+        return engine
+    }
+}
