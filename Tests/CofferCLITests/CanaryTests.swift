@@ -97,6 +97,21 @@ final class CanaryTests: XCTestCase {
 
     // MARK: The vault's files
 
+    /// Copies `directory` with `cp` in a child process and returns the copy. Reading the vault's
+    /// files from this process would close a descriptor on them, and closing any descriptor drops
+    /// every POSIX lock this process holds on the file — the open connection's lock that keeps
+    /// the -wal file from being checkpointed and deleted.
+    private static func copyOutOfProcess(_ directory: URL, into parent: URL) throws -> URL {
+        let copy = parent.appendingPathComponent("snapshot-\(UUID().uuidString)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/cp")
+        process.arguments = ["-R", directory.path, copy.path]
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "cp failed")
+        return copy
+    }
+
     func testNoCanaryReachesTheVaultFilesInAnyEncoding() throws {
         let vault = try TestVault.make()
         defer { vault.destroy() }
@@ -108,7 +123,22 @@ final class CanaryTests: XCTestCase {
 
         var fields = (0..<Self.itemCount).map { _ in Fields.random() }
         let importedHistory = (0..<Self.importedCount).map { _ in Fields.random() }
-        var canaries = fields.flatMap(\.canaries) + importedHistory.flatMap { [$0.username, $0.password, $0.notes, $0.totp] }
+        let editedIndexes = Array(Self.importedCount - Self.editedCount / 2..<Self.importedCount + Self.editedCount / 2)
+        let replacements = editedIndexes.map { _ in Fields.random() }
+        let canaries = fields.flatMap(\.canaries) + importedHistory.flatMap { [$0.username, $0.password, $0.notes, $0.totp] }
+            + replacements.flatMap(\.canaries)
+        XCTAssertEqual(Set(canaries).count, canaries.count, "canaries are unique")
+        let scanner = CanaryScanner(canaries: canaries)
+        let walPath = vault.path + "-wal"
+
+        /// Scans the vault's directory as it is now, expecting a -wal file.
+        func scanWithWAL(_ moment: String) throws {
+            let walSize = (try? FileManager.default.attributesOfItem(atPath: walPath)[.size] as? NSNumber)?.intValue ?? 0
+            XCTAssertGreaterThan(walSize, 0, "expected a -wal file \(moment)")
+            let (files, hits) = try scanner.scan(directory: try Self.copyOutOfProcess(vault.directory, into: vault.work))
+            XCTAssertTrue(files.contains("vault.db-wal"), "\(files)")
+            XCTAssertEqual(hits.count, 0, "canaries on disk \(moment): \(hits.prefix(20))")
+        }
 
         // 40 items through import (each with a history entry full of canaries), 10 through add.
         let importedIDs = (0..<Self.importedCount).map { _ in UUID().uuidString.lowercased() }
@@ -118,38 +148,26 @@ final class CanaryTests: XCTestCase {
         try FileManager.default.removeItem(atPath: importFile)
         let added = try vault.addAll((Self.importedCount..<Self.itemCount).map { Array(fields[$0].options.dropFirst()) })
         let ids = importedIDs + added
+
+        // 1. Right after the adds, while their pages are still in the WAL.
+        try scanWithWAL("right after the adds")
         XCTAssertEqual(try vault.itemCount(), Self.itemCount)
 
         // Edits: every field gets a new canary, the old entry fields move into history.
-        let editedIndexes = Array(Self.importedCount - Self.editedCount / 2..<Self.importedCount + Self.editedCount / 2)
-        var edits: [[String]] = []
-        for index in editedIndexes {
-            let next = Fields.random()
-            canaries += next.canaries
-            edits.append(["edit", ids[index]] + next.options)
-            fields[index] = next
-        }
-        _ = try vault.okAll(edits)
+        _ = try vault.okAll(zip(editedIndexes, replacements).map { ["edit", ids[$0]] + $1.options })
+        for (index, next) in zip(editedIndexes, replacements) { fields[index] = next }
         let sample = try vault.show(ids[editedIndexes[0]], reveal: true)
         XCTAssertEqual(sample["password"] as? String, fields[editedIndexes[0]].password)
         XCTAssertEqual((sample["history"] as? [Any])?.count, 2, "the edited item's history holds the imported and the edited entry")
         _ = try vault.okAll((0..<Self.removedCount).map { ["rm", ids[$0]] })
         XCTAssertEqual(try vault.itemCount(), Self.itemCount - Self.removedCount)
 
-        XCTAssertEqual(Set(canaries).count, canaries.count, "canaries are unique")
-        let scanner = CanaryScanner(canaries: canaries)
+        // 2. After the edits and removals, the WAL still there.
+        try scanWithWAL("after edits and removals")
 
-        // 1. While the WAL exists (no checkpoint has folded it into the main file yet).
-        let walPath = vault.path + "-wal"
-        let walSize = (try? FileManager.default.attributesOfItem(atPath: walPath)[.size] as? NSNumber)?.intValue ?? 0
-        XCTAssertGreaterThan(walSize, 0, "expected a -wal file while a connection is open")
-        var (files, hits) = try scanner.scan(directory: vault.directory)
-        XCTAssertTrue(files.contains("vault.db-wal"), "\(files)")
-        XCTAssertEqual(hits.count, 0, "canaries on disk while the WAL exists: \(hits.prefix(20))")
-
-        // 2. After every process has closed the vault.
+        // 3. After every process has closed the vault.
         holder = nil
-        (files, hits) = try scanner.scan(directory: vault.directory)
+        let (files, hits) = try scanner.scan(directory: vault.directory)
         XCTAssertTrue(files.contains("vault.db"), "\(files)")
         XCTAssertEqual(hits.count, 0, "canaries on disk after exit: \(hits.prefix(20))")
 
