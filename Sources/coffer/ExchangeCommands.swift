@@ -13,11 +13,19 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "The file format.") var format: ExchangeFormat = .json
+    @Flag(help: "Export even if some items cannot be read (waiting for their key, or damaged).")
+    var skipUnreadable = false
     @Argument(help: "The file to write.") var file: String
 
     func run() async throws {
         let vault = try await global.unlockedVault()
         let listed = try await vault.listItems()
+        let unreadable = listed.filter { $0.item == nil }.count
+        if unreadable > 0 && !skipUnreadable {
+            // A backup that silently misses items is worse than none.
+            throw CoreError.storage(reason: "\(unreadable) item(s) cannot be read yet (waiting for a key from another "
+                + "device, or damaged); sync and retry, or pass --skip-unreadable")
+        }
         let items = listed.compactMap(\.item).sorted { ($0.title, $0.id) < ($1.title, $1.id) }
         var data = Data(try ItemExchange.text(items.map(ItemExchange.exportObject)).utf8)
         data.append(0x0A)
