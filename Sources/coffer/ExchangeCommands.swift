@@ -23,8 +23,8 @@ struct ExportCommand: AsyncParsableCommand {
         let unreadable = listed.filter { $0.item == nil }.count
         if unreadable > 0 && !skipUnreadable {
             // A backup that silently misses items is worse than none.
-            throw CoreError.storage(reason: "\(unreadable) item(s) cannot be read yet (waiting for a key from another "
-                + "device, or damaged); sync and retry, or pass --skip-unreadable")
+            throw CommandFailure("\(unreadable) item(s) cannot be read yet (waiting for a key from another device, "
+                + "or damaged), so nothing was exported; sync and retry, or pass --skip-unreadable.")
         }
         let items = listed.compactMap(\.item).sorted { ($0.title, $0.id) < ($1.title, $1.id) }
         var data = Data(try ItemExchange.text(items.map(ItemExchange.exportObject)).utf8)

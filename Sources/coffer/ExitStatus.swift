@@ -51,3 +51,9 @@ struct SyncFailure: Error, CustomStringConvertible {
     var name: SyncErrorName
     var description: String
 }
+
+/// Any other failure a command reports in its own words (exit 1).
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
