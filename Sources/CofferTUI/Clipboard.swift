@@ -71,6 +71,9 @@ struct ClipboardHelper: Sendable {
         return nil
     }
 
+    /// How long a helper may take: a hung X server must not hang the screen (or its exit).
+    static let timeout: TimeInterval = 2
+
     /// Runs the helper with `input` on its stdin; output is discarded (xclip stays running to
     /// serve the selection, so its stdout must not be a pipe we wait on).
     func run(_ arguments: [String], input: String?) {
@@ -78,41 +81,56 @@ struct ClipboardHelper: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         let pipe = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : pipe
+        process.standardInput = pipe
         do {
             try process.run()
-            if let input {
-                pipe.fileHandleForWriting.write(Data(input.utf8))
-                try? pipe.fileHandleForWriting.close()
-            }
-            process.waitUntilExit()
+            if let input { pipe.fileHandleForWriting.write(Data(input.utf8)) }
+            try? pipe.fileHandleForWriting.close()
+            ClipboardHelper.wait(for: process)
         } catch {
             // A helper that cannot start leaves OSC 52 to do the job.
         }
     }
 
-    /// The helper's output, nil when it fails.
+    /// The helper's output, nil when it fails or takes too long.
     func output(_ arguments: [String]) -> String? {
         let (executable, arguments) = resolve(arguments)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-clip-\(UUID().uuidString)")
+        // A file rather than a pipe: a full pipe would block the helper, and reading to its end
+        // would wait for a helper that never exits.
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let handle = FileHandle(forWritingAtPath: file.path) else { return nil }
+        defer {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: file)
+        }
+        process.standardOutput = handle
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         do {
             try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { return nil }
-            return String(decoding: data, as: UTF8.self)
         } catch {
             return nil
         }
+        guard ClipboardHelper.wait(for: process), process.terminationStatus == 0,
+              let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Waits for `process` up to `timeout`, then stops it; true when it ended by itself.
+    @discardableResult
+    static func wait(for process: Process) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        guard process.isRunning else { return true }
+        process.terminate()
+        return false
     }
 
     /// `@path` as the first argument names another executable (wl-paste reads, wl-copy writes).

@@ -90,7 +90,7 @@ final class Runtime {
         case .unlock(let passphrase):
             unlock(passphrase)
         case .lockVault:
-            copied = nil
+            // `copied` stays: the clear that locking asks for (next effect) still needs it.
             guard let vault else { return }
             Task.detached { await vault.lock() }
         case .reload:

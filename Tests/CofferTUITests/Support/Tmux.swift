@@ -1,0 +1,86 @@
+import Foundation
+import XCTest
+
+/// A tmux server of our own (its own socket) running one command in a fixed-size window: keys
+/// in with `send-keys`, the screen out with `capture-pane`.
+final class Tmux {
+    let socket = "coffer-e2e-\(UUID().uuidString.prefix(8))"
+    let session = "coffer"
+
+    static var isInstalled: Bool { executable != nil }
+
+    static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Starts `command` (a shell line) in a `width`×`height` window.
+    init(command: String, width: Int = 100, height: Int = 30) throws {
+        // The server this starts keeps the descriptors Foundation uses to see the client exit, so
+        // waiting for the client would wait for the server: start it, then poll until it answers.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Tmux.executable ?? "/usr/bin/tmux")
+        process.arguments = ["-L", socket, "new-session", "-d", "-s", session, "-x", "\(width)", "-y", "\(height)",
+                             command]
+        let null = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardOutput = null
+        process.standardError = null
+        try process.run()
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, !(try run(["has-session", "-t", session])).isEmpty {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        // Let OSC 52 from the program reach tmux's paste buffer, as a terminal would.
+        try run(["set-option", "-s", "set-clipboard", "on"])
+    }
+
+    deinit { _ = try? run(["kill-server"]) }
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Tmux.executable ?? "/usr/bin/tmux")
+        process.arguments = ["-L", socket] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Sends keys as tmux names them: literal text, or `Enter`, `Escape`, `C-c`, `Tab`…
+    func send(_ keys: String..., literally: Bool = false) throws {
+        try run(["send-keys", "-t", session] + (literally ? ["-l"] : []) + keys)
+    }
+
+    func type(_ text: String) throws { try run(["send-keys", "-t", session, "-l", text]) }
+
+    var screen: String { (try? run(["capture-pane", "-p", "-t", session])) ?? "" }
+
+    var pasteBuffer: String { (try? run(["show-buffer"])) ?? "" }
+
+    func resize(width: Int, height: Int) throws {
+        try run(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// The pid of the program running in the pane (the shell's child).
+    var programPID: Int32? {
+        guard let shell = Int32((try? run(["list-panes", "-t", session, "-F", "#{pane_pid}"]))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") else { return nil }
+        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        return children.split(separator: " ").first.flatMap { Int32($0) }
+    }
+
+    /// Waits until the screen contains `text`; returns the screen either way.
+    @discardableResult
+    func wait(for text: String, timeout: TimeInterval = 10) -> (found: Bool, screen: String) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < deadline {
+            last = screen
+            if last.contains(text) { return (true, last) }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return (false, last)
+    }
+}
