@@ -1,4 +1,5 @@
 import CofferCore
+import Foundation
 
 /// The edit and new-item form: one text field per item field, validation messages in place.
 public struct ItemForm: Sendable, Equatable {

@@ -47,10 +47,8 @@ final class NcursesScreen: Screen {
         set_term(terminal)
         coffer_restore_terminal_at_exit()
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return NcursesScreen(terminal: terminal, window: coffer_stdscr(), usesColor: !noColor && has_color_support())
+        return NcursesScreen(terminal: terminal, window: coffer_stdscr(), usesColor: !noColor && has_colors())
     }
-
-    private static func has_color_support() -> Bool { has_colors() }
 
     private init(terminal: OpaquePointer, window: UnsafeMutablePointer<WINDOW>, usesColor: Bool) {
         self.terminal = terminal

@@ -69,7 +69,8 @@ extension Update {
         case .detail(var detail):
             guard let item = state.item(detail.itemID) else { return [] }
             let lines = DetailLayout.lines(for: item, state: state, detail: detail).count
-            let room = max(1, state.size.height - 4)
+            // The page's rows: all but the title bar, the hint line and the status bar.
+            let room = max(1, state.size.height - 3)
             let last = max(0, lines - room)
             detail.scroll = min(last, moved(detail.scroll, by: action, count: last + 1, page: room))
             state.page = .detail(detail)

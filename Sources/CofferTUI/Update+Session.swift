@@ -8,8 +8,7 @@ extension Update {
         case .vaultCreated(let summary):
             guard case .firstRun = state.page else { return [] }
             state.busy = nil
-            state.summary = summary
-            state.scheduler.hasAccount = summary.account != nil
+            adopt(summary, in: &state)
             state.page = .list
             keepSelectionVisible(in: &state)
             state.lastInput = now
@@ -25,8 +24,7 @@ extension Update {
             guard case .locked = state.page else { return [] }
             state.busy = nil
             state.items = items
-            state.summary = summary
-            state.scheduler.hasAccount = summary.account != nil
+            adopt(summary, in: &state)
             state.page = .list
             state.list.top = 0
             keepSelectionVisible(in: &state)
@@ -69,12 +67,17 @@ extension Update {
         return effects + [.redraw]
     }
 
-    static func reload(_ state: inout ScreenState, items: [ScreenItem]?, summary: VaultSummary, now: Date) -> [Effect] {
+    /// Fresh counts from the vault; an account set meanwhile (by `coffer account login`) turns sync on.
+    static func adopt(_ summary: VaultSummary, in state: inout ScreenState) {
         state.summary = summary
         state.scheduler.hasAccount = summary.account != nil
         if let lastSync = summary.lastSync, lastSync > (state.sync.lastSync ?? .distantPast) {
             state.sync.lastSync = lastSync
         }
+    }
+
+    static func reload(_ state: inout ScreenState, items: [ScreenItem]?, summary: VaultSummary, now: Date) -> [Effect] {
+        adopt(summary, in: &state)
         // A load that finished after a lock must not bring the items back.
         guard let items, !state.isLocked else { return [] }
         state.items = items

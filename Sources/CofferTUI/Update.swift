@@ -53,9 +53,11 @@ public enum Update {
 
     static func handle(_ key: Key, in state: inout ScreenState, now: Date) -> [Effect] {
         let context = KeyContext.current(of: state)
-        let binding = KeyBindings.binding(for: key, in: context)
-            // Terminals that send LF for Enter: treat ^J as Enter where it means nothing else.
-            ?? (key == .control("j") ? KeyBindings.binding(for: .enter, in: context) : nil)
+        var binding = KeyBindings.binding(for: key, in: context)
+        // Terminals that send LF for Enter: ^J is Enter wherever it means nothing else.
+        if key == .control("j"), binding.map({ $0.disabledReason(state) != nil }) ?? true {
+            binding = KeyBindings.binding(for: .enter, in: context) ?? binding
+        }
         if let binding {
             if let reason = binding.disabledReason(state) {
                 if context.takesText, key.typedCharacter != nil { return type(key, in: &state, now: now) }

@@ -31,7 +31,8 @@ final class EndToEndTests: XCTestCase {
     /// Starts `coffer --vault PATH` (no command) in tmux; the shell prints its exit code after.
     func start(vault: String, environment: String = "LANG=C.UTF-8 TERM=tmux-256color") throws -> Tmux {
         guard Tmux.isInstalled else { throw XCTSkip("unreachable") }
-        let command = "env \(environment) '\(Self.binary)' --vault '\(vault)'; "
+        // NO_COLOR only when a test sets it (swift test may export it to its children).
+        let command = "env -u NO_COLOR \(environment) '\(Self.binary)' --vault '\(vault)'; "
             + "echo \"EXIT=$?\"; sleep 60"
         return try Tmux(command: command)
     }
@@ -147,6 +148,24 @@ final class EndToEndTests: XCTestCase {
         kill(pid, SIGTERM)
         expect(tmux, "EXIT=143")
         XCTAssertFalse(tmux.screen.contains("Passphrase:"), "the screen was closed")
+    }
+
+    func testNoColorDropsColoursButKeepsTheWords() throws {
+        let path = try makeVault(items: [])
+        for noColor in [false, true] {
+            let tmux = try start(vault: path, environment: "LANG=C.UTF-8 TERM=tmux-256color" + (noColor ? " NO_COLOR=1" : ""))
+            guard expectScreen(tmux, showing: "is locked") else { return }
+            try tmux.type("wrong")
+            try tmux.send("Enter")
+            expect(tmux, "Wrong passphrase")
+            // The error is red (SGR 31) unless NO_COLOR is set; its ✗ and words show either way.
+            let styled = tmux.styledScreen
+            let hasColour = styled.contains("\u{1B}[31m") || styled.contains(";31m") || styled.contains("[31;")
+            XCTAssertEqual(hasColour, !noColor, "NO_COLOR=\(noColor):\n\(styled)")
+            XCTAssertTrue(styled.contains("✗ Wrong passphrase"))
+            try tmux.send("Escape")
+            expect(tmux, "EXIT=0")
+        }
     }
 
     func testAnUnknownTerminalTypeIsOneClearSentence() throws {

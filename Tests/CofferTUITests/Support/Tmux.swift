@@ -55,7 +55,20 @@ final class Tmux {
 
     func type(_ text: String) throws { try run(["send-keys", "-t", session, "-l", text]) }
 
-    var screen: String { (try? run(["capture-pane", "-p", "-t", session])) ?? "" }
+    var screen: String { capture(["-p"]) }
+
+    /// The screen with its SGR escape sequences (colours and attributes).
+    var styledScreen: String { capture(["-p", "-e"]) }
+
+    /// A capture, retried when it comes back empty (a busy machine sometimes loses one).
+    private func capture(_ options: [String]) -> String {
+        for _ in 0..<5 {
+            let text = (try? run(["capture-pane", "-t", session] + options)) ?? ""
+            if !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return text }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return ""
+    }
 
     var pasteBuffer: String { (try? run(["show-buffer"])) ?? "" }
 
