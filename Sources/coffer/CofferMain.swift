@@ -97,6 +97,15 @@ struct Coffer: AsyncParsableCommand {
     var clipboardSeconds: Double = 10
 
     func run() async throws {
+        guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
+            // Not a terminal (a script, a pipe): say what the vault holds and what the commands are.
+            let path = global.vaultPath
+            if let status = try? Vault.open(at: path).database.status() {
+                print(StatusCommand.describe(status, path: path) + "\n")
+            }
+            print(Coffer.helpMessage())
+            return
+        }
         let options = ScreenOptions(autoLockSeconds: autoLock, clipboardSeconds: clipboardSeconds)
         let code = await ScreenLauncher.run(vaultPath: global.vaultPath, options: options)
         if code != 0 { throw ExitCode(code) }
