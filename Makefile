@@ -6,7 +6,7 @@ KINTO := $(VENV)/bin/kinto
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev libsodium-dev pkg-config tmux curl postgresql
 BIN := .build/debug/coffer
 
-.PHONY: all deps build run test server completions clean
+.PHONY: all deps build run test server completions clean reliability
 
 all: build
 
@@ -42,6 +42,15 @@ test: deps
 	$(SWIFT) build --build-tests
 	Resources/scripts/with-kinto.sh $(SWIFT) test --skip-build
 	Resources/scripts/with-kinto-postgresql.sh $(SWIFT) test --skip-build --filter SyncScenarioTests
+
+# Every crash point (COFFER_CRASH_POINT) × 3 seeds, with the real binary against a real Kinto:
+# crash, recover, check (Tests/CofferCLITests/CrashPointTests.swift); ends with the summary line.
+reliability: deps
+	$(SWIFT) build --product coffer
+	@set -o pipefail; mkdir -p .build; \
+	COFFER_CRASH_POINTS=all COFFER_CRASH_SEEDS=3 Resources/scripts/with-kinto.sh \
+		$(SWIFT) test --filter CrashPointTests 2>&1 | tee .build/reliability.log; status=$$?; \
+	echo; grep '^crash points:' .build/reliability.log | tail -1; exit $$status
 
 completions: build
 	mkdir -p .build/completions

@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore"]),
         .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "CofferCLITests", dependencies: ["CofferCore"]),
+        .testTarget(name: "CofferCLITests", dependencies: ["CofferCore", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

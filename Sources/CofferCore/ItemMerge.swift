@@ -30,6 +30,10 @@ public enum ItemMerge {
     /// Merges `local` and `remote`, both changed since `stable` (nil if the base is unknown: then
     /// local wins every scalar field and sets are unioned).
     public static func merge(local: Item, stable: Item?, remote: Item, now: Timestamp) -> Outcome {
+        // Remote may have been made on top of local: our push reached the server, its
+        // acknowledgement was lost (a crash, a dropped answer) so stable is still the older
+        // version, and another device edited ours. Local is then the base, and remote's edits win.
+        let stable = remoteDescends(from: local, since: stable, remote: remote) ? local : stable
         var working = local
         var conflicts: [FieldConflict] = []
 
@@ -98,6 +102,15 @@ public enum ItemMerge {
         let remoteOnly = remote.filter { !localSet.contains(HistoryKey($0)) }
         let shared = local.filter { remoteSet.contains(HistoryKey($0)) }
         return Array((localOnly + remoteOnly + shared).prefix(Item.historyLimit))
+    }
+
+    /// Whether `remote` was made from `local`'s version: it holds local's newest history entry,
+    /// which `stable` (the version local is based on) does not. Only entry changes leave history,
+    /// so a local change of title, tags, origins or `disabled` alone cannot be recognised this way.
+    static func remoteDescends(from local: Item, since stable: Item?, remote: Item) -> Bool {
+        guard let stable, let newest = local.history.first.map(HistoryKey.init) else { return false }
+        guard !stable.history.contains(where: { HistoryKey($0) == newest }) else { return false }
+        return remote.history.contains { HistoryKey($0) == newest }
     }
 
     private struct HistoryKey: Hashable {

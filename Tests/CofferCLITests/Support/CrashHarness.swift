@@ -44,7 +44,6 @@ enum CrashSelection {
         "vault.remove.inside-write",
         "vault.passwd.after-write",
         "sync.fetch.keystores.inside",
-        "sync.examine.items.after",
         "sync.reconcile.items.inside",
         "sync.reconcile.keystores.after",
         "sync.push.items.after-send",
@@ -60,8 +59,12 @@ enum CrashSelection {
         }
     }
 
-    static func seeds(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
-        max(1, Int(environment["COFFER_CRASH_SEEDS"] ?? "") ?? 1)
+    /// `COFFER_CRASH_SEEDS=N` runs seeds 1…N; `A-B` runs seeds A…B (to replay one seed).
+    static func seeds(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> ClosedRange<Int> {
+        let value = environment["COFFER_CRASH_SEEDS"] ?? ""
+        let bounds = value.split(separator: "-").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        if bounds.count == 2, bounds[0] >= 1, bounds[0] <= bounds[1] { return bounds[0]...bounds[1] }
+        return 1...max(1, Int(value) ?? 1)
     }
 }
 
@@ -104,6 +107,114 @@ enum CrashServer {
             next = (response.value(forHTTPHeaderField: "Next-Page")).flatMap(URL.init(string:))
         }
         return ids
+    }
+}
+
+/// A private copy of `.build/debug/coffer`, taken once per run: others may relink the shared
+/// binary while a long run goes on ("Text file busy").
+enum CrashBinary {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var copied: String?
+
+    static func path() throws -> String {
+        try lock.withLock {
+            if let copied { return copied }
+            let original = try CofferBinary.require()
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-crash-bin-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let copy = directory.appendingPathComponent("coffer").path
+            var lastError: Error = HarnessError("cannot copy \(original)")
+            for _ in 0..<30 {
+                do {
+                    try? FileManager.default.removeItem(atPath: copy)
+                    try FileManager.default.copyItem(atPath: original, toPath: copy)
+                    chmod(copy, 0o755)
+                    if try CrashProcess.run(binary: copy, ["--version"], home: directory, environment: [:]).status == 0 {
+                        copied = copy
+                        return copy
+                    }
+                } catch {
+                    lastError = error
+                }
+                sleep(2) // being relinked: wait for the linker
+            }
+            throw lastError
+        }
+    }
+}
+
+/// Runs the binary as `CofferProcess` does (clean environment, files for the streams), for a
+/// given binary.
+enum CrashProcess {
+    static func run(binary: String, _ arguments: [String], home: URL, environment: [String: String],
+                    timeout: TimeInterval = 120) throws -> CofferResult {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let inputURL = scratch.appendingPathComponent("stdin")
+        let outputURL = scratch.appendingPathComponent("stdout")
+        let errorURL = scratch.appendingPathComponent("stderr")
+        for url in [inputURL, outputURL, errorURL] { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+        let input = try FileHandle(forReadingFrom: inputURL)
+        let output = try FileHandle(forWritingTo: outputURL)
+        let errors = try FileHandle(forWritingTo: errorURL)
+        defer {
+            try? input.close()
+            try? output.close()
+            try? errors.close()
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = [
+            "PATH": "/usr/bin:/bin",
+            "HOME": home.path,
+            "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "LANG": "C.UTF-8",
+            "TERM": "dumb",
+        ].merging(environment) { _, given in given }
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        var timedOut = false
+        while process.isRunning {
+            if Date() > deadline {
+                process.terminate()
+                timedOut = true
+                break
+            }
+            usleep(2_000)
+        }
+        process.waitUntilExit()
+        return CofferResult(arguments: arguments, status: process.terminationStatus, stdout: try Data(contentsOf: outputURL),
+                            stderr: try Data(contentsOf: errorURL), timedOut: timedOut)
+    }
+
+    /// Independent runs, two at a time; results in order.
+    static func runAll(binary: String, _ runs: [[String]], home: URL, timeout: TimeInterval = 120) throws -> [CofferResult] {
+        final class Slots: @unchecked Sendable {
+            let lock = NSLock()
+            var values: [Result<CofferResult, Error>?]
+            init(_ count: Int) { values = Array(repeating: nil, count: count) }
+        }
+        let slots = Slots(runs.count)
+        let next = NSLock()
+        nonisolated(unsafe) var position = 0
+        DispatchQueue.concurrentPerform(iterations: min(2, runs.count)) { _ in
+            while true {
+                let index: Int? = next.withLock {
+                    guard position < runs.count else { return nil }
+                    defer { position += 1 }
+                    return position
+                }
+                guard let index else { return }
+                let result = Result { try run(binary: binary, runs[index], home: home, environment: [:], timeout: timeout) }
+                slots.lock.withLock { slots.values[index] = result }
+            }
+        }
+        return try slots.values.map { try $0!.get() }
     }
 }
 
@@ -280,8 +391,9 @@ final class CrashDevice: @unchecked Sendable {
     func run(_ arguments: [String], passphrase: Int? = nil, crash: String? = nil) throws -> CofferResult {
         let unlock = passphrase.map { ["--passphrase-file", passphraseFiles[$0]] } ?? []
         let environment = crash.map { [CrashPoint.environmentVariable: $0] } ?? [:]
-        let result = try CofferProcess.run(["--vault", path] + unlock + arguments, home: root, environment: environment,
-                                           timeout: 120)
+        let result = try CrashProcess.run(binary: try CrashBinary.path(), ["--vault", path] + unlock + arguments,
+                                          home: root, environment: environment)
+        if result.timedOut { throw HarnessError("coffer \(arguments.joined(separator: " ")) on \(name) ran over 120 s") }
         log.record(device: name, result, crash: crash)
         return result
     }

@@ -1,0 +1,68 @@
+import CofferCore
+import XCTest
+
+/// The merge when the remote version was made on top of the local one: a push whose answer was
+/// lost (found by the crash harness at `sync.push.items.after-send`: the device died after the
+/// server took its edit and before it recorded that; another device then changed the same field
+/// on top, and the recovering device's older value won over it).
+final class ItemMergeAncestryTests: XCTestCase {
+    private func at(_ seconds: Int64) -> Timestamp { Timestamp(milliseconds: 1_700_000_000_000 + seconds * 1000) }
+
+    /// stable: the version both started from; local: ours, pushed (the server took it); remote:
+    /// another device's edit of ours.
+    private func versions() -> (stable: Item, local: Item, remote: Item) {
+        let stable = Item(id: "id-1", title: "Mail", entry: Entry(username: "ann", password: "p0"), created: at(0))
+        var local = stable
+        local.replaceEntry(with: Entry(username: "ann", password: "p-local"), at: at(10))
+        local.modified = at(10)
+        var remote = local
+        remote.replaceEntry(with: Entry(username: "ann", password: "p-remote-on-top"), at: at(20))
+        remote.modified = at(20)
+        return (stable, local, remote)
+    }
+
+    func testAnEditMadeOnTopOfOurPushedVersionWins() {
+        let (stable, local, remote) = versions()
+        let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: at(30))
+        XCTAssertEqual(outcome.merged.entry.password, "p-remote-on-top", "the older local value beat the edit made on top of it")
+        XCTAssertEqual(outcome.merged.entry, remote.entry)
+        XCTAssertEqual(outcome.conflicts, [])
+        XCTAssertEqual(outcome.merged.history, remote.history, "no entry change, so no new history entry")
+    }
+
+    func testTitleTagsAndOriginsChangedOnTopWinToo() {
+        var (stable, local, remote) = versions()
+        stable.tags = ["a"]
+        local.tags = ["a", "local"]
+        remote.tags = ["remote"]          // made from local's: removed "a" and "local", added "remote"
+        remote.title = "Mail (renamed on top)"
+        let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: at(30))
+        XCTAssertEqual(outcome.merged.title, "Mail (renamed on top)")
+        XCTAssertEqual(outcome.merged.tags, ["remote"])
+    }
+
+    /// A true conflict (remote made from stable, not from local) still keeps local where it changed.
+    func testATrueConflictStillKeepsTheLocalChange() {
+        let (stable, local, _) = versions()
+        var remote = stable
+        remote.replaceEntry(with: Entry(username: "bob", password: "p-remote"), at: at(15))
+        let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: at(30))
+        XCTAssertEqual(outcome.merged.entry.password, "p-local")
+        XCTAssertEqual(outcome.merged.entry.username, "bob")
+        XCTAssertEqual(outcome.conflicts.map(\.field), ["password"])
+    }
+
+    /// Local's newest entry already in stable means local changed no entry field since: no ancestry claim.
+    func testALocalChangeWithoutANewEntryIsNotMistakenForAncestry() {
+        let (stable0, local0, _) = versions()
+        let stable = local0                 // our entry change is already stable
+        var local = stable
+        local.title = "Mail (local title)"  // a title change leaves no history entry
+        var remote = stable
+        remote.replaceEntry(with: Entry(username: "ann", password: "p-remote"), at: at(25))
+        let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: at(30))
+        XCTAssertEqual(outcome.merged.title, "Mail (local title)")
+        XCTAssertEqual(outcome.merged.entry.password, "p-remote")
+        _ = stable0
+    }
+}
