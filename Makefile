@@ -6,7 +6,7 @@ KINTO := $(VENV)/bin/kinto
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev libsodium-dev pkg-config tmux curl postgresql
 BIN := .build/debug/coffer
 
-.PHONY: all deps build run test server completions clean reliability
+.PHONY: all deps build run test server completions clean fuzz reliability
 
 all: build
 
@@ -51,6 +51,11 @@ reliability: deps
 	COFFER_CRASH_POINTS=all COFFER_CRASH_SEEDS=3 Resources/scripts/with-kinto.sh \
 		$(SWIFT) test --filter CrashPointTests 2>&1 | tee .build/reliability.log; status=$$?; \
 	echo; grep '^crash points:' .build/reliability.log | tail -1; exit $$status
+
+# libFuzzer + AddressSanitizer on the parsers (Sources/Fuzz*), each for FUZZ_SECONDS (default 60) from
+# Resources/fuzz/<target> and a scratch corpus, in .build-fuzz; one table; fails on any crash.
+fuzz: .deps-apt
+	FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) SWIFT=$(SWIFT) Resources/scripts/fuzz.sh
 
 completions: build
 	mkdir -p .build/completions

@@ -48,6 +48,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(name: "FuzzRecords", dependencies: ["CofferCore"], path: "Sources/FuzzRecords"),
+        .executableTarget(name: "FuzzEnvelope", dependencies: ["CofferCore"], path: "Sources/FuzzEnvelope"),
+        .executableTarget(name: "FuzzItemJSON", dependencies: ["CofferCore"], path: "Sources/FuzzItemJSON"),
+        .executableTarget(name: "FuzzImport", dependencies: ["CofferCore"], path: "Sources/FuzzImport"),
+        .executableTarget(name: "FuzzKintoResponses", dependencies: ["CofferSync", "CofferCore"],
+                          path: "Sources/FuzzKintoResponses"),
         .testTarget(name: "CofferCoreTests", dependencies: ["CofferCore"]),
         .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore"]),
         .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore"],

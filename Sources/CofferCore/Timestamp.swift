@@ -25,7 +25,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// The ISO-8601 UTC form with milliseconds.
     public var iso8601: String {
         var seconds = time_t(milliseconds.floorDivided(by: 1000))
-        let millis = Int(milliseconds - Int64(seconds) * 1000)
+        // Not `milliseconds - seconds * 1000`: that product overflows just above Int64.min.
+        let millis = Int(milliseconds.floorRemainder(dividingBy: 1000))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func pad(_ value: Int32, _ width: Int) -> String {
@@ -76,6 +77,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
         parts.tm_min = Int32(minute)
         parts.tm_sec = Int32(second)
         let seconds = timegm(&parts)
+        // A leap second at the very end of 9999 rolls over into year 10000, which `iso8601` prints
+        // with five digits and this parser refuses: an item holding it could never be read back.
+        guard seconds <= 253_402_300_799 else { return nil }
         self.milliseconds = Int64(seconds) * 1000 + Int64(millis)
     }
 
@@ -98,5 +102,10 @@ extension Int64 {
     fileprivate func floorDivided(by divisor: Int64) -> Int64 {
         let quotient = self / divisor
         return (self % divisor < 0) ? quotient - 1 : quotient
+    }
+
+    fileprivate func floorRemainder(dividingBy divisor: Int64) -> Int64 {
+        let remainder = self % divisor
+        return remainder < 0 ? remainder + divisor : remainder
     }
 }

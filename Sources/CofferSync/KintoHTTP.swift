@@ -30,11 +30,16 @@ struct KintoHeaders: Sendable, Equatable {
         values[name.lowercased()]
     }
 
-    /// A header holding a number of seconds (`Backoff`, `Retry-After`), if present and sane.
+    /// The longest wait a server can impose through `Backoff` or `Retry-After`: a day.
+    static let longestWait: TimeInterval = 86_400
+
+    /// A header holding a number of seconds (`Backoff`, `Retry-After`), if present and sane, at
+    /// most `longestWait` (`Backoff: 1e300` would otherwise give a deadline that traps when the
+    /// vault stores it, and a few digits fewer one it cannot read back).
     func seconds(_ name: String) -> TimeInterval? {
         guard let text = self[name]?.trimmingCharacters(in: .whitespaces),
               let value = Double(text), value.isFinite, value >= 0 else { return nil }
-        return value
+        return min(value, Self.longestWait)
     }
 }
 

@@ -1,0 +1,109 @@
+import Foundation
+import XCTest
+@testable import CofferCore
+
+/// The fuzz seed corpora (`Resources/fuzz/<target>/`) stay valid inputs: every file passes the
+/// check its fuzz target runs, so `make fuzz` starts from inputs that exercise the parsers.
+final class SeedCorpusTests: XCTestCase {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The corpus files of `target`, sorted, with their bytes.
+    static func corpus(_ target: String) throws -> [(name: String, data: Data)] {
+        let directory = packageRoot.appendingPathComponent("Resources/fuzz/\(target)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { !$0.hasPrefix(".") }.sorted()
+        return try names.map { ($0, try Data(contentsOf: directory.appendingPathComponent($0))) }
+    }
+
+    private func assertCorpusPasses(_ target: String, _ check: (Data) throws -> Void,
+                                    file: StaticString = #filePath, line: UInt = #line) throws {
+        let files = try Self.corpus(target)
+        XCTAssertGreaterThanOrEqual(files.count, 3, "\(target) has too small a seed corpus", file: file, line: line)
+        for (name, data) in files {
+            XCTAssertNoThrow(try check(data), "\(target)/\(name)", file: file, line: line)
+        }
+    }
+
+    func testRecordsCorpus() throws {
+        try assertCorpusPasses("FuzzRecords", FuzzChecks.records)
+        // The corpus holds inputs each parser accepts, not only ones it refuses.
+        let files = Dictionary(uniqueKeysWithValues: try Self.corpus("FuzzRecords").map { ($0.name, $0.data) })
+        let item = try JSONDecoder().decode(ItemRecord.self, from: try XCTUnwrap(files["item-record.json"]))
+        XCTAssertTrue(item.isActive)
+        XCTAssertTrue(try JSONDecoder().decode(ItemRecord.self, from: try XCTUnwrap(files["item-tombstone.json"])).isDeleted)
+        let keystore = try JSONDecoder().decode(KeystoreRecord.self, from: try XCTUnwrap(files["keystore-record.json"]))
+        XCTAssertNoThrow(try keystore.kdf.checkStrength())
+        let ring = try XCTUnwrap(files["keyring.bin"]).withUnsafeBytes { try KeyRing.parse($0) }
+        XCTAssertEqual(ring.count, 2)
+        XCTAssertNotNil(Timestamp(iso8601: String(decoding: try XCTUnwrap(files["timestamp.txt"]), as: UTF8.self)))
+    }
+
+    func testEnvelopeCorpus() throws {
+        try assertCorpusPasses("FuzzEnvelope", FuzzChecks.envelope)
+        let sealed = try XCTUnwrap(try Self.corpus("FuzzEnvelope").first { $0.name == "sealed-item.bin" }).data
+        let plaintext = try Envelope.open(sealed, key: FuzzChecks.testKey, collection: "items", id: "fuzz")
+        XCTAssertEqual(String(decoding: plaintext, as: UTF8.self), #"{"title":"Example"}"#)
+    }
+
+    func testItemJSONCorpus() throws {
+        try assertCorpusPasses("FuzzItemJSON", FuzzChecks.itemJSON)
+        for (name, data) in try Self.corpus("FuzzItemJSON") {
+            let item = try ItemCodec.decode(data)
+            XCTAssertEqual(ItemValidation.problems(in: item), [], name)
+        }
+    }
+
+    func testImportCorpus() throws {
+        try assertCorpusPasses("FuzzImport", FuzzChecks.importFile)
+        let export = try XCTUnwrap(try Self.corpus("FuzzImport").first { $0.name == "export.json" }).data
+        let items = try ItemExchange.parseExport(export, now: FuzzChecks.importNow)
+        XCTAssertEqual(items.count, 2)
+        XCTAssertEqual(items.last?.history.count, 2)
+    }
+
+    /// The Kinto check lives in CofferSync, which this test target does not link: the built
+    /// `FuzzKintoResponses` replayer runs it over the corpus instead.
+    func testKintoResponsesCorpus() throws {
+        let directory = Self.packageRoot.appendingPathComponent("Resources/fuzz/FuzzKintoResponses").path
+        let result = try FuzzReplayer.run("FuzzKintoResponses", [directory])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("0 findings"), result.output)
+        XCTAssertGreaterThanOrEqual(try Self.corpus("FuzzKintoResponses").count, 3)
+    }
+}
+
+/// Runs a fuzz target's replayer: the executable built next to this test bundle.
+enum FuzzReplayer {
+    struct Missing: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func executable(_ name: String) throws -> String {
+        var directories = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+        if let override = ProcessInfo.processInfo.environment["COFFER_FUZZ_BIN_DIR"] {
+            directories.insert(URL(fileURLWithPath: override), at: 0)
+        }
+        for directory in directories {
+            for candidate in [directory, directory.deletingLastPathComponent()] {
+                let path = candidate.appendingPathComponent(name).path
+                if FileManager.default.isExecutableFile(atPath: path) { return path }
+            }
+        }
+        throw Missing(description: "\(name) is not built next to the tests (swift build --build-tests builds it; "
+            + "or set COFFER_FUZZ_BIN_DIR); looked in \(directories.map(\.path))")
+    }
+
+    static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try executable(name))
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
