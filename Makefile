@@ -6,7 +6,7 @@ KINTO := $(VENV)/bin/kinto
 APT_PACKAGES := libncursesw5-dev libsqlite3-dev libsodium-dev pkg-config tmux curl postgresql
 BIN := .build/debug/coffer
 
-.PHONY: all deps build run test server completions clean fuzz reliability
+.PHONY: all deps build run test server completions clean fuzz reliability bench
 
 all: build
 
@@ -56,6 +56,17 @@ reliability: deps
 # Resources/fuzz/<target> and a scratch corpus, in .build-fuzz; one table; fails on any crash.
 fuzz: .deps-apt
 	FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) SWIFT=$(SWIFT) Resources/scripts/fuzz.sh
+
+# Performance figures beside keepassxc-cli and a raw Kinto client, as one Markdown table (also
+# written to .build/bench.md). BENCH_SMALL=1 runs a quick version. Resources/bench/bench.py.
+bench: deps
+	@missing=$$(for p in keepassxc python3-pykeepass time; do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing: $$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	$(SWIFT) build -c release --product coffer
+	Resources/scripts/with-kinto.sh /usr/bin/python3 Resources/bench/bench.py
 
 completions: build
 	mkdir -p .build/completions

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Opt-in timings for `make bench` (Resources/bench/bench.py). With `COFFER_BENCH_TRACE=FILE` the
+/// runtime appends one line per measured event to FILE:
+///
+///     first-frame EPOCH_MS      the first frame on the terminal (wall clock, to compare with the
+///                               moment the driver started the process)
+///     unlock MS                 keys ready (the KDF and keystore are done) → list frame drawn
+///     key MS                    key read → the next frame drawn
+///
+/// Without the variable `shared` is nil and the runtime's only cost is that nil check.
+final class BenchTrace: @unchecked Sendable {
+    static let shared: BenchTrace? = ProcessInfo.processInfo.environment["COFFER_BENCH_TRACE"]
+        .flatMap { $0.isEmpty ? nil : BenchTrace(path: $0) }
+
+    private let lock = NSLock()
+    private let handle: FileHandle
+    private var firstFrame = true
+    private var keySince: UInt64?
+    private var unlockSince: UInt64?
+
+    private init?(path: String) {
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        guard let handle = FileHandle(forWritingAtPath: path) else { return nil }
+        handle.seekToEndOfFile()
+        self.handle = handle
+    }
+
+    private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    func keyRead() { lock.withLock { keySince = BenchTrace.now } }
+
+    func unlockKeysReady() { lock.withLock { unlockSince = BenchTrace.now } }
+
+    /// After a frame is on the terminal; `locked` tells whether it shows a locked page.
+    func frameDrawn(locked: Bool) {
+        let now = BenchTrace.now
+        var lines: [String] = []
+        lock.withLock {
+            if firstFrame {
+                firstFrame = false
+                lines.append(String(format: "first-frame %.3f", Date().timeIntervalSince1970 * 1000))
+            }
+            if let since = keySince {
+                keySince = nil
+                lines.append(String(format: "key %.3f", Double(now - since) / 1e6))
+            }
+            if !locked, let since = unlockSince {
+                unlockSince = nil
+                lines.append(String(format: "unlock %.3f", Double(now - since) / 1e6))
+            }
+        }
+        for line in lines { handle.write(Data((line + "\n").utf8)) }
+    }
+}
