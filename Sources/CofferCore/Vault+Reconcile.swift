@@ -21,8 +21,25 @@ extension Vault {
                 let localRecord = try VaultDatabase.decodeStored(ItemRecord.self, localChange.record)
                 guard !remoteRecord.isDeleted, !localRecord.isDeleted, session.ring.contains(remoteRecord.id) else { continue }
                 let local = try ItemSealing.open(localRecord, ring: session.ring)
-                let remote = try ItemSealing.open(remoteRecord, ring: session.ring)
-                let stable = try VaultDatabase.stableItem(remoteRecord.id, in: db).map { try ItemSealing.open($0, ring: session.ring) }
+                let remote: Item
+                do {
+                    remote = try ItemSealing.open(remoteRecord, ring: session.ring)
+                } catch CoreError.tampered {
+                    // Nobody can read the server's copy (every device seals with the same item key):
+                    // ours replaces it, based on its version so the push is accepted.
+                    var ours = localRecord
+                    ours.lastModified = remoteRecord.lastModified
+                    try VaultDatabase.saveStableItem(remoteRecord, in: db)
+                    try VaultDatabase.savePending(
+                        PendingChange(collection: .items, id: ours.id, source: .local, action: .update,
+                                      lastModified: remoteRecord.lastModified, record: try RecordCoding.encode(ours)), in: db)
+                    try VaultDatabase.deletePending(.items, remoteRecord.id, source: .remote, in: db)
+                    continue
+                }
+                // An unreadable base is no base: the merge then keeps local scalars and unions sets.
+                let stable = try VaultDatabase.stableItem(remoteRecord.id, in: db).flatMap { record -> Item? in
+                    do { return try ItemSealing.open(record, ring: session.ring) } catch CoreError.tampered { return nil }
+                }
                 let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
                 let sealed = try ItemSealing.seal(outcome.merged, ring: session.ring, lastModified: remoteRecord.lastModified)
                 try VaultDatabase.saveStableItem(remoteRecord, in: db)

@@ -54,7 +54,7 @@ public actor SyncEngine {
             report.error = .network
             report.message = "Sync stopped: \(error)"
         }
-        if let asked = await client.backoffUntil, asked > (report.backoffUntil ?? .distantPast) {
+        if let asked = await client.backoffUntil, asked > now(), asked > (report.backoffUntil ?? .distantPast) {
             report.backoffUntil = asked
         }
         CrashPoint.reach("sync.state.before")
@@ -91,11 +91,19 @@ public actor SyncEngine {
         }
         var acknowledgements: [PushStep.Acknowledgement] = []
         var unknown = 0
-        for collection in collections {
-            CrashPoint.reach("sync.push.\(collection.rawValue).before")
-            let pushed = try await PushStep.run(collection, context)
-            acknowledgements += pushed.acknowledgements
-            unknown += pushed.unknown
+        do {
+            for collection in collections {
+                CrashPoint.reach("sync.push.\(collection.rawValue).before")
+                let pushed = try await PushStep.run(collection, context)
+                acknowledgements += pushed.acknowledgements
+                unknown += pushed.unknown
+            }
+        } catch {
+            // What the server already accepted (the items, when the keystores push fails) is
+            // certain: make it stable now, or an edit another device makes on top of it before our
+            // next sync would be merged against a stale base and lose to our older version.
+            try ApplyStep.run(acknowledgements, context)
+            throw error
         }
         CrashPoint.reach("sync.apply.before")
         try ApplyStep.run(acknowledgements, context)

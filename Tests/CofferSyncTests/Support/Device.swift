@@ -28,7 +28,7 @@ final class Device: @unchecked Sendable {
         let path = directory.appendingPathComponent("\(name).db").path
         let vault = try Vault.create(at: path, passphrase: secret(passphrase), kdf: fastKDF, deviceName: name,
                                      clock: { clock.timestamp })
-        let client = KintoClient(server: server, credentials: credentials, timeout: 10)
+        let client = KintoClient(server: server, credentials: credentials, timeout: 10, now: { clock.date })
         try SyncAccount(server: server, user: credentials.user, password: credentials.password).save(to: vault.database)
         return Device(name: name, vault: vault, client: client, clock: clock)
     }
@@ -36,7 +36,7 @@ final class Device: @unchecked Sendable {
     /// Another device joining the vault on the server (as `coffer join` does), then syncing once.
     static func join(_ name: String, in directory: URL, server: URL, credentials: KintoCredentials,
                      passphrase: String = Device.passphrase, clock: TestClock = TestClock()) async throws -> Device {
-        let client = KintoClient(server: server, credentials: credentials, timeout: 10)
+        let client = KintoClient(server: server, credentials: credentials, timeout: 10, now: { clock.date })
         guard case .changes(let records, _) = try await client.fetchChanges(collection: .keystores, since: nil),
               let first = records.first else {
             throw XCTSkip("no keystore on the server to join")
@@ -52,9 +52,10 @@ final class Device: @unchecked Sendable {
     }
 
     /// Replaces the engine's client (e.g. to go through a fault proxy, or with other credentials).
-    func use(server: URL, credentials: KintoCredentials) {
-        engine = SyncEngine(vault: vault, client: KintoClient(server: server, credentials: credentials, timeout: 5),
-                            now: { [clock] in clock.date })
+    /// The client reads `Backoff`/`Retry-After` deadlines on the device's clock, as the engine does.
+    func use(server: URL, credentials: KintoCredentials, timeout: TimeInterval = 5) {
+        let client = KintoClient(server: server, credentials: credentials, timeout: timeout, now: { [clock] in clock.date })
+        engine = SyncEngine(vault: vault, client: client, now: { [clock] in clock.date })
     }
 
     @discardableResult

@@ -1,0 +1,608 @@
+import CofferCore
+@testable import CofferSync
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+
+/// The sync engine against every fault of `fault-proxy.py`, at every request it can hit: the fetch
+/// of items, the fetch of keystores, the items batch and the keystores batch (the second `/batch`).
+///
+/// Two devices on one account of the real Kinto: A talks to it directly, B through the proxy. In
+/// each scenario both change the same item (different fields) and each adds one, so every request
+/// of B's sync carries data; then B syncs into the fault. The report must name the error, nothing
+/// local may be lost, and once the fault is gone three more syncs of each device must converge
+/// with every edit in place.
+final class SyncFaultTests: XCTestCase {
+    var server: TestServer!
+    var credentials: KintoCredentials!
+    var directory: URL!
+    var proxy: FaultProxy?
+
+    override func setUp() async throws {
+        server = try TestServer.require()
+        credentials = try await server.makeAccount()
+        directory = try temporaryDirectory(self)
+    }
+
+    override func tearDown() {
+        proxy?.stop()
+        proxy = nil
+        super.tearDown()
+    }
+
+    /// Where in B's sync a fault hits.
+    enum Place: String, CaseIterable {
+        case itemsFetch = "items fetch"
+        case keystoresFetch = "keystores fetch"
+        case itemsBatch = "items batch"
+        case keystoresBatch = "keystores batch"
+
+        var match: String {
+            switch self {
+            case .itemsFetch: return "/collections/items/records"
+            case .keystoresFetch: return "/collections/keystores/records"
+            case .itemsBatch, .keystoresBatch: return "/batch"
+            }
+        }
+
+        /// The keystores are pushed after the items: the second `/batch` of the sync.
+        var skip: Int { self == .keystoresBatch ? 1 : 0 }
+        var isBatch: Bool { self == .itemsBatch || self == .keystoresBatch }
+    }
+
+    /// A on the server, B (joined) through a fresh proxy.
+    private func pair() async throws -> (a: Device, b: Device, proxy: FaultProxy) {
+        let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials)
+        await a.syncExpectingSuccess()
+        let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials)
+        let proxy = try FaultProxy(upstream: server)
+        self.proxy = proxy
+        b.use(server: proxy.url, credentials: credentials)
+        return (a, b, proxy)
+    }
+
+    // MARK: - The fault × place matrix
+
+    func testConnectionResetBeforeTheRequestReachesTheServer() async throws {
+        try await runMatrix(.resetBefore, expecting: [.itemsFetch: .network, .keystoresFetch: .network,
+                                                      .itemsBatch: .network, .keystoresBatch: .network])
+    }
+
+    func testConnectionResetAfterTheServerAppliedTheRequest() async throws {
+        try await runMatrix(.resetAfter, expecting: [.itemsFetch: .network, .keystoresFetch: .network,
+                                                     .itemsBatch: .network, .keystoresBatch: .network])
+    }
+
+    func testServerError500() async throws {
+        try await runMatrix(.status500, expecting: [.itemsFetch: .network, .keystoresFetch: .network,
+                                                    .itemsBatch: .network, .keystoresBatch: .network])
+    }
+
+    func testServiceUnavailableWithRetryAfterBacksOff() async throws {
+        try await runMatrix(.status503RetryAfter, seconds: 30,
+                            expecting: [.itemsFetch: .network, .keystoresFetch: .network,
+                                        .itemsBatch: .network, .keystoresBatch: .network])
+    }
+
+    func testUnauthorizedIsSyncAuth() async throws {
+        try await runMatrix(.status401, expecting: [.itemsFetch: .syncAuth, .keystoresFetch: .syncAuth,
+                                                    .itemsBatch: .syncAuth, .keystoresBatch: .syncAuth])
+    }
+
+    /// A listing that answers 404 is an empty collection (the client's documented rule: with the
+    /// default_bucket plugin it does not happen); the marker stays, so nothing is skipped, and the
+    /// push that follows meets the newer versions with 412s. A 404 to a batch is a server failure.
+    func testNotFound() async throws {
+        try await runMatrix(.status404, expecting: [.itemsFetch: nil, .keystoresFetch: nil,
+                                                    .itemsBatch: .network, .keystoresBatch: .network])
+    }
+
+    func testBackoffHeaderIsObeyedAndPersisted() async throws {
+        try await runMatrix(.backoffHeader, seconds: 20, expecting: [.itemsFetch: nil, .keystoresFetch: nil,
+                                                                     .itemsBatch: nil, .keystoresBatch: nil])
+    }
+
+    func testGarbledJSONAnswer() async throws {
+        try await runMatrix(.garbledJSON, expecting: [.itemsFetch: .network, .keystoresFetch: .network,
+                                                      .itemsBatch: .network, .keystoresBatch: .network])
+    }
+
+    func testTruncatedAnswer() async throws {
+        try await runMatrix(.truncated, expecting: [.itemsFetch: .network, .keystoresFetch: .network,
+                                                    .itemsBatch: .network, .keystoresBatch: .network])
+    }
+
+    /// The proxy holds each request 2 s; B's client gives up after 1 s (the request still reaches
+    /// Kinto afterwards: for a batch, the write lands after B stopped listening).
+    func testTimeout() async throws {
+        try await runMatrix(.delay, seconds: 2, clientTimeout: 1,
+                            expecting: [.itemsFetch: .network, .keystoresFetch: .network,
+                                        .itemsBatch: .network, .keystoresBatch: .network])
+    }
+
+    /// The PostgreSQL "commit unknown" answer: the batch was applied, one sub-response says 409.
+    func testConflict409InsideABatch() async throws {
+        try await runMatrix(.batch409, seconds: 5, expecting: [.itemsBatch: .network, .keystoresBatch: .network])
+    }
+
+    /// Runs `mode` at each place of `expecting` on one pair of devices, one scenario after another.
+    private func runMatrix(_ mode: FaultProxy.Mode, seconds: Double = 1, clientTimeout: TimeInterval = 5,
+                           expecting expected: [Place: SyncErrorName?],
+                           file: StaticString = #filePath, line: UInt = #line) async throws {
+        let (a, b, proxy) = try await pair()
+        for place in Place.allCases {
+            guard let expectedError = expected[place] else { continue }
+            try await runScenario(mode, at: place, seconds: seconds, clientTimeout: clientTimeout,
+                                  expecting: expectedError, a: a, b: b, proxy: proxy)
+        }
+    }
+
+    private func runScenario(_ mode: FaultProxy.Mode, at place: Place, seconds: Double, clientTimeout: TimeInterval,
+                             expecting expected: SyncErrorName?, a: Device, b: Device, proxy: FaultProxy) async throws {
+        let scenario = "\(mode.rawValue) at the \(place.rawValue)"
+        // A shared item both devices know.
+        let shared = try await a.add("Shared (\(scenario))", username: "u0", password: "p0")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+
+        // A changes the title and adds an item (a new key: the keystore changes too) and pushes;
+        // B changes the username and adds an item. Every request of B's next sync carries data.
+        try await a.edit(shared.id) { $0.title = "Title from A (\(scenario))" }
+        let fromA = try await a.add("Added on A (\(scenario))", password: "pa")
+        await a.syncExpectingSuccess()
+        try await b.edit(shared.id) { $0.entry.username = "user from B" }
+        let fromB = try await b.add("Added on B (\(scenario))", password: "pb")
+        let pendingBefore = try b.status().pending
+        XCTAssertEqual(pendingBefore, 3, "\(scenario): the shared item, B's new item and B's keystore")
+
+        if clientTimeout != 5 { b.use(server: proxy.url, credentials: credentials, timeout: clientTimeout) }
+        let logBefore = try await proxy.log().count
+        try await proxy.setFault(mode, count: 1, match: place.match, seconds: seconds, skip: place.skip)
+        let report = await b.sync()
+        XCTAssertEqual(report.error, expected, "\(scenario): \(report.message ?? "no message")")
+        if expected != nil {
+            XCTAssertNotNil(report.message, "\(scenario): an error comes with a sentence")
+            XCTAssertEqual(try b.status().lastError, expected?.rawValue, scenario)
+        }
+        if mode == .delay {
+            // The proxy forwards the held request after `seconds`: let it land before going on.
+            try await Task.sleep(nanoseconds: UInt64((seconds + 0.5) * 1_000_000_000))
+            b.use(server: proxy.url, credentials: credentials)
+        }
+        let faulted = try await proxy.log().dropFirst(logBefore).filter { $0.fault == mode.rawValue }
+        XCTAssertEqual(faulted.count, 1, "\(scenario): the fault hit one request")
+        if let hit = faulted.first {
+            XCTAssertTrue(hit.path.contains(place.match), "\(scenario): the fault hit \(hit.method) \(hit.path)")
+        }
+        try await proxy.setFault(.pass)
+
+        // Nothing local was lost: B still shows its edits, and what did not certainly reach the
+        // server is still pending.
+        let onB = try await readable(b)
+        XCTAssertEqual(onB[shared.id]?.entry.username, "user from B", scenario)
+        XCTAssertEqual(onB[fromB.id]?.entry.password, "pb", scenario)
+        if expected != nil {
+            let pending = try pendingIDs(b)
+            switch place {
+            case .itemsFetch, .keystoresFetch:
+                XCTAssertEqual(pending.count, pendingBefore, "\(scenario): \(pending)")
+            case .itemsBatch:
+                XCTAssertTrue(pending.contains("items/\(shared.id)") && pending.contains("items/\(fromB.id)"),
+                              "\(scenario): \(pending)")
+                // A 409 inside the batch is still an answer: the sync goes on to push the keystore.
+                XCTAssertEqual(pending.count, mode == .batch409 ? pendingBefore - 1 : pendingBefore, "\(scenario): \(pending)")
+            case .keystoresBatch:
+                // The items batch was answered: those writes are certain and stable now.
+                XCTAssertEqual(pending, ["keystores/default"], "\(scenario): the accepted item writes are stable")
+            }
+        }
+
+        if mode == .backoffHeader || mode == .status503RetryAfter || mode == .batch409 {
+            try await assertBackoff(b, seconds: seconds, report: report, proxy: proxy, scenario: scenario)
+        }
+
+        // Three more syncs of each device converge, every edit in place.
+        var last: (SyncReport, SyncReport)?
+        for _ in 0..<3 {
+            let fromBSync = await b.sync()
+            let fromASync = await a.sync()
+            last = (fromBSync, fromASync)
+        }
+        if let (lastB, lastA) = last {
+            XCTAssertNil(lastB.error, "\(scenario): B after recovery: \(lastB.message ?? "")")
+            XCTAssertNil(lastA.error, "\(scenario): A after recovery: \(lastA.message ?? "")")
+            XCTAssertNil(lastB.backoffUntil, "\(scenario): no deadline left once it passed")
+        }
+        try await assertConverged([a, b])
+        let final = try await a.items()
+        XCTAssertEqual(final[shared.id]?.title, "Title from A (\(scenario))", scenario)
+        XCTAssertEqual(final[shared.id]?.entry.username, "user from B", scenario)
+        XCTAssertEqual(final[fromA.id]?.entry.password, "pa", scenario)
+        XCTAssertEqual(final[fromB.id]?.entry.password, "pb", scenario)
+        XCTAssertEqual(try a.status().pending, 0, scenario)
+        XCTAssertEqual(try b.status().pending, 0, scenario)
+        XCTAssertEqual(try b.status().conflicts, 0, scenario)
+        XCTAssertNil(try b.status().lastError, scenario)
+    }
+
+    /// The deadline is in the report and in `meta`; a sync before it sends nothing and says when;
+    /// once B's clock passes it, B syncs again.
+    private func assertBackoff(_ b: Device, seconds: Double, report: SyncReport, proxy: FaultProxy,
+                               scenario: String) async throws {
+        guard let until = report.backoffUntil else {
+            return XCTFail("\(scenario): the report has no backoff deadline")
+        }
+        XCTAssertEqual(until.timeIntervalSince(b.clock.date), seconds, accuracy: 1, scenario)
+        let stored = try XCTUnwrap(try b.status().backoffUntil.flatMap { Timestamp(iso8601: $0) }, scenario)
+        XCTAssertEqual(stored.date.timeIntervalSince(until), 0, accuracy: 0.01, "\(scenario): persisted")
+
+        let logBefore = try await proxy.log().count
+        b.clock.advance(seconds / 2)
+        let blocked = await b.sync()
+        XCTAssertEqual(blocked.error, .network, scenario)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm:ss"
+        let when = formatter.string(from: until)
+        XCTAssertTrue(blocked.message?.contains("until \(when)") == true, "\(scenario): says when: \(blocked.message ?? "")")
+        XCTAssertEqual(blocked.backoffUntil?.timeIntervalSince(until) ?? .infinity, 0, accuracy: 0.01, scenario)
+        let logAfter = try await proxy.log().count
+        XCTAssertEqual(logAfter, logBefore, "\(scenario): no request before the deadline")
+
+        // Another engine on the same vault file (the next `coffer sync`) obeys it too.
+        let other = SyncEngine(vault: b.vault, client: KintoClient(server: proxy.url, credentials: credentials),
+                               now: { [clock = b.clock] in clock.date })
+        let blockedToo = await other.sync()
+        XCTAssertEqual(blockedToo.error, .network, scenario)
+        let logLater = try await proxy.log().count
+        XCTAssertEqual(logLater, logBefore, "\(scenario): no request from another process either")
+
+        b.clock.advance(seconds / 2 + 1)
+    }
+
+    /// `collection/id` of every local pending change of a device.
+    private func pendingIDs(_ device: Device) throws -> Set<String> {
+        try device.vault.database.read { db in
+            var ids = Set<String>()
+            for collection in [CollectionName.items, .keystores] {
+                for change in try VaultDatabase.pendingChanges(collection, source: .local, in: db) {
+                    ids.insert("\(collection.rawValue)/\(change.id)")
+                }
+            }
+            return ids
+        }
+    }
+
+    // MARK: - Transport failures without the proxy
+
+    func testServerNotListeningIsOffline() async throws {
+        let (a, b, _) = try await pair()
+        let item = try await a.add("Before", password: "p")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+        try await b.edit(item.id) { $0.entry.password = "edited offline" }
+        let port = try closedPort()
+        b.use(server: try XCTUnwrap(URL(string: "http://127.0.0.1:\(port)/v1")), credentials: credentials)
+        let report = await b.sync()
+        XCTAssertEqual(report.error, .offline, report.message ?? "")
+        XCTAssertEqual(try b.status().lastError, "OFFLINE")
+        XCTAssertEqual(try b.status().pending, 1, "the edit waits")
+
+        b.use(server: server.url, credentials: credentials)
+        await b.syncExpectingSuccess()
+        await a.syncExpectingSuccess()
+        try await assertConverged([a, b])
+        let onA = try await a.items()
+        XCTAssertEqual(onA[item.id]?.entry.password, "edited offline")
+    }
+
+    func testWrongAccountPasswordIsSyncAuth() async throws {
+        let (a, b, _) = try await pair()
+        let item = try await b.add("Made on B", password: "pb")
+        b.use(server: server.url, credentials: KintoCredentials(user: credentials.user, password: "not the password"))
+        let report = await b.sync()
+        XCTAssertEqual(report.error, .syncAuth, report.message ?? "")
+        XCTAssertEqual(try b.status().lastError, "SYNC_AUTH")
+        XCTAssertEqual(try b.status().pending, 2, "the item and the keystore wait")
+
+        b.use(server: server.url, credentials: credentials)
+        await b.syncExpectingSuccess()
+        await a.syncExpectingSuccess()
+        try await assertConverged([a, b])
+        let onA = try await a.items()
+        XCTAssertEqual(onA[item.id]?.entry.password, "pb")
+    }
+
+    // MARK: - Lost and refused answers
+
+    /// The server applied B's writes and the connection dropped before the answer: the next fetch
+    /// finds them exactly as sent and takes them as acknowledged — nothing is sent twice.
+    func testResetAfterTheBatchIsAcknowledgedByTheNextFetch() async throws {
+        let (a, b, proxy) = try await pair()
+        let item = try await b.add("Sent once", username: "ann", password: "pw", tags: ["t"])
+        try await proxy.setFault(.resetAfter, match: "/batch")
+        let lost = await b.sync()
+        XCTAssertEqual(lost.error, .network, lost.message ?? "")
+        XCTAssertEqual(try b.status().pending, 2, "no answer: the item and the keystore stay pending")
+        let raw = RawAccount(server: server, credentials: credentials)
+        let onServer = try await raw.ids("items")
+        XCTAssertEqual(onServer, [item.id], "the server applied the write")
+
+        let logBefore = try await proxy.log().count
+        let next = await b.sync()
+        XCTAssertNil(next.error, next.message ?? "")
+        XCTAssertEqual(next.uploaded, 1, "only the keystore goes up; the item was acknowledged by the fetch")
+        XCTAssertEqual(next.downloaded, 0, "our own write is not a change from another device")
+        XCTAssertEqual(try b.status().pending, 0)
+        let batches = try await proxy.log().dropFirst(logBefore).filter { $0.path.contains("/batch") }
+        XCTAssertEqual(batches.count, 1, "one batch: the keystore")
+        let stillOne = try await raw.ids("items")
+        XCTAssertEqual(stillOne, [item.id], "no duplicate")
+
+        await a.syncExpectingSuccess()
+        try await assertConverged([a, b])
+        let onA = try await a.items()
+        XCTAssertEqual(onA[item.id], item, "identical on A")
+    }
+
+    /// The items batch was answered (accepted), then the keystores batch failed. The accepted item
+    /// writes are certain: they become stable at once, so an edit another device makes on top of
+    /// them before B's next sync is taken as newer, not merged against B's older version.
+    func testAcceptedItemWritesStayAcceptedWhenTheKeystoreBatchFails() async throws {
+        let (a, b, proxy) = try await pair()
+        let item = try await a.add("Shared", password: "p0")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+
+        try await b.edit(item.id) { $0.entry.password = "p1 from B" }
+        _ = try await b.add("New on B")
+        try await proxy.setFault(.resetBefore, match: "/batch", skip: 1)
+        let report = await b.sync()
+        XCTAssertEqual(report.error, .network, report.message ?? "")
+        XCTAssertEqual(try pendingIDs(b), ["keystores/default"])
+
+        await a.syncExpectingSuccess()
+        let seenOnA = try await readable(a)
+        XCTAssertEqual(seenOnA[item.id]?.entry.password, "p1 from B")
+        try await a.edit(item.id) { $0.entry.password = "p2 from A, after seeing p1" }
+        await a.syncExpectingSuccess()
+
+        await b.syncExpectingSuccess()
+        await a.syncExpectingSuccess()
+        try await assertConverged([a, b])
+        let final = try await b.items()
+        XCTAssertEqual(final[item.id]?.entry.password, "p2 from A, after seeing p1", "the newer edit wins")
+        let reviews = try await b.vault.reviews()
+        XCTAssertTrue(reviews.isEmpty, "no conflict: A's edit was made on top of B's")
+    }
+
+    /// A and B edit the same item; B's batch reaches the server after A pushed: that record is
+    /// refused with 412 while the others in the same batch are applied. The next sync merges it.
+    func testPreconditionFailedInTheMiddleOfABatch() async throws {
+        let (a, b, proxy) = try await pair()
+        let first = try await a.add("First")
+        let middle = try await a.add("Middle", username: "u0")
+        let last = try await a.add("Last")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+
+        for item in [first, middle, last] {
+            try await b.edit(item.id) { $0.title = item.title + " (B)" }
+        }
+        try await a.edit(middle.id) { $0.entry.username = "u1 from A" }
+
+        // Hold B's batch in the proxy for 2 s; A pushes while B has fetched and is pushing.
+        try await proxy.setFault(.delay, match: "/batch", seconds: 2)
+        let logBefore = try await proxy.log().count
+        let syncOfB = Task { await b.sync() }
+        try await waitUntil("B fetched both collections") {
+            try await proxy.log().dropFirst(logBefore).contains { $0.path.contains("/collections/keystores/records") }
+        }
+        await a.syncExpectingSuccess()
+        let report = await syncOfB.value
+        XCTAssertNil(report.error, "a 412 is not an error: the change waits (\(report.message ?? ""))")
+        XCTAssertEqual(report.uploaded, 2, "first and last were applied")
+        XCTAssertEqual(try pendingIDs(b), ["items/\(middle.id)"], "the refused change stays pending")
+
+        await b.syncExpectingSuccess()
+        await a.syncExpectingSuccess()
+        try await assertConverged([a, b])
+        let final = try await a.items()
+        XCTAssertEqual(final[first.id]?.title, "First (B)")
+        XCTAssertEqual(final[last.id]?.title, "Last (B)")
+        XCTAssertEqual(final[middle.id]?.title, "Middle (B)")
+        XCTAssertEqual(final[middle.id]?.entry.username, "u1 from A")
+    }
+
+    // MARK: - A hostile server
+
+    /// Records written straight to the account (not by a device): a ciphertext garbled.
+    func testGarbledCiphertextIsListedAsCorrupt() async throws {
+        let (a, b, _) = try await pair()
+        let victim = try await a.add("Victim", password: "v")
+        let bystander = try await a.add("Bystander", password: "b")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+
+        let raw = RawAccount(server: server, credentials: credentials)
+        var record = try await raw.record("items", victim.id)
+        let garbage = Data((0..<120).map { _ in UInt8.random(in: 0...255) })
+        record["encrypted"] = garbage.base64EncodedString()
+        try await raw.put("items", victim.id, record)
+
+        let report = await b.sync()
+        XCTAssertNil(report.error, report.message ?? "")
+        let listed = try await b.vault.listItems()
+        let victimState = listed.first { $0.id == victim.id }?.state
+        guard case .corrupt(let message)? = victimState else {
+            return XCTFail("expected the garbled item to be listed as corrupt, got \(String(describing: victimState))")
+        }
+        XCTAssertTrue(message.contains("corrupted") || message.contains("authentication"), message)
+        XCTAssertEqual(listed.first { $0.id == bystander.id }?.item?.entry.password, "b")
+
+        // Sync keeps working around it.
+        try await b.edit(bystander.id) { $0.entry.password = "b2" }
+        await b.syncExpectingSuccess()
+        await a.syncExpectingSuccess()
+        let onA = try await a.vault.listItems()
+        XCTAssertEqual(onA.first { $0.id == bystander.id }?.item?.entry.password, "b2")
+    }
+
+    /// The garbled version arrives while B has its own edit of that item: nobody can read the
+    /// server's copy, so B's readable version replaces it, and the sync is not stuck on it.
+    func testGarbledCiphertextAgainstALocalEditKeepsTheLocalVersion() async throws {
+        let (a, b, _) = try await pair()
+        let victim = try await a.add("Victim", password: "v")
+        let other = try await a.add("Other", password: "o")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+
+        try await b.edit(victim.id) { $0.entry.password = "v from B" }
+        try await b.edit(other.id) { $0.entry.password = "o from B" }
+        let raw = RawAccount(server: server, credentials: credentials)
+        var record = try await raw.record("items", victim.id)
+        record["encrypted"] = Data((0..<120).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        try await raw.put("items", victim.id, record)
+
+        let report = await b.sync()
+        XCTAssertNil(report.error, report.message ?? "")
+        XCTAssertEqual(try b.status().pending, 0)
+        await a.syncExpectingSuccess()
+        try await assertConverged([a, b])
+        let onA = try await a.items()
+        XCTAssertEqual(onA[victim.id]?.entry.password, "v from B", "the readable version replaced the garbled one")
+        XCTAssertEqual(onA[other.id]?.entry.password, "o from B")
+    }
+
+    /// A keystore asking for less key derivation than the minimum (a downgrade to make the
+    /// passphrase cheaper to guess) is refused; the device's keystore does not change.
+    func testKeystoreWithLoweredKDFMemoryIsRefused() async throws {
+        let (a, b, _) = try await pair()
+        _ = try await a.add("Some item")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+        let item = try await b.add("Waits on B", password: "pb")
+        let before = try keystoreState(b)
+
+        let raw = RawAccount(server: server, credentials: credentials)
+        var record = try await raw.record("keystores", CollectionName.keystoreID)
+        var kdf = try XCTUnwrap(record["kdf"] as? [String: Any])
+        kdf["memory"] = 8 * 1_048_576
+        record["kdf"] = kdf
+        try await raw.put("keystores", CollectionName.keystoreID, record)
+
+        for _ in 0..<2 {
+            let report = await b.sync()
+            XCTAssertEqual(report.error, .network, report.message ?? "")
+            XCTAssertTrue(report.message?.contains("key derivation") == true, report.message ?? "")
+        }
+        XCTAssertEqual(try keystoreState(b), before, "the local keystore is unchanged")
+        let onB = try await b.items()
+        XCTAssertEqual(onB[item.id]?.entry.password, "pb", "nothing local was lost")
+        await b.lock()
+        try await b.unlock()
+        let refused = await a.sync()
+        XCTAssertEqual(refused.error, .network, "every device refuses it")
+    }
+
+    /// An item record whose ciphertext was copied from another item: the id is bound into the
+    /// ciphertext, so it fails as tampered rather than opening as the other item.
+    func testCiphertextMovedToAnotherIDIsCorruptNotTheOtherItem() async throws {
+        let (a, b, _) = try await pair()
+        let source = try await a.add("Source", username: "source-user", password: "source-pw")
+        let target = try await a.add("Target", username: "target-user", password: "target-pw")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+
+        let raw = RawAccount(server: server, credentials: credentials)
+        let sourceRecord = try await raw.record("items", source.id)
+        var targetRecord = try await raw.record("items", target.id)
+        for key in ["encrypted", "origins", "tags", "active"] { targetRecord[key] = sourceRecord[key] }
+        try await raw.put("items", target.id, targetRecord)
+
+        let report = await b.sync()
+        XCTAssertNil(report.error, report.message ?? "")
+        let listed = try await b.vault.listItems()
+        let state = listed.first { $0.id == target.id }?.state
+        guard case .corrupt? = state else {
+            return XCTFail("expected the moved ciphertext to be corrupt, got \(String(describing: state))")
+        }
+        XCTAssertEqual(listed.first { $0.id == source.id }?.item?.entry.password, "source-pw")
+        XCTAssertEqual(listed.compactMap(\.item).filter { $0.title == "Source" }.count, 1, "no second copy of Source")
+    }
+
+    /// The items a device can open now, by id (an item waiting for its key is left out).
+    private func readable(_ device: Device) async throws -> [String: Item] {
+        var items: [String: Item] = [:]
+        for listed in try await device.vault.listItems() {
+            if let item = listed.item { items[item.id] = item }
+        }
+        return items
+    }
+
+    private func keystoreState(_ device: Device) throws -> [String] {
+        try device.vault.database.read { db in
+            [try VaultDatabase.stableKeystore(in: db).map { try RecordCoding.encode($0) } ?? "-",
+             try VaultDatabase.currentKeystore(in: db).map { try RecordCoding.encode($0) } ?? "-"]
+        }
+    }
+
+    private func waitUntil(_ what: String, timeout: TimeInterval = 10,
+                           _ condition: () async throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try await condition() { return }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        XCTFail("timed out waiting until \(what)")
+    }
+}
+
+/// Plain HTTP on the test account, bypassing the engine: what a hostile or broken server holds.
+struct RawAccount {
+    let server: TestServer
+    let credentials: KintoCredentials
+
+    private func request(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
+        var request = URLRequest(url: server.url.appendingPathComponent(path))
+        request.httpMethod = method
+        let token = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()
+        request.setValue("Basic \(token)", forHTTPHeaderField: "Authorization")
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            XCTFail("\(method) \(path): HTTP \(status) \(String(decoding: data, as: UTF8.self))")
+            throw UnexpectedResult()
+        }
+        return data
+    }
+
+    /// A record's JSON object without the server's `last_modified`.
+    func record(_ collection: String, _ id: String) async throws -> [String: Any] {
+        let data = try await request("GET", "buckets/default/collections/\(collection)/records/\(id)")
+        var record = try XCTUnwrap(try jsonObject(data)["data"] as? [String: Any])
+        record.removeValue(forKey: "last_modified")
+        return record
+    }
+
+    /// Replaces a record (the id comes from the path only).
+    func put(_ collection: String, _ id: String, _ record: [String: Any]) async throws {
+        var record = record
+        record.removeValue(forKey: "id")
+        _ = try await request("PUT", "buckets/default/collections/\(collection)/records/\(id)",
+                              body: try JSONSerialization.data(withJSONObject: ["data": record]))
+    }
+
+    /// Ids of the live records of a collection, sorted.
+    func ids(_ collection: String) async throws -> [String] {
+        let data = try await request("GET", "buckets/default/collections/\(collection)/records")
+        let records = try XCTUnwrap(try jsonObject(data)["data"] as? [[String: Any]])
+        return records.compactMap { $0["id"] as? String }.sorted()
+    }
+}
