@@ -5,18 +5,26 @@ import Foundation
 /// or the notes (ignoring case and accents).
 public enum ItemFilter {
     public static func matches(_ item: ScreenItem, query: String) -> Bool {
-        let words = query.split(whereSeparator: \.isWhitespace)
-        guard !words.isEmpty else { return true }
-        guard let content = item.item else { return false }
-        let haystack = [content.title, content.entry.username, content.entry.notes] + content.origins + content.tags
-        return words.allSatisfy { word in
-            haystack.contains { $0.range(of: word, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
-        }
+        ListIndex(items: [item], sort: .title).visible(query: query).count == 1
     }
 
     /// The items to list, filtered then sorted; unreadable items sort last by id.
     public static func visible(_ items: [ScreenItem], query: String, sort: ListState.SortOrder) -> [ScreenItem] {
-        items.filter { matches($0, query: query) }.sorted { lhs, rhs in
+        ListIndex(items: items, sort: sort).visible(query: query)
+    }
+
+    /// The query's words, folded as the fields are.
+    static func words(_ query: String) -> [String] {
+        query.split(whereSeparator: \.isWhitespace).map { fold(String($0)) }
+    }
+
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    /// Title order (natural: "Item 2" before "Item 10") or newest first; unreadable items last by id.
+    static func sorted(_ items: [ScreenItem], by sort: ListState.SortOrder) -> [ScreenItem] {
+        items.sorted { lhs, rhs in
             switch (lhs.item, rhs.item) {
             case let (left?, right?):
                 switch sort {

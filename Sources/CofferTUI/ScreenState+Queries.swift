@@ -1,11 +1,6 @@
 import CofferCore
 
 extension ScreenState {
-    /// The list's rows after the filter and the sort.
-    public var visibleItems: [ScreenItem] {
-        ItemFilter.visible(items, query: list.filter.text, sort: list.sort)
-    }
-
     /// The selected row's index among `visibleItems` (the first row when the selection is gone).
     public var selectedIndex: Int? {
         let rows = visibleItems

@@ -15,8 +15,23 @@ public struct ScreenState: Sendable, Equatable {
     public var overlay: Overlay?
     public var summary: VaultSummary
     /// The vault's items while unlocked; empty while locked.
-    public var items: [ScreenItem] = []
-    public var list = ListState()
+    public var items: [ScreenItem] = [] {
+        didSet { index = ListIndex(items: items, sort: list.sort) }
+    }
+    public var list = ListState() {
+        didSet {
+            if list.sort != oldValue.sort { index = ListIndex(items: items, sort: list.sort) }
+            if list.sort != oldValue.sort || list.filter.text != oldValue.filter.text {
+                visibleItems = index.visible(query: list.filter.text)
+            }
+        }
+    }
+    /// `items` sorted and ready to filter; derived, kept current by `items` and `list`.
+    public private(set) var index = ListIndex() {
+        didSet { visibleItems = index.visible(query: list.filter.text) }
+    }
+    /// The list's rows after the filter and the sort; derived, kept current by `items` and `list`.
+    public private(set) var visibleItems: [ScreenItem] = []
     public var sync: SyncDisplay
     public var scheduler: SyncScheduler
     public var busy: Busy?
