@@ -85,7 +85,7 @@ final class CrashPointTests: XCTestCase {
 
         var line: String {
             "crash \(point) seed \(seed): " + (problems.isEmpty ? "ok" : "FAILED (\(problems.count))")
-                + (outcome.isEmpty ? "" : ", crashed command's edit \(outcome)") + String(format: " (%.1f s)", seconds)
+                + (outcome.isEmpty ? "" : ", crashed command: \(outcome)") + String(format: " (%.1f s)", seconds)
         }
     }
 

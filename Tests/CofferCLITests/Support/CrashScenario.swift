@@ -137,9 +137,9 @@ final class CrashScenario {
                 problems.append("after the crash a half-made vault is at \(device.name)'s path: \(status.summary)")
             }
             problems.append("a vault exists at \(device.name)'s path after a crash before it was linked")
-            outcome = "present"
+            outcome = "a vault at the path"
         } else {
-            outcome = "absent" + (leftovers.isEmpty ? "" : " (left behind: \(leftovers.sorted().joined(separator: ", ")))")
+            outcome = "no vault at the path" + (leftovers.isEmpty ? "" : " (left behind: \(leftovers.sorted().joined(separator: ", ")))")
             let again = try device.run(arguments, passphrase: 0)
             if again.status != 0 {
                 problems.append("`\(arguments[0])` after the crash failed on \(device.name): \(again.summary)")
@@ -290,7 +290,7 @@ final class CrashScenario {
         if let which = opening.first {
             crasher.passphrase = which
             let expected = point.hasSuffix("after-write") ? 1 : 0
-            outcome = which == 1 ? "new passphrase" : "old passphrase"
+            outcome = which == 1 ? "the new passphrase opens the vault" : "the old passphrase opens the vault"
             if which != expected {
                 problems.append("after a crash at \(point) the \(which == 1 ? "new" : "old") passphrase opens \(crasher.name), "
                     + "expected the \(expected == 1 ? "new" : "old") one")
@@ -422,10 +422,10 @@ final class CrashScenario {
         if without.isEmpty || with.isEmpty {
             if effectful {
                 let present = with.isEmpty
-                outcome = present ? "present" : "absent"
+                outcome = present ? "its edit present" : "its edit absent"
                 let committed = point.hasSuffix("after-write")
                 if present != committed {
-                    problems.append("the crashed command's edit is \(outcome) after a crash at \(point) "
+                    problems.append("the crashed command's edit is \(present ? "present" : "absent") after a crash at \(point) "
                         + "(the transaction \(committed ? "had" : "had not") committed)")
                 }
             }
