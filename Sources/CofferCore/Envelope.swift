@@ -15,7 +15,11 @@ public enum Envelope {
 
     public static func seal<Plaintext: DataProtocol>(_ plaintext: Plaintext, key: SecureBuffer,
                                                       collection: String, id: String) throws -> Data {
-        let symmetricKey = key.withUnsafeBytes { SymmetricKey(data: $0) }
+        try seal(plaintext, symmetricKey: key.withUnsafeBytes { SymmetricKey(data: $0) }, collection: collection, id: id)
+    }
+
+    public static func seal<Plaintext: DataProtocol>(_ plaintext: Plaintext, symmetricKey: SymmetricKey,
+                                                      collection: String, id: String) throws -> Data {
         let box = try AES.GCM.seal(plaintext, using: symmetricKey,
                                    authenticating: associatedData(collection: collection, id: id))
         guard let combined = box.combined else { throw CoreError.storage(reason: "AES-GCM produced no ciphertext") }
@@ -27,10 +31,13 @@ public enum Envelope {
     /// Opens a sealed envelope; any change to any byte, or a wrong id, throws `CoreError.tampered`.
     /// The caller owns the returned plaintext and should wipe it when done if it holds keys.
     public static func open(_ sealed: Data, key: SecureBuffer, collection: String, id: String) throws -> Data {
+        try open(sealed, symmetricKey: key.withUnsafeBytes { SymmetricKey(data: $0) }, collection: collection, id: id)
+    }
+
+    public static func open(_ sealed: Data, symmetricKey: SymmetricKey, collection: String, id: String) throws -> Data {
         guard sealed.count >= overhead, sealed.first == version else {
             throw CoreError.tampered(what: "\(collection) record \(id) has an unknown envelope format")
         }
-        let symmetricKey = key.withUnsafeBytes { SymmetricKey(data: $0) }
         do {
             let box = try AES.GCM.SealedBox(combined: sealed.dropFirst())
             return try AES.GCM.open(box, using: symmetricKey,

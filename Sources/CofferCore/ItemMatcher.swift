@@ -16,8 +16,11 @@ public struct ItemMatcher: Sendable {
         return words.allSatisfy { word in fields.contains { $0.contains(word) } }
     }
 
+    /// Case- and accent-folded text. ASCII text (the common case) skips Foundation's folding,
+    /// which costs microseconds per string and dominated searching 10,000 items.
     static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 }
 

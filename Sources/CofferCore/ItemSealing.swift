@@ -1,12 +1,15 @@
+import Crypto
 import Foundation
 
 /// Turns an item into its record (hashes, `active`, ciphertext) and back.
 public enum ItemSealing {
     public static func seal(_ item: Item, ring: KeyRing, lastModified: Int64 = 0) throws -> ItemRecord {
-        guard let key = ring.key(for: item.id) else { throw CoreError.itemKeyMissing(id: item.id) }
+        guard let key = ring.withKey(for: item.id, { SymmetricKey(data: $0) }) else {
+            throw CoreError.itemKeyMissing(id: item.id)
+        }
         var plaintext = try ItemCodec.encode(item)
         defer { wipe(&plaintext) }
-        let sealed = try Envelope.seal(plaintext, key: key, collection: CollectionName.items.rawValue, id: item.id)
+        let sealed = try Envelope.seal(plaintext, symmetricKey: key, collection: CollectionName.items.rawValue, id: item.id)
         return ItemRecord(
             id: item.id, isActive: !item.disabled,
             originHashes: uniqueSorted(item.origins.map { SearchHash.hash(SearchHash.normalizedOrigin($0), key: ring.hashingKey) }),
@@ -16,11 +19,13 @@ public enum ItemSealing {
 
     /// Opens a record: `itemKeyMissing` if its key has not arrived, `tampered` if it fails authentication.
     public static func open(_ record: ItemRecord, ring: KeyRing) throws -> Item {
-        guard let key = ring.key(for: record.id) else { throw CoreError.itemKeyMissing(id: record.id) }
+        guard let key = ring.withKey(for: record.id, { SymmetricKey(data: $0) }) else {
+            throw CoreError.itemKeyMissing(id: record.id)
+        }
         guard let sealed = Data(base64Encoded: record.encrypted) else {
             throw CoreError.tampered(what: "item \(record.id) is not base64")
         }
-        var plaintext = try Envelope.open(sealed, key: key, collection: CollectionName.items.rawValue, id: record.id)
+        var plaintext = try Envelope.open(sealed, symmetricKey: key, collection: CollectionName.items.rawValue, id: record.id)
         defer { wipe(&plaintext) }
         let item: Item
         do {

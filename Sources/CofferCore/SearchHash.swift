@@ -6,9 +6,19 @@ import Foundation
 public enum SearchHash {
     public static func hash(_ value: String, key: SecureBuffer) -> String {
         key.withUnsafeBytes { keyBytes in
-            HMAC<SHA256>.authenticationCode(for: Data(value.utf8), using: SymmetricKey(data: keyBytes))
-                .map { String(format: "%02x", $0) }.joined()
+            hex(HMAC<SHA256>.authenticationCode(for: Data(value.utf8), using: SymmetricKey(data: keyBytes)))
         }
+    }
+
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        var characters: [UInt8] = []
+        for byte in bytes {
+            characters.append(digits[Int(byte >> 4)])
+            characters.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: characters, as: UTF8.self)
     }
 
     /// `https://Example.com/login` and `example.com` are the same origin: the lower-cased host.
