@@ -11,6 +11,11 @@ import XCTest
 /// `COFFER_CRASH_SEEDS=N` (default 1), `COFFER_CRASH_JOBS=N` scenarios side by side (default 2).
 /// `make reliability` runs all points with 3 seeds.
 final class CrashPointTests: XCTestCase {
+    override class func tearDown() {
+        CrashBinary.remove()
+        super.tearDown()
+    }
+
     func testTheHarnessCoversEveryCrashPoint() {
         XCTAssertEqual(CrashPoint.all.count, 42)
         XCTAssertEqual(Set(CrashPoint.all).count, CrashPoint.all.count, "a crash point is listed twice")

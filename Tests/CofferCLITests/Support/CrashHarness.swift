@@ -141,6 +141,14 @@ enum CrashBinary {
             throw lastError
         }
     }
+
+    /// Removes the copy (at the end of the test class).
+    static func remove() {
+        lock.withLock {
+            if let copied { try? FileManager.default.removeItem(atPath: (copied as NSString).deletingLastPathComponent) }
+            copied = nil
+        }
+    }
 }
 
 /// Runs the binary as `CofferProcess` does (clean environment, files for the streams), for a
