@@ -7,6 +7,8 @@ import XCTest
 /// The binary is `$COFFER_BINARY`, else the `coffer` built next to this test bundle. These tests
 /// fail (they do not skip) when it does not open the screen with no command.
 final class EndToEndTests: XCTestCase {
+    struct TmuxMissing: Error {}
+
     var directory: URL!
 
     override func setUpWithError() throws {
@@ -30,7 +32,10 @@ final class EndToEndTests: XCTestCase {
 
     /// Starts `coffer --vault PATH` (no command) in tmux; the shell prints its exit code after.
     func start(vault: String, environment: String = "LANG=C.UTF-8 TERM=tmux-256color") throws -> Tmux {
-        guard Tmux.isInstalled else { throw XCTSkip("unreachable") }
+        guard Tmux.isInstalled else {
+            XCTFail("tmux is needed for the end-to-end tests (make deps installs it)")
+            throw TmuxMissing()
+        }
         // NO_COLOR only when a test sets it (swift test may export it to its children).
         let command = "env -u NO_COLOR \(environment) '\(Self.binary)' --vault '\(vault)'; "
             + "echo \"EXIT=$?\"; sleep 60"
