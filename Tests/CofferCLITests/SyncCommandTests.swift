@@ -246,21 +246,10 @@ final class SyncCommandTests: XCTestCase {
     }
 }
 
-/// The real Kinto for these tests: a skip without `COFFER_TEST_KINTO_URL`, a failure under `CI=true`.
+/// The real Kinto for these tests (`COFFER_TEST_KINTO_URL`); a failure without it.
 enum SyncCommandServer {
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "COFFER_TEST_KINTO_URL is not set" }
-    }
-
     static func require(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let value = environment["COFFER_TEST_KINTO_URL"], !value.isEmpty, let url = URL(string: value) { return url }
-        let hint = "COFFER_TEST_KINTO_URL is not set: run the tests with `make test` or Resources/scripts/with-kinto.sh"
-        if ["true", "1", "yes"].contains(environment["CI"]?.lowercased() ?? "") {
-            XCTFail(hint, file: file, line: line)
-            throw Missing()
-        }
-        throw XCTSkip(hint)
+        try TestKinto.url(file: file, line: line)
     }
 
     /// The ids of a collection's live records on the account, sorted.

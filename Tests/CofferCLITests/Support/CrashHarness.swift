@@ -68,22 +68,10 @@ enum CrashSelection {
     }
 }
 
-/// The real Kinto (`COFFER_TEST_KINTO_URL`, …/v1): a skip without it, a failure under `CI=true`.
+/// The real Kinto (`COFFER_TEST_KINTO_URL`, …/v1); a failure without it.
 enum CrashServer {
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "COFFER_TEST_KINTO_URL is not set" }
-    }
-
     static func require(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let value = environment["COFFER_TEST_KINTO_URL"], !value.isEmpty, let url = URL(string: value) { return url }
-        let hint = "COFFER_TEST_KINTO_URL is not set: run the tests with `make test`, `make reliability` "
-            + "or Resources/scripts/with-kinto.sh"
-        if ["true", "1", "yes"].contains(environment["CI"]?.lowercased() ?? "") {
-            XCTFail(hint, file: file, line: line)
-            throw Missing()
-        }
-        throw XCTSkip(hint)
+        try TestKinto.url(file: file, line: line)
     }
 
     /// Every record id of a collection of the account's default bucket, as the server lists them

@@ -6,8 +6,7 @@ import XCTest
 /// The real Kinto the sync tests talk to: `COFFER_TEST_KINTO_URL` (…/v1), which
 /// `Resources/scripts/with-kinto.sh` (and so `make test`) sets.
 ///
-/// Without it a test is skipped, except under `CI=true`, where it fails: CI must never pass by
-/// skipping every server test. Each test makes its own account, so tests never see each other's
+/// Without it a test fails: no server test ever passes by skipping. Each test makes its own account, so tests never see each other's
 /// records and can share one server with other test runs (never `__flush__` it).
 struct TestServer: Sendable {
     /// The API root, ending in `/v1`.
@@ -17,18 +16,15 @@ struct TestServer: Sendable {
         var description: String { "COFFER_TEST_KINTO_URL is not set" }
     }
 
-    /// The server, or a skip (a failure under CI) when none is configured.
+    /// The server; without one configured the test fails (it never passes by skipping).
     static func require(file: StaticString = #filePath, line: UInt = #line) throws -> TestServer {
-        let environment = ProcessInfo.processInfo.environment
-        if let value = environment["COFFER_TEST_KINTO_URL"], !value.isEmpty, let url = URL(string: value) {
+        if let value = ProcessInfo.processInfo.environment["COFFER_TEST_KINTO_URL"], !value.isEmpty,
+           let url = URL(string: value) {
             return TestServer(url: url)
         }
-        let hint = "COFFER_TEST_KINTO_URL is not set: run the tests with `make test` or Resources/scripts/with-kinto.sh"
-        if ["true", "1", "yes"].contains(environment["CI"]?.lowercased() ?? "") {
-            XCTFail(hint, file: file, line: line)
-            throw Missing()
-        }
-        throw XCTSkip(hint)
+        XCTFail("COFFER_TEST_KINTO_URL is not set: run the tests with `make test` or Resources/scripts/with-kinto.sh",
+                file: file, line: line)
+        throw Missing()
     }
 
     /// `http://host:port` of the server, without the API path.
