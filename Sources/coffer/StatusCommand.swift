@@ -1,0 +1,43 @@
+import ArgumentParser
+import CofferCore
+import Foundation
+
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Counts, pending changes, conflicts and the last sync (no passphrase needed).")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let path = global.vaultPath
+        let status = try Vault.open(at: path).database.status()
+        if output.json {
+            let object: [String: Any] = [
+                "locked": true, "items": status.items, "pending": status.pending, "conflicts": status.conflicts,
+                "lastSync": status.lastSync as Any? ?? NSNull(), "lastError": status.lastError as Any? ?? NSNull(),
+                "account": status.account as Any? ?? NSNull(),
+            ]
+            print(try ItemExchange.text(object))
+        } else {
+            print(Self.describe(status, path: path))
+        }
+    }
+
+    static func describe(_ status: VaultStatus, path: String) -> String {
+        var lines = [
+            "vault      \(path) 🔒",
+            "items      \(status.items)",
+            "pending    \(status.pending) local change(s) not yet synced",
+            "conflicts  \(status.conflicts) waiting for unlock",
+        ]
+        if status.unreviewed > 0 { lines.append("merged     \(status.unreviewed) not yet reviewed") }
+        lines.append("account    " + (status.account.map { "\($0) at \(status.server ?? "?")" } ?? "none (local only)"))
+        lines.append("last sync  " + (status.lastSync ?? "never"))
+        if let error = status.lastError {
+            lines.append("last error \(error)" + (status.lastErrorMessage.map { ": \($0)" } ?? ""))
+        }
+        if let until = status.backoffUntil { lines.append("backoff    until \(until)") }
+        return lines.joined(separator: "\n")
+    }
+}
