@@ -275,7 +275,7 @@ public enum FuzzChecks {
         ring.addKey(for: item.id)
         let opened: Item
         do {
-            opened = try ItemSealing.open(try ItemSealing.seal(item, ring: ring), ring: ring)
+            opened = try ItemSealing.open(try ItemSealing.seal(item, ring: ring, lineage: .first), ring: ring)
         } catch {
             throw FuzzViolation("\(what) does not seal and open: \(error)")
         }

@@ -3,13 +3,15 @@ import Foundation
 
 /// Turns an item into its record (hashes, `active`, ciphertext) and back.
 public enum ItemSealing {
-    public static func seal(_ item: Item, ring: KeyRing, lastModified: Int64 = 0) throws -> ItemRecord {
+    /// `lineage` says which version this one was made from (see `Lineage.following`).
+    public static func seal(_ item: Item, ring: KeyRing, lineage: Lineage, lastModified: Int64 = 0) throws -> ItemRecord {
         guard let key = ring.withKey(for: item.id, { SymmetricKey(data: $0) }) else {
             throw CoreError.itemKeyMissing(id: item.id)
         }
         var plaintext = try ItemCodec.encode(item)
         defer { wipe(&plaintext) }
-        let sealed = try Envelope.seal(plaintext, symmetricKey: key, collection: CollectionName.items.rawValue, id: item.id)
+        let sealed = try Envelope.seal(plaintext, symmetricKey: key, collection: CollectionName.items.rawValue, id: item.id,
+                                       lineage: lineage)
         return ItemRecord(
             id: item.id, isActive: !item.disabled,
             originHashes: uniqueSorted(item.origins.map { SearchHash.hash(SearchHash.normalizedOrigin($0), key: ring.hashingKey) }),

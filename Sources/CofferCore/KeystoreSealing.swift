@@ -16,27 +16,29 @@ public enum KeystoreSealing {
     static let vaultKeyID = CollectionName.keystoreID + "-vault-key"
 
     /// A complete record: the ring under `vaultKey`, and `vaultKey` wrapped under the passphrase keys.
+    /// `lineage` says which keystore version this one was made from (see `Lineage.following`).
     public static func seal(_ ring: KeyRing, vaultKey: SecureBuffer, keys: PassphraseKeys, kdf: KDFParameters,
-                            lastModified: Int64) throws -> KeystoreRecord {
+                            lineage: Lineage, lastModified: Int64) throws -> KeystoreRecord {
         let wrapped = try vaultKey.withUnsafeBytes {
             try Envelope.seal($0, key: keys.wrappingKey, collection: collection, id: vaultKeyID)
         }
         return KeystoreRecord(kdf: kdf, verifier: keys.verifier, wrappedKey: wrapped.base64EncodedString(),
-                              encrypted: try sealRing(ring, vaultKey: vaultKey), lastModified: lastModified)
+                              encrypted: try sealRing(ring, vaultKey: vaultKey, lineage: lineage), lastModified: lastModified)
     }
 
     /// The same passphrase wrapping as `wrapping`, with the ring sealed anew (merging key rings
     /// needs only the vault key, so it works whichever passphrase wraps it).
     public static func reseal(_ ring: KeyRing, vaultKey: SecureBuffer, keepingWrappingOf wrapping: KeystoreRecord,
-                              lastModified: Int64) throws -> KeystoreRecord {
+                              lineage: Lineage, lastModified: Int64) throws -> KeystoreRecord {
         KeystoreRecord(kdf: wrapping.kdf, verifier: wrapping.verifier, wrappedKey: wrapping.wrappedKey,
-                       encrypted: try sealRing(ring, vaultKey: vaultKey), lastModified: lastModified)
+                       encrypted: try sealRing(ring, vaultKey: vaultKey, lineage: lineage), lastModified: lastModified)
     }
 
-    static func sealRing(_ ring: KeyRing, vaultKey: SecureBuffer) throws -> String {
+    /// The ring carries the keystore's lineage (the wrapped key is re-used across versions).
+    static func sealRing(_ ring: KeyRing, vaultKey: SecureBuffer, lineage: Lineage) throws -> String {
         let plaintext = ring.serialized()
         return try plaintext.withUnsafeBytes {
-            try Envelope.seal($0, key: vaultKey, collection: collection, id: ringID)
+            try Envelope.seal($0, key: vaultKey, collection: collection, id: ringID, lineage: lineage)
         }.base64EncodedString()
     }
 

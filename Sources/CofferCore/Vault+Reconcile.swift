@@ -20,15 +20,24 @@ extension Vault {
                 let remoteRecord = try VaultDatabase.decodeStored(ItemRecord.self, remoteChange.record)
                 let localRecord = try VaultDatabase.decodeStored(ItemRecord.self, localChange.record)
                 guard !remoteRecord.isDeleted, !localRecord.isDeleted, session.ring.contains(remoteRecord.id) else { continue }
+                if Lineage.of(remoteRecord.encrypted)?.isMade(from: localRecord.encrypted) == true {
+                    // Our push reached the server (its acknowledgement was lost) and another device
+                    // edited that version: remote already holds our change, so it simply wins.
+                    try VaultDatabase.saveStableItem(remoteRecord, in: db)
+                    try VaultDatabase.deletePending(.items, remoteRecord.id, source: .local, in: db)
+                    try VaultDatabase.deletePending(.items, remoteRecord.id, source: .remote, in: db)
+                    continue
+                }
                 let local = try ItemSealing.open(localRecord, ring: session.ring)
                 let remote: Item
                 do {
                     remote = try ItemSealing.open(remoteRecord, ring: session.ring)
                 } catch CoreError.tampered {
                     // Nobody can read the server's copy (every device seals with the same item key):
-                    // ours replaces it, based on its version so the push is accepted.
-                    var ours = localRecord
-                    ours.lastModified = remoteRecord.lastModified
+                    // ours replaces it, based on its version so the push is accepted and other
+                    // devices do not take ours for an older version.
+                    let ours = try ItemSealing.seal(local, ring: session.ring, lineage: .following(remoteRecord.encrypted),
+                                                    lastModified: remoteRecord.lastModified)
                     try VaultDatabase.saveStableItem(remoteRecord, in: db)
                     try VaultDatabase.savePending(
                         PendingChange(collection: .items, id: ours.id, source: .local, action: .update,
@@ -37,11 +46,16 @@ extension Vault {
                     continue
                 }
                 // An unreadable base is no base: the merge then keeps local scalars and unions sets.
-                let stable = try VaultDatabase.stableItem(remoteRecord.id, in: db).flatMap { record -> Item? in
+                // Nor is a base newer than remote (the server rolled back or replays an old version):
+                // merged against it, every field we changed since remote would silently revert.
+                let stableRecord = try VaultDatabase.stableItem(remoteRecord.id, in: db)
+                let stable = try stableRecord.flatMap { record -> Item? in
+                    guard !Lineage.isOlder(remoteRecord.encrypted, than: record.encrypted) else { return nil }
                     do { return try ItemSealing.open(record, ring: session.ring) } catch CoreError.tampered { return nil }
                 }
                 let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
-                let sealed = try ItemSealing.seal(outcome.merged, ring: session.ring, lastModified: remoteRecord.lastModified)
+                let sealed = try ItemSealing.seal(outcome.merged, ring: session.ring, lineage: .following(remoteRecord.encrypted),
+                                                  lastModified: remoteRecord.lastModified)
                 try VaultDatabase.saveStableItem(remoteRecord, in: db)
                 try VaultDatabase.savePending(
                     PendingChange(collection: .items, id: sealed.id, source: .local, action: .update,
@@ -77,10 +91,12 @@ extension Vault {
             let remoteRing = try KeystoreSealing.openRing(remote, vaultKey: session.vaultKey)
             session.ring.formUnion(with: remoteRing)
             let stable = try VaultDatabase.stableKeystore(in: db)
-            let localChangedWrapping = stable.map { !local.hasSameWrapping(as: $0) } ?? true
+            // An older remote keystore (a rollback or replay) never brings back an old passphrase.
+            let remoteIsOlder = stable.map { Lineage.isOlder(remote.encrypted, than: $0.encrypted) } ?? false
+            let localChangedWrapping = remoteIsOlder || (stable.map { !local.hasSameWrapping(as: $0) } ?? true)
             let wrapping = localChangedWrapping ? local : remote
             let merged = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey, keepingWrappingOf: wrapping,
-                                                    lastModified: remote.lastModified)
+                                                    lineage: .following(remote.encrypted), lastModified: remote.lastModified)
             try VaultDatabase.saveStableKeystore(remote, in: db)
             try VaultDatabase.savePending(
                 PendingChange(collection: .keystores, id: merged.id, source: .local, action: .update,

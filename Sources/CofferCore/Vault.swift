@@ -25,7 +25,8 @@ public actor Vault {
         let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
         let ring = KeyRing()
         let vaultKey = SecureBuffer.random(count: KeyRing.keyLength)
-        let keystore = try KeystoreSealing.seal(ring, vaultKey: vaultKey, keys: keys, kdf: kdf, lastModified: 0)
+        let keystore = try KeystoreSealing.seal(ring, vaultKey: vaultKey, keys: keys, kdf: kdf, lineage: .first,
+                                                lastModified: 0)
         let database = try VaultDatabase.create(at: path) { db in
             try VaultDatabase.recordLocalChange(keystore, in: db)
             try Vault.writeDeviceMeta(deviceName: deviceName, created: clock(), in: db)
@@ -160,7 +161,7 @@ public actor Vault {
             var ringChanged = false
             for item in items { ringChanged = session.ring.addKey(for: item.id) || ringChanged }
             for item in items {
-                try VaultDatabase.recordLocalChange(try ItemSealing.seal(item, ring: session.ring), in: db)
+                try VaultDatabase.recordLocalChange(try ItemSealing.seal(item, ring: session.ring, lineage: .first), in: db)
             }
             CrashPoint.reach("\(crashLabel).inside-write")
             if ringChanged { try saveKeystore(session, in: db) }
@@ -185,9 +186,11 @@ public actor Vault {
         guard item != before else { return item }
         item.modified = max(now, item.created)
         try ItemValidation.validate(item)
-        let record = try ItemSealing.seal(item, ring: session.ring)
         CrashPoint.reach("vault.update.before-write")
         try database.write { db in
+            // Sealed here: the new version is made from the server version stable holds now.
+            let base = try VaultDatabase.stableItem(item.id, in: db)?.encrypted
+            let record = try ItemSealing.seal(item, ring: session.ring, lineage: .following(base))
             try VaultDatabase.recordLocalChange(record, in: db)
             CrashPoint.reach("vault.update.inside-write")
         }
@@ -222,7 +225,9 @@ public actor Vault {
             if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {
                 next.ring.formUnion(with: try KeystoreSealing.openRing(current, vaultKey: next.vaultKey))
             }
-            let record = try KeystoreSealing.seal(next.ring, vaultKey: next.vaultKey, keys: keys, kdf: kdf, lastModified: 0)
+            let lineage = Lineage.following(try VaultDatabase.stableKeystore(in: db)?.encrypted)
+            let record = try KeystoreSealing.seal(next.ring, vaultKey: next.vaultKey, keys: keys, kdf: kdf, lineage: lineage,
+                                                  lastModified: 0)
             try VaultDatabase.recordLocalChange(record, in: db)
             CrashPoint.reach("vault.passwd.inside-write")
         }
@@ -234,15 +239,16 @@ public actor Vault {
     /// has now: it may be newer than this session's, if the passphrase changed on another device.
     func saveKeystore(_ session: UnlockedSession, in db: Database) throws {
         let record: KeystoreRecord
+        let lineage = Lineage.following(try VaultDatabase.stableKeystore(in: db)?.encrypted)
         if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {
             // Another process (a second `coffer add`, the screen) may have added keys since this
             // session unlocked: keep them, or their items could never be opened again.
             session.ring.formUnion(with: try KeystoreSealing.openRing(current, vaultKey: session.vaultKey))
             record = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey, keepingWrappingOf: current,
-                                                lastModified: 0)
+                                                lineage: lineage, lastModified: 0)
         } else {
             record = try KeystoreSealing.seal(session.ring, vaultKey: session.vaultKey, keys: session.keys,
-                                              kdf: session.kdf, lastModified: 0)
+                                              kdf: session.kdf, lineage: lineage, lastModified: 0)
         }
         try VaultDatabase.recordLocalChange(record, in: db)
     }

@@ -9,10 +9,14 @@ import GRDB
 /// change we sent but never saw acknowledged (the batch's outcome was unknown) acknowledges it.
 /// A server that lost data (its ETag went behind our marker, or it changed without any newer
 /// record) triggers a full listing, and what the server no longer has is queued for upload again.
+/// A record older than the version we hold (a lower lineage revision: the server rolled back or
+/// replays it) never replaces ours: it becomes a conflict with our version, merged on unlock.
 enum FetchStep {
     struct Outcome {
         var received = 0
         var fullResync = false
+        /// Records refused as older than ours (rollbacks or replays).
+        var rolledBack = 0
     }
 
     static func run(_ collection: CollectionName, _ context: SyncContext) async throws -> Outcome {
@@ -27,27 +31,30 @@ enum FetchStep {
             context.logger.warning("fetch \(collection.rawValue): the server lost data (marker \(marker), ETag \(etag)); full re-sync")
             return try await resynchronize(collection, context)
         }
-        let received = try store(records, etag: etag, collection, context, serverHasEverything: false)
-        context.progress(SyncProgress(step: .fetch, collection: collection.rawValue, done: received, total: received))
-        return Outcome(received: received)
+        var outcome = Outcome()
+        try store(records, etag: etag, collection, context, serverHasEverything: false, into: &outcome)
+        context.progress(SyncProgress(step: .fetch, collection: collection.rawValue, done: outcome.received,
+                                      total: outcome.received))
+        return outcome
     }
 
     /// Lists the whole collection and compares: what the server lacks goes up again.
     private static func resynchronize(_ collection: CollectionName, _ context: SyncContext) async throws -> Outcome {
         guard case .changes(let records, let etag) = try await context.client.fetchChanges(collection: collection, since: nil)
         else { return Outcome(fullResync: true) }
-        let received = try store(records, etag: etag, collection, context, serverHasEverything: true)
-        return Outcome(received: received, fullResync: true)
+        var outcome = Outcome(fullResync: true)
+        try store(records, etag: etag, collection, context, serverHasEverything: true, into: &outcome)
+        return outcome
     }
 
     private static func store(_ records: [Data], etag: String, _ collection: CollectionName, _ context: SyncContext,
-                              serverHasEverything: Bool) throws -> Int {
+                              serverHasEverything: Bool, into outcome: inout Outcome) throws {
         // Decode and check everything before writing anything: a refused record stores nothing.
         let incoming = try records.map { data in
             (try StableRecords.header(of: data, in: collection), try StableRecords.canonicalText(of: data, in: collection))
         }
-        return try context.database.write { db in
-            var received = 0
+        outcome = try context.database.write { [outcome] db in
+            var outcome = outcome
             for (header, text) in incoming {
                 let stable = try StableRecords.stable(collection, header.id, in: db)
                 // Our own write coming back: stable already holds exactly this version.
@@ -60,7 +67,19 @@ enum FetchStep {
                     try VaultDatabase.deletePending(collection, header.id, source: .remote, in: db)
                     continue
                 }
-                let hasLocal = try VaultDatabase.pendingChange(collection, header.id, source: .local, in: db) != nil
+                var hasLocal = try VaultDatabase.pendingChange(collection, header.id, source: .local, in: db) != nil
+                if let stable, !header.isDeleted, let theirs = header.revision, let ours = stable.revision, theirs < ours {
+                    context.logger.warning("fetch \(collection.rawValue) \(header.id): revision \(theirs) is older than ours (\(ours)); kept as a conflict")
+                    outcome.rolledBack += 1
+                    if !hasLocal, let ours = try StableRecords.stableText(collection, header.id, in: db) {
+                        // Our version stands against it as a local change: reconcile merges the two
+                        // without a common base, so nothing either side has is lost.
+                        try VaultDatabase.savePending(PendingChange(collection: collection, id: header.id, source: .local,
+                                                                    action: .update, lastModified: stable.lastModified,
+                                                                    record: ours), in: db)
+                        hasLocal = true
+                    }
+                }
                 if header.isDeleted && stable == nil && !hasLocal {
                     continue // A tombstone of something we never had.
                 }
@@ -68,14 +87,14 @@ enum FetchStep {
                 try VaultDatabase.savePending(
                     PendingChange(collection: collection, id: header.id, source: .remote, action: action,
                                   lastModified: header.lastModified, record: text), in: db)
-                received += 1
+                outcome.received += 1
             }
             if serverHasEverything {
                 try queueReupload(collection, present: Set(incoming.filter { !$0.0.isDeleted }.map(\.0.id)), db: db)
             }
             CrashPoint.reach("sync.fetch.\(collection.rawValue).inside")
             try Markers.set(collection, etag, in: db)
-            return received
+            return outcome
         }
     }
 

@@ -69,6 +69,7 @@ public actor SyncEngine {
             let fetched = try await FetchStep.run(collection, context)
             CrashPoint.reach("sync.fetch.\(collection.rawValue).after")
             report.downloaded += fetched.received
+            report.rolledBack += fetched.rolledBack
             logger.info("fetch \(collection.rawValue): downloaded \(fetched.received)\(fetched.fullResync ? " (full re-sync)" : "")")
         }
         var conflicts = 0
@@ -118,6 +119,12 @@ public actor SyncEngine {
         } else if report.conflictsWaiting > 0 {
             report.error = .syncLocked
             report.message = "\(report.conflictsWaiting) item(s) changed on two devices wait for an unlock to be merged."
+        }
+        if report.rolledBack > 0 && report.error != .network {
+            // A hostile or restored-from-backup server: say so even when everything else went well.
+            let next = report.conflictsWaiting > 0 ? "it waits for an unlock to be merged with ours" : "ours was kept and merged (⚑)"
+            report.error = .network
+            report.message = "The server sent \(report.rolledBack) record(s) older than this device's (a rollback or replay); nothing was overwritten: \(next)."
         }
     }
 

@@ -9,6 +9,9 @@ struct SyncRecordHeader: Sendable, Equatable {
     var isDeleted: Bool
     /// The record's JSON with `last_modified` removed: equal for the same content.
     var content: Data
+    /// The revision of its lineage: 0 for a record sealed before lineages, nil for a deletion or
+    /// bytes that are no envelope (corrupt, not older).
+    var revision: UInt64?
 }
 
 /// Stable-record access for either collection, so the steps are written once.
@@ -21,7 +24,7 @@ enum StableRecords {
                 throw RefusedRecord(description: "The server sent an item with an invalid id; it was not stored.")
             }
             return SyncRecordHeader(id: record.id, lastModified: record.lastModified, isDeleted: record.isDeleted,
-                                    content: try contentOf(record))
+                                    content: try contentOf(record), revision: revision(of: record.encrypted))
         case .keystores:
             let record = try RecordJSON.decode(KeystoreRecord.self, data, collection: collection)
             guard record.id == CollectionName.keystoreID else {
@@ -35,7 +38,7 @@ enum StableRecords {
                 }
             }
             return SyncRecordHeader(id: record.id, lastModified: record.lastModified, isDeleted: record.isDeleted,
-                                    content: try contentOf(record))
+                                    content: try contentOf(record), revision: revision(of: record.encrypted))
         }
     }
 
@@ -55,12 +58,14 @@ enum StableRecords {
         switch collection {
         case .items:
             return try VaultDatabase.stableItem(id, in: db).map {
-                SyncRecordHeader(id: $0.id, lastModified: $0.lastModified, isDeleted: false, content: try contentOf($0))
+                SyncRecordHeader(id: $0.id, lastModified: $0.lastModified, isDeleted: false, content: try contentOf($0),
+                                 revision: revision(of: $0.encrypted))
             }
         case .keystores:
             guard id == CollectionName.keystoreID else { return nil }
             return try VaultDatabase.stableKeystore(in: db).map {
-                SyncRecordHeader(id: $0.id, lastModified: $0.lastModified, isDeleted: false, content: try contentOf($0))
+                SyncRecordHeader(id: $0.id, lastModified: $0.lastModified, isDeleted: false, content: try contentOf($0),
+                                 revision: revision(of: $0.encrypted))
             }
         }
     }
@@ -95,6 +100,8 @@ enum StableRecords {
         case .keystores: return try VaultDatabase.stableKeystore(in: db).map { try RecordCoding.encode($0) }
         }
     }
+
+    static func revision(of encrypted: String) -> UInt64? { Lineage.of(encrypted)?.revision }
 
     private static func contentOf<Record: Encodable>(_ record: Record) throws -> Data {
         RecordJSON.body(try RecordCoding.encode(record))

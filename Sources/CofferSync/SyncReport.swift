@@ -43,6 +43,8 @@ public struct SyncReport: Sendable, Equatable {
     public var backoffUntil: Date?
     /// Items merged in this sync (they get the ⚑ badge until reviewed).
     public var mergedIDs: [String] = []
+    /// Records the server sent older than the version this device holds (rollbacks or replays).
+    public var rolledBack = 0
 
     public init(error: SyncErrorName? = nil, message: String? = nil) {
         self.error = error

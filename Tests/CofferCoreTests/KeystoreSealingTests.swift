@@ -20,7 +20,7 @@ final class KeystoreSealingTests: XCTestCase {
     private func seal(_ ring: KeyRing, passphrase: String = "right", kdf: KDFParameters = Fixture.fastKDF(),
                       vaultKey: SecureBuffer = .random(count: 32)) throws -> Sealed {
         let keys = try PassphraseKeys(passphrase: Fixture.passphrase(passphrase), parameters: kdf)
-        let record = try KeystoreSealing.seal(ring, vaultKey: vaultKey, keys: keys, kdf: kdf, lastModified: 7)
+        let record = try KeystoreSealing.seal(ring, vaultKey: vaultKey, keys: keys, kdf: kdf, lineage: .first, lastModified: 7)
         return Sealed(record: record, keys: keys, vaultKey: vaultKey)
     }
 
@@ -157,7 +157,7 @@ final class KeystoreSealingTests: XCTestCase {
         let ring = makeRing()
         let sealed = try seal(ring)
         ring.addKey(for: "item-new")
-        let resealed = try KeystoreSealing.reseal(ring, vaultKey: sealed.vaultKey, keepingWrappingOf: sealed.record,
+        let resealed = try KeystoreSealing.reseal(ring, vaultKey: sealed.vaultKey, keepingWrappingOf: sealed.record, lineage: .first,
                                                   lastModified: 9)
         XCTAssertTrue(resealed.hasSameWrapping(as: sealed.record))
         XCTAssertEqual(resealed.wrappedKey, sealed.record.wrappedKey)

@@ -343,7 +343,7 @@ final class VaultTests: XCTestCase {
         try await vault.add(Fixture.item(id: "good"))
         let foreignRing = KeyRing()
         foreignRing.addKey(for: "foreign")
-        let foreign = try ItemSealing.seal(Fixture.item(id: "foreign"), ring: foreignRing, lastModified: 5)
+        let foreign = try ItemSealing.seal(Fixture.item(id: "foreign"), ring: foreignRing, lineage: .first, lastModified: 5)
         try await vault.add(Fixture.item(id: "broken"))
         try pretendSynced("broken", lastModified: 6, in: vault)
         try vault.database.write { db in

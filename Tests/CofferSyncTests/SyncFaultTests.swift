@@ -428,7 +428,8 @@ final class SyncFaultTests: XCTestCase {
 
         let raw = RawAccount(server: server, credentials: credentials)
         var record = try await raw.record("items", victim.id)
-        let garbage = Data((0..<120).map { _ in UInt8.random(in: 0...255) })
+        var garbage = Data((0..<120).map { _ in UInt8.random(in: 0...255) })
+        garbage[0] = 0 // no envelope version: corrupt, not an older version (that is a rollback, tested apart)
         record["encrypted"] = garbage.base64EncodedString()
         try await raw.put("items", victim.id, record)
 
@@ -463,7 +464,7 @@ final class SyncFaultTests: XCTestCase {
         try await b.edit(other.id) { $0.entry.password = "o from B" }
         let raw = RawAccount(server: server, credentials: credentials)
         var record = try await raw.record("items", victim.id)
-        record["encrypted"] = Data((0..<120).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        record["encrypted"] = (Data([0]) + Data((0..<119).map { _ in UInt8.random(in: 0...255) })).base64EncodedString()
         try await raw.put("items", victim.id, record)
 
         let report = await b.sync()
@@ -508,11 +509,13 @@ final class SyncFaultTests: XCTestCase {
     }
 
     /// An item record whose ciphertext was copied from another item: the id is bound into the
-    /// ciphertext, so it fails as tampered rather than opening as the other item.
+    /// ciphertext, so it fails as tampered rather than opening as the other item. (The source's
+    /// lineage is newer than the target's, so it is not taken for an older version: see the next test.)
     func testCiphertextMovedToAnotherIDIsCorruptNotTheOtherItem() async throws {
         let (a, b, _) = try await pair()
-        let source = try await a.add("Source", username: "source-user", password: "source-pw")
         let target = try await a.add("Target", username: "target-user", password: "target-pw")
+        var source = try await a.add("Source", username: "source-user", password: "source-pw")
+        source = try await a.edit(source.id) { $0.entry.notes = "a later revision than Target's" }
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()
 
@@ -531,6 +534,34 @@ final class SyncFaultTests: XCTestCase {
         }
         XCTAssertEqual(listed.first { $0.id == source.id }?.item?.entry.password, "source-pw")
         XCTAssertEqual(listed.compactMap(\.item).filter { $0.title == "Source" }.count, 1, "no second copy of Source")
+    }
+
+    /// The same move, from an item with an older lineage: taken for a rollback, so the target's
+    /// version on B is never replaced — it stays readable, is reported, and goes up again.
+    func testOlderCiphertextMovedToAnotherIDReplacesNothing() async throws {
+        let (a, b, _) = try await pair()
+        let source = try await a.add("Source", username: "source-user", password: "source-pw")
+        var target = try await a.add("Target", username: "target-user", password: "target-pw")
+        target = try await a.edit(target.id) { $0.entry.notes = "a later revision than Source's" }
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+
+        let raw = RawAccount(server: server, credentials: credentials)
+        let sourceRecord = try await raw.record("items", source.id)
+        var targetRecord = try await raw.record("items", target.id)
+        for key in ["encrypted", "origins", "tags", "active"] { targetRecord[key] = sourceRecord[key] }
+        try await raw.put("items", target.id, targetRecord)
+
+        let report = await b.sync()
+        XCTAssertEqual(report.error, .network)
+        XCTAssertEqual(report.rolledBack, 1, report.message ?? "")
+        let onB = try await b.items()
+        XCTAssertEqual(onB[target.id], target, "B's target is untouched")
+        XCTAssertEqual(onB[source.id]?.entry.password, "source-pw")
+        XCTAssertEqual(onB.values.filter { $0.title == "Source" }.count, 1, "no second copy of Source")
+        await a.syncExpectingSuccess()
+        let onA = try await a.items()
+        XCTAssertEqual(onA[target.id]?.entry.password, "target-pw", "B's readable version replaced the moved one")
     }
 
     /// The items a device can open now, by id (an item waiting for its key is left out).

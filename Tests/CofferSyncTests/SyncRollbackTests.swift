@@ -1,0 +1,165 @@
+import CofferCore
+@testable import CofferSync
+import Foundation
+import XCTest
+
+/// A server that serves an older version of a record as if it were new — rolled back from a
+/// backup, or replaying a record to undo a change. Each record carries its lineage (revision and
+/// parent digest) in the clear, bound to the ciphertext, so devices notice: the older version
+/// never replaces theirs, it is merged with theirs (nothing either side holds is lost) and the
+/// sync reports it. Real Kinto; the replay is written straight to the account.
+final class SyncRollbackTests: XCTestCase {
+    var server: TestServer!
+    var credentials: KintoCredentials!
+    var directory: URL!
+    var proxy: FaultProxy?
+
+    override func setUp() async throws {
+        server = try TestServer.require()
+        credentials = try await server.makeAccount()
+        directory = try temporaryDirectory(self)
+    }
+
+    override func tearDown() {
+        proxy?.stop()
+        proxy = nil
+        super.tearDown()
+    }
+
+    private func pair() async throws -> (a: Device, b: Device, raw: RawAccount) {
+        let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials)
+        await a.syncExpectingSuccess()
+        let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials)
+        return (a, b, RawAccount(server: server, credentials: credentials))
+    }
+
+    func testReplayedOldItemIsRefusedAndMergedWithOurs() async throws {
+        let (a, b, raw) = try await pair()
+        let item = try await a.add("Bank", username: "ann", password: "old password")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+        let old = try await raw.record("items", item.id)
+        try await a.edit(item.id) { $0.entry.password = "new password" }
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+
+        try await raw.put("items", item.id, old)
+        let report = await b.sync()
+        XCTAssertEqual(report.rolledBack, 1)
+        XCTAssertEqual(report.error, .network)
+        XCTAssertTrue(report.message?.contains("older") == true, report.message ?? "")
+        let onB = try await b.items()
+        XCTAssertEqual(onB[item.id]?.entry.password, "new password", "the replay did not undo the change")
+        XCTAssertTrue(onB[item.id]?.history.contains { String(describing: $0.patch).contains("old password") } == true,
+                      "what the server sent is kept in history")
+        let reviewed = try await b.vault.reviews().map(\.id)
+        XCTAssertEqual(reviewed, [item.id], "the merge is flagged for review")
+
+        // B's merge, made from the replayed version, is newer than everything: A takes it.
+        let onA = await a.sync()
+        XCTAssertNil(onA.error, onA.message ?? "")
+        XCTAssertEqual(onA.rolledBack, 0)
+        try await assertConverged([a, b])
+        let itemsOnA = try await a.items()
+        XCTAssertEqual(itemsOnA[item.id]?.entry.password, "new password")
+        let again = await b.sync()
+        XCTAssertNil(again.error, "reported once, not on every sync: \(again.message ?? "")")
+    }
+
+    func testReplayWhileLockedOverwritesNothingAndWaitsForTheUnlock() async throws {
+        let (a, b, raw) = try await pair()
+        let item = try await a.add("Mail", password: "first")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+        let old = try await raw.record("items", item.id)
+        try await a.edit(item.id) { $0.title = "Mail (work)" }
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+        let currentRecord = try await raw.record("items", item.id)
+        let current = try XCTUnwrap(currentRecord["encrypted"] as? String)
+
+        await b.lock()
+        try await raw.put("items", item.id, old)
+        let locked = await b.sync()
+        XCTAssertEqual(locked.rolledBack, 1)
+        XCTAssertEqual(locked.error, .network)
+        XCTAssertTrue(locked.message?.contains("unlock") == true, locked.message ?? "")
+        let stable = try b.vault.database.read { try VaultDatabase.stableItem(item.id, in: $0) }
+        XCTAssertEqual(stable?.encrypted, current, "B's stable version is untouched")
+        XCTAssertEqual(try b.status().conflicts, 1, "shown as a conflict (⚠) until the unlock")
+        let stillReplayed = try await raw.record("items", item.id)["encrypted"] as? String
+        XCTAssertEqual(stillReplayed, old["encrypted"] as? String, "nothing pushed over it while locked")
+
+        try await b.unlock()
+        let unlocked = await b.sync()
+        XCTAssertNil(unlocked.error, unlocked.message ?? "")
+        XCTAssertEqual(unlocked.merged, 1)
+        let onB = try await b.items()
+        XCTAssertEqual(onB[item.id]?.title, "Mail (work)")
+        await a.syncExpectingSuccess()
+        try await assertConverged([a, b])
+    }
+
+    /// An old keystore replayed after a passphrase change must not make the old passphrase work again.
+    func testReplayedOldKeystoreDoesNotBringBackTheOldPassphrase() async throws {
+        let (a, b, raw) = try await pair()
+        _ = try await a.add("Anything")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+        let oldKeystore = try await raw.record("keystores", CollectionName.keystoreID)
+        try await a.vault.changePassphrase(to: secret("a brand new passphrase"), kdf: Device.fastKDF)
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+
+        try await raw.put("keystores", CollectionName.keystoreID, oldKeystore)
+        let report = await b.sync()
+        XCTAssertEqual(report.rolledBack, 1)
+        await b.lock()
+        do {
+            try await b.unlock()
+            XCTFail("the old passphrase opened B after the replay")
+        } catch CoreError.wrongPassphrase {}
+        try await b.unlock("a brand new passphrase")
+
+        await a.syncExpectingSuccess()
+        await a.lock()
+        try await a.unlock("a brand new passphrase")
+        try await assertConverged([a, b])
+    }
+
+    /// B's title change reaches the server but its acknowledgement is lost; A edits the title on
+    /// top of it. The lineage says A's version was made from B's, so A's edit wins outright on
+    /// B — no merge against B's stale base (which would have kept B's older title), no review.
+    /// A title-only change leaves no history entry, so only the lineage can tell.
+    func testEditOnTopOfAPushWhoseAcknowledgementWasLostWins() async throws {
+        let (a, b, _) = try await pair()
+        let item = try await a.add("T0", password: "p")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+        let proxy = try FaultProxy(upstream: server)
+        self.proxy = proxy
+        b.use(server: proxy.url, credentials: credentials)
+
+        try await b.edit(item.id) { $0.title = "T1 from B" }
+        try await proxy.setFault(.resetAfter, match: "/batch")
+        let lost = await b.sync()
+        XCTAssertEqual(lost.error, .network, lost.message ?? "")
+        await a.syncExpectingSuccess()
+        let seenByA = try await a.items()
+        XCTAssertEqual(seenByA[item.id]?.title, "T1 from B", "the write reached the server")
+        try await a.edit(item.id) { $0.title = "T2 from A" }
+        await a.syncExpectingSuccess()
+
+        let report = await b.sync()
+        XCTAssertNil(report.error, report.message ?? "")
+        XCTAssertEqual(report.merged, 0, "nothing to merge: A's version already holds B's change")
+        let onB = try await b.items()
+        XCTAssertEqual(onB[item.id]?.title, "T2 from A")
+        let reviews = try await b.vault.reviews()
+        XCTAssertTrue(reviews.isEmpty)
+        await a.syncExpectingSuccess()
+        try await assertConverged([a, b])
+        let onA = try await a.items()
+        XCTAssertEqual(onA[item.id]?.title, "T2 from A", "A's later edit survived")
+    }
+}
