@@ -50,13 +50,11 @@ enum FetchStep {
     private static func store(_ records: [Data], etag: String, _ collection: CollectionName, _ context: SyncContext,
                               serverHasEverything: Bool, into outcome: inout Outcome) throws {
         // Decode and check everything before writing anything: a refused record stores nothing.
-        let incoming = try records.map { data in
-            (try StableRecords.header(of: data, in: collection), try StableRecords.canonicalText(of: data, in: collection))
-        }
+        let incoming = try records.map { try StableRecords.incoming($0, in: collection) }
         outcome = try context.database.write { [outcome] db in
             var outcome = outcome
             for (header, text) in incoming {
-                let stable = try StableRecords.stable(collection, header.id, in: db)
+                let stable = try StableRecords.stamp(collection, header.id, in: db)
                 // Our own write coming back: stable already holds exactly this version.
                 if let stable, stable.lastModified == header.lastModified { continue }
                 if let local = try VaultDatabase.pendingChange(collection, header.id, source: .local, in: db),
@@ -90,7 +88,7 @@ enum FetchStep {
                 outcome.received += 1
             }
             if serverHasEverything {
-                try queueReupload(collection, present: Set(incoming.filter { !$0.0.isDeleted }.map(\.0.id)), db: db)
+                try queueReupload(collection, present: Set(incoming.filter { !$0.header.isDeleted }.map(\.header.id)), db: db)
             }
             CrashPoint.reach("sync.fetch.\(collection.rawValue).inside")
             try Markers.set(collection, etag, in: db)

@@ -16,15 +16,17 @@ struct SyncRecordHeader: Sendable, Equatable {
 
 /// Stable-record access for either collection, so the steps are written once.
 enum StableRecords {
-    static func header(of data: Data, in collection: CollectionName) throws -> SyncRecordHeader {
+    /// A record as the server sent it: its header and its canonical JSON text (what
+    /// `pending.record` holds), from one decode and one encode.
+    static func incoming(_ data: Data, in collection: CollectionName) throws -> (header: SyncRecordHeader, text: String) {
         switch collection {
         case .items:
             let record = try RecordJSON.decode(ItemRecord.self, data, collection: collection)
             guard RecordID.isValid(record.id) else {
                 throw RefusedRecord(description: "The server sent an item with an invalid id; it was not stored.")
             }
-            return SyncRecordHeader(id: record.id, lastModified: record.lastModified, isDeleted: record.isDeleted,
-                                    content: try contentOf(record), revision: revision(of: record.encrypted))
+            return try described(record, id: record.id, lastModified: record.lastModified, isDeleted: record.isDeleted,
+                                 encrypted: record.encrypted)
         case .keystores:
             let record = try RecordJSON.decode(KeystoreRecord.self, data, collection: collection)
             guard record.id == CollectionName.keystoreID else {
@@ -37,36 +39,35 @@ enum StableRecords {
                     throw RefusedRecord(description: "The server's keystore asks for weaker or malformed key derivation; it was refused.")
                 }
             }
-            return SyncRecordHeader(id: record.id, lastModified: record.lastModified, isDeleted: record.isDeleted,
-                                    content: try contentOf(record), revision: revision(of: record.encrypted))
+            return try described(record, id: record.id, lastModified: record.lastModified, isDeleted: record.isDeleted,
+                                 encrypted: record.encrypted)
         }
+    }
+
+    static func header(of data: Data, in collection: CollectionName) throws -> SyncRecordHeader {
+        try incoming(data, in: collection).header
     }
 
     /// The canonical JSON text of a server record (what `pending.record` holds).
     static func canonicalText(of data: Data, in collection: CollectionName) throws -> String {
-        switch collection {
-        case .items: return try RecordCoding.encode(try RecordJSON.decode(ItemRecord.self, data, collection: collection))
-        case .keystores: return try RecordCoding.encode(try RecordJSON.decode(KeystoreRecord.self, data, collection: collection))
-        }
+        try incoming(data, in: collection).text
     }
 
     static func header(ofStored text: String, in collection: CollectionName) throws -> SyncRecordHeader {
         try header(of: Data(text.utf8), in: collection)
     }
 
-    static func stable(_ collection: CollectionName, _ id: String, in db: Database) throws -> SyncRecordHeader? {
+    /// What fetch needs of a stable record, read without decoding it: its server timestamp and
+    /// the revision of its lineage.
+    static func stamp(_ collection: CollectionName, _ id: String, in db: Database) throws -> (lastModified: Int64, revision: UInt64?)? {
         switch collection {
         case .items:
-            return try VaultDatabase.stableItem(id, in: db).map {
-                SyncRecordHeader(id: $0.id, lastModified: $0.lastModified, isDeleted: false, content: try contentOf($0),
-                                 revision: revision(of: $0.encrypted))
-            }
+            guard let row = try Row.fetchOne(db, sql: "SELECT last_modified, encrypted FROM items WHERE id = ?", arguments: [id])
+            else { return nil }
+            return (row["last_modified"], revision(of: row["encrypted"]))
         case .keystores:
-            guard id == CollectionName.keystoreID else { return nil }
-            return try VaultDatabase.stableKeystore(in: db).map {
-                SyncRecordHeader(id: $0.id, lastModified: $0.lastModified, isDeleted: false, content: try contentOf($0),
-                                 revision: revision(of: $0.encrypted))
-            }
+            guard id == CollectionName.keystoreID, let record = try VaultDatabase.stableKeystore(in: db) else { return nil }
+            return (record.lastModified, revision(of: record.encrypted))
         }
     }
 
@@ -103,8 +104,21 @@ enum StableRecords {
 
     static func revision(of encrypted: String) -> UInt64? { Lineage.of(encrypted)?.revision }
 
-    private static func contentOf<Record: Encodable>(_ record: Record) throws -> Data {
-        RecordJSON.body(try RecordCoding.encode(record))
+    private static func described<Record: Encodable>(_ record: Record, id: String, lastModified: Int64, isDeleted: Bool,
+                                                     encrypted: String) throws -> (header: SyncRecordHeader, text: String) {
+        let text = try RecordCoding.encode(record)
+        let header = SyncRecordHeader(id: id, lastModified: lastModified, isDeleted: isDeleted,
+                                      content: content(ofCanonical: text, lastModified: lastModified),
+                                      revision: isDeleted ? nil : revision(of: encrypted))
+        return (header, text)
+    }
+
+    /// The canonical text with its timestamp taken out, so equal content compares equal. The
+    /// text is our own encoder's (sorted keys, no spaces), where `"last_modified":N` occurs once.
+    static func content(ofCanonical text: String, lastModified: Int64) -> Data {
+        let stamp = "\"last_modified\":\(lastModified)"
+        guard let range = text.range(of: stamp) else { return Data(text.utf8) }
+        return Data(text.replacingCharacters(in: range, with: "\"last_modified\":0").utf8)
     }
 }
 
