@@ -2,11 +2,13 @@ import Foundation
 import GRDB
 
 /// Row-level access to stable records and pending changes, for use inside one transaction.
+/// Statements are cached per connection: a sync or an import runs them thousands of times, and
+/// preparing (parsing, GRDB's authorizer) cost more than running them.
 extension VaultDatabase {
     // MARK: Stable items
 
     public static func stableItem(_ id: String, in db: Database) throws -> ItemRecord? {
-        try Row.fetchOne(db, sql: "SELECT * FROM items WHERE id = ?", arguments: [id]).map(itemRecord(from:))
+        try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM items WHERE id = ?"), arguments: [id]).map(itemRecord(from:))
     }
 
     public static func stableItems(in db: Database) throws -> [ItemRecord] {
@@ -15,14 +17,14 @@ extension VaultDatabase {
 
     public static func saveStableItem(_ record: ItemRecord, in db: Database) throws {
         if record.isDeleted {
-            try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [record.id])
+            try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?").execute(arguments: [record.id])
             return
         }
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO items (id, last_modified, active, origins, tags, encrypted) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [record.id, record.lastModified, record.isActive ? 1 : 0,
-                        record.originHashes.joined(separator: " "), record.tagHashes.joined(separator: " "),
-                        record.encrypted])
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO items (id, last_modified, active, origins, tags, encrypted) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute(arguments: [record.id, record.lastModified, record.isActive ? 1 : 0,
+                              record.originHashes.joined(separator: " "), record.tagHashes.joined(separator: " "),
+                              record.encrypted])
     }
 
     static func itemRecord(from row: Row) -> ItemRecord {
@@ -37,25 +39,25 @@ extension VaultDatabase {
     // MARK: Stable keystore
 
     public static func stableKeystore(in db: Database) throws -> KeystoreRecord? {
-        guard let text = try String.fetchOne(db, sql: "SELECT record FROM keystores WHERE id = ?",
+        guard let text = try String.fetchOne(try db.cachedStatement(sql: "SELECT record FROM keystores WHERE id = ?"),
                                              arguments: [CollectionName.keystoreID]) else { return nil }
         return try decodeStored(KeystoreRecord.self, text)
     }
 
     public static func saveStableKeystore(_ record: KeystoreRecord, in db: Database) throws {
         if record.isDeleted {
-            try db.execute(sql: "DELETE FROM keystores WHERE id = ?", arguments: [record.id])
+            try db.cachedStatement(sql: "DELETE FROM keystores WHERE id = ?").execute(arguments: [record.id])
             return
         }
-        try db.execute(sql: "INSERT OR REPLACE INTO keystores (id, last_modified, record) VALUES (?, ?, ?)",
-                       arguments: [record.id, record.lastModified, try RecordCoding.encode(record)])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO keystores (id, last_modified, record) VALUES (?, ?, ?)")
+            .execute(arguments: [record.id, record.lastModified, try RecordCoding.encode(record)])
     }
 
     // MARK: Pending
 
     public static func pendingChange(_ collection: CollectionName, _ id: String, source: PendingChange.Source,
                                      in db: Database) throws -> PendingChange? {
-        try Row.fetchOne(db, sql: "SELECT * FROM pending WHERE collection = ? AND id = ? AND source = ?",
+        try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM pending WHERE collection = ? AND id = ? AND source = ?"),
                          arguments: [collection.rawValue, id, source.rawValue]).flatMap(pendingChange(from:))
     }
 
@@ -73,18 +75,18 @@ extension VaultDatabase {
 
     /// Inserts the change, replacing any earlier one for the same (source, collection, id).
     public static func savePending(_ change: PendingChange, in db: Database) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO pending (collection, id, source, action, last_modified, record) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (source, collection, id) DO UPDATE SET
                 action = excluded.action, last_modified = excluded.last_modified, record = excluded.record
-            """, arguments: [change.collection.rawValue, change.id, change.source.rawValue, change.action.rawValue,
-                             change.lastModified, change.record])
+            """).execute(arguments: [change.collection.rawValue, change.id, change.source.rawValue,
+                                     change.action.rawValue, change.lastModified, change.record])
     }
 
     public static func deletePending(_ collection: CollectionName, _ id: String, source: PendingChange.Source,
                                      in db: Database) throws {
-        try db.execute(sql: "DELETE FROM pending WHERE collection = ? AND id = ? AND source = ?",
-                       arguments: [collection.rawValue, id, source.rawValue])
+        try db.cachedStatement(sql: "DELETE FROM pending WHERE collection = ? AND id = ? AND source = ?")
+            .execute(arguments: [collection.rawValue, id, source.rawValue])
     }
 
     static func pendingChange(from row: Row) -> PendingChange? {

@@ -3,7 +3,9 @@ import Foundation
 import GRDB
 
 /// Step 1, fetch: the collection's changes since the marker go into `pending` as remote changes,
-/// and the new ETag becomes the marker — one transaction.
+/// and the new ETag becomes the marker — one transaction. A change with no local counterpart goes
+/// straight to stable (what examine would do with it), which keeps a first download to one write
+/// per record.
 ///
 /// Our own echo (a record exactly as we last pushed it) is dropped. A record that matches a local
 /// change we sent but never saw acknowledged (the batch's outcome was unknown) acknowledges it.
@@ -53,19 +55,21 @@ enum FetchStep {
         let incoming = try records.map { try StableRecords.incoming($0, in: collection) }
         outcome = try context.database.write { [outcome] db in
             var outcome = outcome
-            for (header, text) in incoming {
+            for record in incoming {
+                let header = record.header
                 let stable = try StableRecords.stamp(collection, header.id, in: db)
                 // Our own write coming back: stable already holds exactly this version.
                 if let stable, stable.lastModified == header.lastModified { continue }
-                if let local = try VaultDatabase.pendingChange(collection, header.id, source: .local, in: db),
-                   !header.isDeleted, try StableRecords.header(ofStored: local.record, in: collection).content == header.content {
+                let local = try VaultDatabase.pendingChange(collection, header.id, source: .local, in: db)
+                if let local, !header.isDeleted,
+                   try StableRecords.incoming(Data(local.record.utf8), in: collection).content() == record.content() {
                     // A write whose acknowledgement we never got: the server has it, so it is stable now.
-                    try StableRecords.save(text, lastModified: header.lastModified, in: collection, db: db)
+                    try record.saveAsStable(in: db)
                     try VaultDatabase.deletePending(collection, header.id, source: .local, in: db)
                     try VaultDatabase.deletePending(collection, header.id, source: .remote, in: db)
                     continue
                 }
-                var hasLocal = try VaultDatabase.pendingChange(collection, header.id, source: .local, in: db) != nil
+                var hasLocal = local != nil
                 if let stable, !header.isDeleted, let theirs = header.revision, let ours = stable.revision, theirs < ours {
                     context.logger.warning("fetch \(collection.rawValue) \(header.id): revision \(theirs) is older than ours (\(ours)); kept as a conflict")
                     outcome.rolledBack += 1
@@ -81,10 +85,18 @@ enum FetchStep {
                 if header.isDeleted && stable == nil && !hasLocal {
                     continue // A tombstone of something we never had.
                 }
+                if !hasLocal {
+                    // Nothing local to weigh it against: examine would apply it as it is
+                    // (`ExamineRules`), so it becomes stable now, in this same transaction.
+                    try record.saveAsStable(in: db)
+                    try VaultDatabase.deletePending(collection, header.id, source: .remote, in: db)
+                    outcome.received += 1
+                    continue
+                }
                 let action: PendingChange.Action = header.isDeleted ? .remove : (stable == nil ? .add : .update)
                 try VaultDatabase.savePending(
                     PendingChange(collection: collection, id: header.id, source: .remote, action: action,
-                                  lastModified: header.lastModified, record: text), in: db)
+                                  lastModified: header.lastModified, record: try record.canonicalText()), in: db)
                 outcome.received += 1
             }
             if serverHasEverything {

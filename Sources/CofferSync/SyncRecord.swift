@@ -7,26 +7,62 @@ struct SyncRecordHeader: Sendable, Equatable {
     var id: String
     var lastModified: Int64
     var isDeleted: Bool
-    /// The record's JSON with `last_modified` removed: equal for the same content.
-    var content: Data
     /// The revision of its lineage: 0 for a record sealed before lineages, nil for a deletion or
     /// bytes that are no envelope (corrupt, not older).
     var revision: UInt64?
 }
 
+/// A record as the server sent it, decoded once: its header and the record itself. Its JSON text
+/// is written only when needed (a first download stores most records without it).
+struct IncomingRecord {
+    enum Value {
+        case item(ItemRecord)
+        case keystore(KeystoreRecord)
+    }
+
+    var header: SyncRecordHeader
+    var value: Value
+
+    /// Makes it the stable version (a deletion removes the stable row).
+    func saveAsStable(in db: Database) throws {
+        switch value {
+        case .item(let record): try VaultDatabase.saveStableItem(record, in: db)
+        case .keystore(let record): try VaultDatabase.saveStableKeystore(record, in: db)
+        }
+    }
+
+    /// The canonical JSON text (what `pending.record` holds).
+    func canonicalText() throws -> String {
+        switch value {
+        case .item(let record): return try RecordCoding.encode(record)
+        case .keystore(let record): return try RecordCoding.encode(record)
+        }
+    }
+
+    /// The canonical text without the server's timestamp: equal for the same content.
+    func content() throws -> String {
+        switch value {
+        case .item(var record):
+            record.lastModified = 0
+            return try RecordCoding.encode(record)
+        case .keystore(var record):
+            record.lastModified = 0
+            return try RecordCoding.encode(record)
+        }
+    }
+}
+
 /// Stable-record access for either collection, so the steps are written once.
 enum StableRecords {
-    /// A record as the server sent it: its header and its canonical JSON text (what
-    /// `pending.record` holds), from one decode and one encode.
-    static func incoming(_ data: Data, in collection: CollectionName) throws -> (header: SyncRecordHeader, text: String) {
+    static func incoming(_ data: Data, in collection: CollectionName) throws -> IncomingRecord {
         switch collection {
         case .items:
             let record = try RecordJSON.decode(ItemRecord.self, data, collection: collection)
             guard RecordID.isValid(record.id) else {
                 throw RefusedRecord(description: "The server sent an item with an invalid id; it was not stored.")
             }
-            return try described(record, id: record.id, lastModified: record.lastModified, isDeleted: record.isDeleted,
-                                 encrypted: record.encrypted)
+            return IncomingRecord(header: header(record.id, record.lastModified, record.isDeleted, record.encrypted),
+                                  value: .item(record))
         case .keystores:
             let record = try RecordJSON.decode(KeystoreRecord.self, data, collection: collection)
             guard record.id == CollectionName.keystoreID else {
@@ -39,8 +75,8 @@ enum StableRecords {
                     throw RefusedRecord(description: "The server's keystore asks for weaker or malformed key derivation; it was refused.")
                 }
             }
-            return try described(record, id: record.id, lastModified: record.lastModified, isDeleted: record.isDeleted,
-                                 encrypted: record.encrypted)
+            return IncomingRecord(header: header(record.id, record.lastModified, record.isDeleted, record.encrypted),
+                                  value: .keystore(record))
         }
     }
 
@@ -50,7 +86,7 @@ enum StableRecords {
 
     /// The canonical JSON text of a server record (what `pending.record` holds).
     static func canonicalText(of data: Data, in collection: CollectionName) throws -> String {
-        try incoming(data, in: collection).text
+        try incoming(data, in: collection).canonicalText()
     }
 
     static func header(ofStored text: String, in collection: CollectionName) throws -> SyncRecordHeader {
@@ -62,7 +98,8 @@ enum StableRecords {
     static func stamp(_ collection: CollectionName, _ id: String, in db: Database) throws -> (lastModified: Int64, revision: UInt64?)? {
         switch collection {
         case .items:
-            guard let row = try Row.fetchOne(db, sql: "SELECT last_modified, encrypted FROM items WHERE id = ?", arguments: [id])
+            guard let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT last_modified, encrypted FROM items WHERE id = ?"),
+                                             arguments: [id])
             else { return nil }
             return (row["last_modified"], revision(of: row["encrypted"]))
         case .keystores:
@@ -91,7 +128,7 @@ enum StableRecords {
     }
 
     static func delete(_ collection: CollectionName, _ id: String, db: Database) throws {
-        try db.execute(sql: "DELETE FROM \(collection.rawValue) WHERE id = ?", arguments: [id])
+        try db.cachedStatement(sql: "DELETE FROM \(collection.rawValue) WHERE id = ?").execute(arguments: [id])
     }
 
     /// Stable record as JSON text (for re-uploading after the server lost it).
@@ -104,21 +141,9 @@ enum StableRecords {
 
     static func revision(of encrypted: String) -> UInt64? { Lineage.of(encrypted)?.revision }
 
-    private static func described<Record: Encodable>(_ record: Record, id: String, lastModified: Int64, isDeleted: Bool,
-                                                     encrypted: String) throws -> (header: SyncRecordHeader, text: String) {
-        let text = try RecordCoding.encode(record)
-        let header = SyncRecordHeader(id: id, lastModified: lastModified, isDeleted: isDeleted,
-                                      content: content(ofCanonical: text, lastModified: lastModified),
-                                      revision: isDeleted ? nil : revision(of: encrypted))
-        return (header, text)
-    }
-
-    /// The canonical text with its timestamp taken out, so equal content compares equal. The
-    /// text is our own encoder's (sorted keys, no spaces), where `"last_modified":N` occurs once.
-    static func content(ofCanonical text: String, lastModified: Int64) -> Data {
-        let stamp = "\"last_modified\":\(lastModified)"
-        guard let range = text.range(of: stamp) else { return Data(text.utf8) }
-        return Data(text.replacingCharacters(in: range, with: "\"last_modified\":0").utf8)
+    private static func header(_ id: String, _ lastModified: Int64, _ isDeleted: Bool, _ encrypted: String) -> SyncRecordHeader {
+        SyncRecordHeader(id: id, lastModified: lastModified, isDeleted: isDeleted,
+                         revision: isDeleted ? nil : revision(of: encrypted))
     }
 }
 

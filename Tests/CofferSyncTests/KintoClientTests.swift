@@ -116,8 +116,9 @@ final class KintoClientTests: XCTestCase {
         XCTAssertEqual(objects.map { $0["id"] as? String }, ["b", "a"])
         XCTAssertEqual(objects[0]["v"] as? String, "b2")
         XCTAssertEqual(objects[1]["deleted"] as? Bool, true)
-        XCTAssertEqual(records[0], updated)
-        XCTAssertEqual(records[1], tombstone)
+        // The same JSON (listings keep the server's bytes, batch answers are re-encoded).
+        XCTAssertEqual(objects[0] as NSDictionary, try jsonObject(updated) as NSDictionary)
+        XCTAssertEqual(objects[1] as NSDictionary, try jsonObject(tombstone) as NSDictionary)
         XCTAssertEqual(etag, String(try lastModified(tombstone)))
         // Without a marker, deleted records are not listed at all.
         guard case .changes(let all, _) = try await client.fetchChanges(collection: .items, since: nil) else {
