@@ -1,6 +1,7 @@
 #ifndef COFFER_CSODIUM_SHIM_H
 #define COFFER_CSODIUM_SHIM_H
 #include <sodium.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
@@ -10,6 +11,12 @@ static inline int coffer_harden_process(void) {
     int a = setrlimit(RLIMIT_CORE, &none);
     int b = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     return (a == 0 && b == 0) ? 0 : -1;
+}
+
+/* The default action (death, no core) for the signals the Swift runtime's crash reporter catches. */
+static inline void coffer_default_crash_signals(void) {
+    const int signals[] = {SIGQUIT, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGSEGV, SIGTRAP};
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) signal(signals[i], SIG_DFL);
 }
 
 static inline int coffer_is_dumpable(void) {

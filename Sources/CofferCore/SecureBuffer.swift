@@ -88,4 +88,13 @@ public enum ProcessHardening {
     public static func apply() -> Bool { coffer_harden_process() == 0 }
 
     public static var isDumpable: Bool { coffer_is_dumpable() != 0 }
+
+    /// Takes the crash signals back from the Swift runtime's crash reporter, unless the user asked
+    /// for it with `SWIFT_BACKTRACE`: it has a helper read this process's memory and prints the
+    /// bytes its registers point at (secrets, perhaps) to stderr, and after a SIGQUIT or SIGABRT
+    /// it was seen to hang instead of exiting (Tests/CofferCLITests/CoreDumpTests.swift).
+    public static func removeCrashReporter() {
+        guard ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil else { return }
+        coffer_default_crash_signals()
+    }
 }

@@ -22,6 +22,7 @@ public final class VaultDatabase: Sendable {
     ///
     /// The file is built under a temporary name and linked into place only when complete, so a
     /// crash never leaves a half-made vault at `path` (which `init` would then refuse to replace).
+    /// What such a crash leaves under the temporary name goes at the next `create` or `open`.
     public static func create(at path: String, initialize: (Database) throws -> Void = { _ in }) throws -> VaultDatabase {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
@@ -34,18 +35,11 @@ public final class VaultDatabase: Sendable {
                 throw CoreError.cannotCreate(path: path, reason: "its directory cannot be created")
             }
         }
-        let temporary = path + ".creating-" + UUID().uuidString.prefix(8).lowercased()
-        // Create the file ourselves so it is 0600 from the first byte; SQLite gives -wal and -shm the same mode.
-        let descriptor = Glibc.open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            let reason = errno == EACCES || errno == EROFS || errno == EPERM
-                ? "the directory is not writable" : String(cString: strerror(errno))
-            throw CoreError.cannotCreate(path: path, reason: reason)
-        }
-        Glibc.close(descriptor)
-        func removeTemporary() {
-            for suffix in ["", "-wal", "-shm"] { try? fileManager.removeItem(atPath: temporary + suffix) }
-        }
+        removeCreationLeftovers(of: path)
+        let (temporary, lock) = try claimCreation(for: path)
+        // Closed only once every file of this creation is gone: see VaultDatabase+Leftovers.swift.
+        defer { Glibc.close(lock) }
+        func removeTemporary() { removeCreation(temporary) }
         do {
             let pool = try openPool(temporary)
             try pool.write { db in
@@ -76,7 +70,8 @@ public final class VaultDatabase: Sendable {
         }
     }
 
-    /// Opens an existing vault; `vaultNotFound` or `notAVault` otherwise.
+    /// Opens an existing vault; `vaultNotFound` or `notAVault` otherwise. Removes what crashed
+    /// creations of a vault at `path` left behind.
     public static func open(at path: String) throws -> VaultDatabase {
         guard FileManager.default.fileExists(atPath: path) else { throw CoreError.vaultNotFound(path: path) }
         guard FileManager.default.isReadableFile(atPath: path) else {
@@ -114,6 +109,7 @@ public final class VaultDatabase: Sendable {
         } catch {
             throw CoreError.notAVault(path: path, reason: "it cannot be opened as a vault: \(error.localizedDescription)")
         }
+        removeCreationLeftovers(of: path)
         return VaultDatabase(path: path, writer: pool)
     }
 

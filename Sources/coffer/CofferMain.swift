@@ -9,6 +9,7 @@ import Logging
 enum CofferMain {
     static func main() async {
         umask(0o077)
+        ProcessHardening.removeCrashReporter()
         ProcessHardening.apply()
         bootstrapLogging()
         let command: ParsableCommand

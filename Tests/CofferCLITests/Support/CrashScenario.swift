@@ -145,6 +145,10 @@ final class CrashScenario {
                 problems.append("`\(arguments[0])` after the crash failed on \(device.name): \(again.summary)")
                 throw HarnessError("cannot continue without \(device.name)")
             }
+            let remaining = ((try? manager.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.contains(".creating-") }
+            if !remaining.isEmpty {
+                problems.append("`\(arguments[0])` after the crash left the crashed creation's files: \(remaining.sorted())")
+            }
         }
     }
 
