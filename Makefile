@@ -66,6 +66,7 @@ bench: deps
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 	$(SWIFT) build -c release --product coffer
+	$(SWIFT) build -c release --product CofferBench
 	Resources/scripts/with-kinto.sh /usr/bin/python3 Resources/bench/bench.py
 
 completions: build

@@ -48,6 +48,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(name: "CofferBench", dependencies: ["CofferCore", .product(name: "GRDB", package: "GRDB.swift")],
+                          path: "Sources/CofferBench"),
         .executableTarget(name: "FuzzRecords", dependencies: ["CofferCore"], path: "Sources/FuzzRecords"),
         .executableTarget(name: "FuzzEnvelope", dependencies: ["CofferCore"], path: "Sources/FuzzEnvelope"),
         .executableTarget(name: "FuzzItemJSON", dependencies: ["CofferCore"], path: "Sources/FuzzItemJSON"),

@@ -1,0 +1,79 @@
+import CofferCore
+import Foundation
+import GRDB
+
+// `make bench`'s in-process measurements, for figures no command shows on its own.
+//
+//   CofferBench reconcile N   — N items changed on two devices (the password on one, the username
+//                               on the other), merged on unlock: prints the KDF time and the time of
+//                               the merge that follows it, in milliseconds, as one JSON object.
+@main
+enum CofferBench {
+    static func main() async throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard arguments.count == 2, arguments[0] == "reconcile", let count = Int(arguments[1]), count > 0 else {
+            FileHandle.standardError.write(Data("usage: CofferBench reconcile N\n".utf8))
+            exit(2)
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        print(try await reconcile(count, in: directory.appendingPathComponent("vault.db").path))
+    }
+
+    static func reconcile(_ count: Int, in path: String) async throws -> String {
+        let passphrase = SecureBuffer(copying: Array("bench passphrase".utf8))
+        let kdf = KDFParameters.fresh(memory: 64 * 1024 * 1024, iterations: 3)
+        let vault = try Vault.create(at: path, passphrase: passphrase, kdf: kdf)
+        let items = (0..<count).map {
+            Item(title: "Item \($0)", entry: Entry(username: "user\($0)", password: "pw\($0)"), created: .now())
+        }
+        try await vault.addAll(items)
+        // As after a first sync: every item is stable, with a server timestamp.
+        try vault.database.write { db in
+            try db.execute(sql: """
+                INSERT INTO items (id, last_modified, active, origins, tags, encrypted)
+                SELECT id, 1000 + key, 1, '', '', json_extract(record, '$.encrypted')
+                FROM pending WHERE collection = 'items' AND source = 'local';
+                DELETE FROM pending WHERE collection = 'items';
+                """)
+        }
+        // The other device's change of each item, as fetch stores it…
+        for item in items { _ = try await vault.update(edited(item) { $0.entry.password = "other device" }) }
+        try vault.database.write { db in
+            try db.execute(sql: """
+                UPDATE pending SET source = 'remote', last_modified = last_modified + 1
+                WHERE collection = 'items' AND source = 'local'
+                """)
+        }
+        // …and this device's own change of each.
+        for item in items { _ = try await vault.update(edited(item) { $0.entry.username = "this device" }) }
+        await vault.lock()
+
+        let unlockStart = DispatchTime.now()
+        try await vault.unlock(passphrase: passphrase)
+        let mergeStart = DispatchTime.now()
+        let merged = try await vault.reconcileItems()
+        let end = DispatchTime.now()
+        guard merged.count == count else { throw BenchFailure("merged \(merged.count) of \(count)") }
+        let merged0 = try await vault.item(items[0].id)
+        guard merged0.entry.username == "this device", merged0.entry.password == "other device" else {
+            throw BenchFailure("the merge lost a side")
+        }
+        func milliseconds(_ from: DispatchTime, _ to: DispatchTime) -> Double {
+            Double(to.uptimeNanoseconds - from.uptimeNanoseconds) / 1e6
+        }
+        return #"{"conflicts": \#(count), "kdf_ms": \#(milliseconds(unlockStart, mergeStart)), "reconcile_ms": \#(milliseconds(mergeStart, end))}"#
+    }
+
+    static func edited(_ item: Item, _ change: (inout Item) -> Void) -> Item {
+        var copy = item
+        change(&copy)
+        return copy
+    }
+}
+
+struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
