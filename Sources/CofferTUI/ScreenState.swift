@@ -20,18 +20,22 @@ public struct ScreenState: Sendable, Equatable {
     }
     public var list = ListState() {
         didSet {
-            if list.sort != oldValue.sort { index = ListIndex(items: items, sort: list.sort) }
-            if list.sort != oldValue.sort || list.filter.text != oldValue.filter.text {
-                visibleItems = index.visible(query: list.filter.text)
+            if list.sort != oldValue.sort {
+                index = ListIndex(items: items, sort: list.sort)
+            } else if list.filter.text != oldValue.filter.text {
+                filterVisibleItems(fromScratch: false)
             }
         }
     }
     /// `items` sorted and ready to filter; derived, kept current by `items` and `list`.
     public private(set) var index = ListIndex() {
-        didSet { visibleItems = index.visible(query: list.filter.text) }
+        didSet { filterVisibleItems(fromScratch: true) }
     }
     /// The list's rows after the filter and the sort; derived, kept current by `items` and `list`.
     public private(set) var visibleItems: [ScreenItem] = []
+    /// The filter's folded words and the positions in `index.sorted` they let through (nil: all).
+    private var filterWords: [[UInt8]] = []
+    private var filterRows: [Int]?
     public var sync: SyncDisplay
     public var scheduler: SyncScheduler
     public var busy: Busy?
@@ -65,4 +69,14 @@ public struct ScreenState: Sendable, Equatable {
     }
 
     public func item(_ id: String) -> ScreenItem? { items.first { $0.id == id } }
+
+    /// Recomputes `visibleItems`. A query that only narrows the last one (a key typed at the end)
+    /// searches just the rows the last one let through.
+    private mutating func filterVisibleItems(fromScratch: Bool) {
+        let words = ItemFilter.words(list.filter.text)
+        let candidates = fromScratch || !ItemFilter.narrows(words, filterWords) ? nil : filterRows
+        filterRows = words.isEmpty ? nil : index.rows(matching: words, among: candidates)
+        filterWords = words
+        visibleItems = filterRows.map { rows in rows.map { index.sorted[$0] } } ?? index.sorted
+    }
 }
