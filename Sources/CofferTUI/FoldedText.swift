@@ -9,8 +9,10 @@ enum FoldedText {
         var text = text
         let isASCII = text.withUTF8 { utf8 in
             guard !utf8.contains(where: { $0 >= 0x80 }) else { return false }
-            for byte in utf8 {
-                output.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+            let start = output.count
+            output.append(contentsOf: utf8)
+            for index in start..<output.count where output[index] >= UInt8(ascii: "A") && output[index] <= UInt8(ascii: "Z") {
+                output[index] |= 0x20
             }
             return true
         }

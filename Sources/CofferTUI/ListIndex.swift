@@ -19,16 +19,17 @@ public struct ListIndex: Sendable, Equatable {
     public init(items: [ScreenItem], sort: ListState.SortOrder) {
         sorted = ItemFilter.sorted(items, by: sort)
         haystackEnds.reserveCapacity(sorted.count)
+        func add(_ field: String) {
+            FoldedText.append(field, to: &haystacks)
+            haystacks.append(0)
+        }
         for row in sorted {
             if let item = row.item {
-                for field in [item.title, item.entry.username, item.entry.notes] {
-                    FoldedText.append(field, to: &haystacks)
-                    haystacks.append(0)
-                }
-                for field in item.origins + item.tags {
-                    FoldedText.append(field, to: &haystacks)
-                    haystacks.append(0)
-                }
+                add(item.title)
+                add(item.entry.username)
+                add(item.entry.notes)
+                item.origins.forEach(add)
+                item.tags.forEach(add)
             }
             haystackEnds.append(haystacks.count)
         }

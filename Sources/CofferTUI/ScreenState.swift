@@ -32,10 +32,8 @@ public struct ScreenState: Sendable, Equatable {
         didSet { filterVisibleItems(fromScratch: true) }
     }
     /// The list's rows after the filter and the sort; derived, kept current by `items` and `list`.
-    public private(set) var visibleItems: [ScreenItem] = []
-    /// The filter's folded words and the positions in `index.sorted` they let through (nil: all).
-    private var filterWords: [[UInt8]] = []
-    private var filterRows: [Int]?
+    public private(set) var visibleItems = VisibleRows()
+    private var filterMemo = FilterMemo()
     public var sync: SyncDisplay
     public var scheduler: SyncScheduler
     public var busy: Busy?
@@ -70,13 +68,17 @@ public struct ScreenState: Sendable, Equatable {
 
     public func item(_ id: String) -> ScreenItem? { items.first { $0.id == id } }
 
-    /// Recomputes `visibleItems`. A query that only narrows the last one (a key typed at the end)
-    /// searches just the rows the last one let through.
+    /// Recomputes `visibleItems`, reusing what `filterMemo` remembers of earlier queries.
     private mutating func filterVisibleItems(fromScratch: Bool) {
+        if fromScratch { filterMemo = FilterMemo() }
         let words = ItemFilter.words(list.filter.text)
-        let candidates = fromScratch || !ItemFilter.narrows(words, filterWords) ? nil : filterRows
-        filterRows = words.isEmpty ? nil : index.rows(matching: words, among: candidates)
-        filterWords = words
-        visibleItems = filterRows.map { rows in rows.map { index.sorted[$0] } } ?? index.sorted
+        var rows: [Int]?
+        if !words.isEmpty {
+            let found = filterMemo.rows(for: words)
+                ?? index.rows(matching: words, among: filterMemo.candidates(for: words))
+            filterMemo.remember(words, rows: found)
+            rows = found
+        }
+        visibleItems = VisibleRows(sorted: index.sorted, positions: rows)
     }
 }

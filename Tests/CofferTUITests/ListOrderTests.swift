@@ -74,4 +74,18 @@ final class ListOrderTests: XCTestCase {
             XCTAssertEqual(Set(state.visibleItems.map(\.id)), Set(oneByOne.map(\.id)))
         }
     }
+
+    /// Rows remembered for a query belong to the items they were found in: new items start afresh.
+    func testNewItemsForgetTheRowsFoundBefore() {
+        var state = Fixtures.unlocked()
+        state.items = (0..<50).map { item("i\($0)", "alpha \($0)") }
+        state.list.filter = TextField("alpha")
+        XCTAssertEqual(state.visibleItems.count, 50)
+        state.items = (0..<5).map { item("j\($0)", $0.isMultiple(of: 2) ? "alpha \($0)" : "beta") }
+        XCTAssertEqual(state.visibleItems.map(\.id), ["j0", "j2", "j4"])
+        state.list.filter = TextField("alpha 4")
+        XCTAssertEqual(state.visibleItems.map(\.id), ["j4"])
+        state.list.filter = TextField("alpha")
+        XCTAssertEqual(state.visibleItems.map(\.id), ["j0", "j2", "j4"])
+    }
 }
