@@ -10,6 +10,14 @@ struct JSONScanner {
     enum StringToken {
         case raw(Range<Int>)
         case decoded([UInt8])
+
+        /// Zeroes decoded bytes (they may be a password), dropping this token's hold first so the
+        /// wipe reaches the buffer itself rather than a copy.
+        mutating func wipe() {
+            guard case .decoded(var bytes) = self else { return }
+            self = .raw(0..<0)
+            CofferCore.wipe(&bytes)
+        }
     }
 
     /// Deeper documents are refused rather than risking the stack (Foundation's limit too).
@@ -130,13 +138,9 @@ struct JSONScanner {
 
     mutating func readString(_ what: String) throws -> String {
         guard try peek() == UInt8(ascii: "\"") else { throw wrongType("\(what) as a string") }
-        switch try scanString(collecting: true) {
-        case .raw(let range):
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-        case .decoded(var decoded):
-            defer { wipe(&decoded) }
-            return String(decoding: decoded, as: UTF8.self)
-        }
+        var token = try scanString(collecting: true)
+        defer { token.wipe() }
+        return string(of: token)
     }
 
     /// Calls `body` with a string token's bytes (valid UTF-8).
