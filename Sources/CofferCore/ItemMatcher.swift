@@ -1,19 +1,55 @@
+import Foundation
+
 /// Case- and diacritic-insensitive substring search over title, username, origins, tags and notes
 /// (what `coffer search` and the screen's `/` filter match).
 public struct ItemMatcher: Sendable {
     public let query: String
     private let words: [String]
+    /// The words' bytes when every word is ASCII: then ASCII fields are searched in place.
+    private let asciiWords: [[UInt8]]?
 
     public init(query: String) {
         self.query = query
         words = query.split(whereSeparator: \.isWhitespace).map { ItemMatcher.fold(String($0)) }
+        asciiWords = words.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } } ? words.map { Array($0.utf8) } : nil
     }
 
     /// Every word of the query must appear in some field.
     public func matches(_ item: Item) -> Bool {
         guard !words.isEmpty else { return true }
-        let fields = ([item.title, item.entry.username, item.entry.notes] + item.origins + item.tags).map(ItemMatcher.fold)
-        return words.allSatisfy { word in fields.contains { $0.contains(word) } }
+        return words.indices.allSatisfy { index in
+            contains(item.title, index) || contains(item.entry.username, index) || contains(item.entry.notes, index)
+                || item.origins.contains { contains($0, index) } || item.tags.contains { contains($0, index) }
+        }
+    }
+
+    /// Whether the folded `field` holds word `index`. ASCII fields are compared byte by byte,
+    /// ignoring case, without folding a copy: folding every field of every item was most of the
+    /// cost of `coffer search` after decryption.
+    private func contains(_ field: String, _ index: Int) -> Bool {
+        if let asciiWords, let found = ItemMatcher.asciiContains(field, asciiWords[index]) { return found }
+        return ItemMatcher.fold(field).contains(words[index])
+    }
+
+    /// Whether ASCII `field` holds `word` (lowercase ASCII) ignoring case; nil if `field` is not ASCII.
+    static func asciiContains(_ field: String, _ word: [UInt8]) -> Bool? {
+        var field = field
+        return field.withUTF8 { text -> Bool? in
+            if text.contains(where: { $0 >= 0x80 }) { return nil }
+            guard !word.isEmpty else { return true }
+            guard text.count >= word.count else { return false }
+            let first = word[0]
+            for start in 0...(text.count - word.count) where lowercase(text[start]) == first {
+                var offset = 1
+                while offset < word.count, lowercase(text[start + offset]) == word[offset] { offset += 1 }
+                if offset == word.count { return true }
+            }
+            return false
+        }
+    }
+
+    private static func lowercase(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
     /// Case- and accent-folded text. ASCII text (the common case) skips Foundation's folding,
@@ -23,5 +59,3 @@ public struct ItemMatcher: Sendable {
         return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 }
-
-import Foundation

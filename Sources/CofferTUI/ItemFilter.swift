@@ -14,30 +14,57 @@ public enum ItemFilter {
     }
 
     /// The query's words, folded as the fields are.
-    static func words(_ query: String) -> [String] {
-        query.split(whereSeparator: \.isWhitespace).map { fold(String($0)) }
+    static func words(_ query: String) -> [[UInt8]] {
+        query.split(whereSeparator: \.isWhitespace).map { FoldedText.bytes(String($0)) }
     }
 
-    static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    /// Whether every row matching `words` also matches `looser`: each looser word lies inside some
+    /// word of `words` (typing more only narrows, so the last rows are the only candidates).
+    static func narrows(_ words: [[UInt8]], _ looser: [[UInt8]]) -> Bool {
+        looser.allSatisfy { old in
+            words.contains { new in
+                old.isEmpty || (new.count >= old.count && new.indices.dropLast(old.count - 1).contains { start in
+                    new[start..<(start + old.count)].elementsEqual(old)
+                })
+            }
+        }
     }
 
     /// Title order (natural: "Item 2" before "Item 10") or newest first; unreadable items last by id.
+    ///
+    /// Sorts positions rather than the items (large values), and by keys computed once per item.
     static func sorted(_ items: [ScreenItem], by sort: ListState.SortOrder) -> [ScreenItem] {
-        items.sorted { lhs, rhs in
-            switch (lhs.item, rhs.item) {
-            case let (left?, right?):
-                switch sort {
-                case .title:
-                    let order = left.title.localizedStandardCompare(right.title)
-                    return order == .orderedSame ? left.id < right.id : order == .orderedAscending
-                case .modified:
-                    return left.modified == right.modified ? left.id < right.id : left.modified > right.modified
+        let order: [Int]
+        switch sort {
+        case .title:
+            let keys = items.map { $0.item.map { TitleSortKey(title: $0.title) } }
+            order = items.indices.sorted { left, right in
+                switch (keys[left], keys[right]) {
+                case let (leftKey?, rightKey?):
+                    let byKey = TitleSortKey.compare(leftKey, rightKey)
+                    if byKey != 0 { return byKey < 0 }
+                    let leftTitle = items[left].displayTitle, rightTitle = items[right].displayTitle
+                    if !leftTitle.utf8.elementsEqual(rightTitle.utf8) {
+                        return leftTitle.utf8.lexicographicallyPrecedes(rightTitle.utf8)
+                    }
+                    return items[left].id < items[right].id
+                case (.some, nil): return true
+                case (nil, .some): return false
+                case (nil, nil): return items[left].id < items[right].id
                 }
-            case (.some, nil): return true
-            case (nil, .some): return false
-            case (nil, nil): return lhs.id < rhs.id
+            }
+        case .modified:
+            let modified = items.map { $0.item?.modified }
+            order = items.indices.sorted { left, right in
+                switch (modified[left], modified[right]) {
+                case let (leftTime?, rightTime?):
+                    return leftTime == rightTime ? items[left].id < items[right].id : leftTime > rightTime
+                case (.some, nil): return true
+                case (nil, .some): return false
+                case (nil, nil): return items[left].id < items[right].id
+                }
             }
         }
+        return order.map { items[$0] }
     }
 }

@@ -24,7 +24,8 @@ extension ScreenState {
 
     /// Items merged and waiting for review (⚑).
     public var unreviewedCount: Int {
-        isLocked ? summary.unreviewed : max(summary.unreviewed, items.filter(\.needsReview).count)
+        // Counted without `filter`, which would build an array of items on every frame.
+        isLocked ? summary.unreviewed : max(summary.unreviewed, items.reduce(0) { $0 + ($1.needsReview ? 1 : 0) })
     }
 
     public var hasAccount: Bool { scheduler.hasAccount }

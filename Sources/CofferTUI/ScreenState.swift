@@ -20,18 +20,20 @@ public struct ScreenState: Sendable, Equatable {
     }
     public var list = ListState() {
         didSet {
-            if list.sort != oldValue.sort { index = ListIndex(items: items, sort: list.sort) }
-            if list.sort != oldValue.sort || list.filter.text != oldValue.filter.text {
-                visibleItems = index.visible(query: list.filter.text)
+            if list.sort != oldValue.sort {
+                index = ListIndex(items: items, sort: list.sort)
+            } else if list.filter.text != oldValue.filter.text {
+                filterVisibleItems(fromScratch: false)
             }
         }
     }
     /// `items` sorted and ready to filter; derived, kept current by `items` and `list`.
     public private(set) var index = ListIndex() {
-        didSet { visibleItems = index.visible(query: list.filter.text) }
+        didSet { filterVisibleItems(fromScratch: true) }
     }
     /// The list's rows after the filter and the sort; derived, kept current by `items` and `list`.
-    public private(set) var visibleItems: [ScreenItem] = []
+    public private(set) var visibleItems = VisibleRows()
+    private var filterMemo = FilterMemo()
     public var sync: SyncDisplay
     public var scheduler: SyncScheduler
     public var busy: Busy?
@@ -65,4 +67,18 @@ public struct ScreenState: Sendable, Equatable {
     }
 
     public func item(_ id: String) -> ScreenItem? { items.first { $0.id == id } }
+
+    /// Recomputes `visibleItems`, reusing what `filterMemo` remembers of earlier queries.
+    private mutating func filterVisibleItems(fromScratch: Bool) {
+        if fromScratch { filterMemo = FilterMemo() }
+        let words = ItemFilter.words(list.filter.text)
+        var rows: [Int]?
+        if !words.isEmpty {
+            let found = filterMemo.rows(for: words)
+                ?? index.rows(matching: words, among: filterMemo.candidates(for: words))
+            filterMemo.remember(words, rows: found)
+            rows = found
+        }
+        visibleItems = VisibleRows(sorted: index.sorted, positions: rows)
+    }
 }

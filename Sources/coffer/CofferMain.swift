@@ -8,6 +8,12 @@ import Logging
 @main
 enum CofferMain {
     static func main() async {
+        // `coffer --version` (how scripts probe an install) answers before ArgumentParser builds
+        // its command tree, which was most of the start-up left once the runtime is linked statically.
+        if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+            print(CofferVersion.string)
+            exit(0)
+        }
         umask(0o077)
         ProcessHardening.removeCrashReporter()
         ProcessHardening.apply()

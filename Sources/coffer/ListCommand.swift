@@ -41,7 +41,11 @@ struct SearchCommand: AsyncParsableCommand {
 /// Prints listings as a table or as the `list --json` array; reports unreadable items on stderr.
 enum ItemListing {
     static func print(_ listed: [ListedItem], json: Bool, where include: (Item) -> Bool) throws {
-        let shown = listed.filter { $0.item.map(include) ?? false }
+        // Pattern matches rather than `item` and `==`, which copy every item: this runs over all of them.
+        let shown = listed.filter { listed in
+            guard case .ready(let item) = listed.state else { return false }
+            return include(item)
+        }
             .sorted { ($0.item?.title.lowercased() ?? "", $0.id) < ($1.item?.title.lowercased() ?? "", $1.id) }
         if json {
             Swift.print(try ItemExchange.text(shown.compactMap { listed in
@@ -55,7 +59,10 @@ enum ItemListing {
             }
             for line in Table.format(rows) { Swift.print(line) }
         }
-        let waiting = listed.filter { $0.state == .waitingForKey }.count
+        let waiting = listed.reduce(0) { count, listed in
+            guard case .waitingForKey = listed.state else { return count }
+            return count + 1
+        }
         if waiting > 0 {
             FileHandle.standardError.write(Data("\(waiting) item(s) wait for their key from another device.\n".utf8))
         }

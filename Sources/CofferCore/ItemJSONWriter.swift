@@ -1,0 +1,146 @@
+/// Writes an item as the JSON that `JSONEncoder` wrote with `[.sortedKeys, .withoutEscapingSlashes]`,
+/// byte for byte, straight into a byte array.
+///
+/// Members are written in sorted order by hand; absent optionals (`last_used`, `totp`) are left out.
+struct ItemJSONWriter {
+    private var bytes: [UInt8] = []
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The bytes written, handed over so the caller holds the only copy (and can wipe it).
+    mutating func takeBytes() -> [UInt8] {
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        return taken
+    }
+
+    mutating func write(_ item: Item) throws {
+        raw(#"{"created":"#)
+        timestamp(item.created)
+        raw(#","disabled":"#)
+        raw(item.disabled ? "true" : "false")
+        raw(#","entry":{"kind":"#)
+        string(item.entry.kind)
+        raw(#","notes":"#)
+        string(item.entry.notes)
+        raw(#","password":"#)
+        string(item.entry.password)
+        if let totp = item.entry.totp {
+            raw(#","totp":"#)
+            string(totp)
+        }
+        raw(#","username":"#)
+        string(item.entry.username)
+        raw(#"},"history":["#)
+        for (index, step) in item.history.enumerated() {
+            raw(index == 0 ? #"{"created":"# : #",{"created":"#)
+            timestamp(step.created)
+            raw(#","patch":"#)
+            try value(step.patch)
+            raw("}")
+        }
+        raw(#"],"id":"#)
+        string(item.id)
+        if let lastUsed = item.lastUsed {
+            raw(#","last_used":"#)
+            timestamp(lastUsed)
+        }
+        raw(#","modified":"#)
+        timestamp(item.modified)
+        raw(#","origins":"#)
+        strings(item.origins)
+        raw(#","tags":"#)
+        strings(item.tags)
+        raw(#","title":"#)
+        string(item.title)
+        raw("}")
+    }
+
+    private mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func timestamp(_ time: Timestamp) {
+        bytes.append(UInt8(ascii: "\""))
+        time.appendISO8601(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func strings(_ texts: [String]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, text) in texts.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(text)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// A string with `"`, `\` and control characters escaped (short forms where JSON has them);
+    /// everything else, `/` and non-ASCII included, as is.
+    private mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                appendEscape(for: byte)
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscape(for byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x22: bytes.append(UInt8(ascii: "\""))
+        case 0x5C: bytes.append(UInt8(ascii: "\\"))
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                      hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+        }
+    }
+
+    /// A history patch. Object members in byte order; numbers as Swift prints them, without a
+    /// trailing ".0" (what `JSONEncoder` did); NaN and infinity cannot be written.
+    private mutating func value(_ value: JSONValue) throws {
+        switch value {
+        case .null: raw("null")
+        case .bool(let flag): raw(flag ? "true" : "false")
+        case .number(let number):
+            guard number.isFinite else { throw ItemJSONError.unencodableNumber }
+            var text = number.description
+            if text.hasSuffix(".0") { text.removeLast(2) }
+            bytes.append(contentsOf: text.utf8)
+        case .string(let text): string(text)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                try self.value(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            // UTF-8 byte order, not `String`'s `<` (which compares canonically: "e\u{301}" as "é").
+            let names = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (index, name) in names.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                string(name)
+                bytes.append(UInt8(ascii: ":"))
+                try self.value(members[name] ?? .null)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+}

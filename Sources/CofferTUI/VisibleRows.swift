@@ -1,0 +1,27 @@
+/// The list's rows after the filter, in sort order: positions into the sorted items, read in place.
+///
+/// An array of the rows themselves meant copying (and later releasing) every matching item on
+/// each key typed into the filter: at 100,000 items that was most of a keystroke.
+public struct VisibleRows: RandomAccessCollection, Sendable, Equatable {
+    private let sorted: [ScreenItem]
+    /// Positions in `sorted` the filter let through; nil when it lets everything through.
+    let positions: [Int]?
+
+    public init() {
+        self.init(sorted: [], positions: nil)
+    }
+
+    init(sorted: [ScreenItem], positions: [Int]?) {
+        self.sorted = sorted
+        self.positions = positions
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { positions?.count ?? sorted.count }
+
+    public subscript(position: Int) -> ScreenItem {
+        sorted[positions.map { $0[position] } ?? position]
+    }
+
+    public static func == (lhs: VisibleRows, rhs: VisibleRows) -> Bool { lhs.elementsEqual(rhs) }
+}
