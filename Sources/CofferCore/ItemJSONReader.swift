@@ -121,7 +121,7 @@ enum ItemJSONReader {
 }
 
 /// Which known members an object has had, to refuse a repeat; `count` counts unknown ones too.
-private struct Members {
+struct Members {
     var count = 0
     private var bits: UInt32 = 0
 

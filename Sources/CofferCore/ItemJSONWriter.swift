@@ -58,7 +58,12 @@ struct ItemJSONWriter {
         raw("}")
     }
 
-    private mutating func raw(_ text: StaticString) {
+    mutating func integer(_ value: Int64) {
+        var text = String(value)
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func raw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
@@ -68,7 +73,7 @@ struct ItemJSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private mutating func strings(_ texts: [String]) {
+    mutating func strings(_ texts: [String]) {
         bytes.append(UInt8(ascii: "["))
         for (index, text) in texts.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -79,7 +84,7 @@ struct ItemJSONWriter {
 
     /// A string with `"`, `\` and control characters escaped (short forms where JSON has them);
     /// everything else, `/` and non-ASCII included, as is.
-    private mutating func string(_ text: String) {
+    mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in

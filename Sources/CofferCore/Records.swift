@@ -139,15 +139,28 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
     }
 }
 
-/// JSON coding for records, shared so every place writes the same bytes.
+/// JSON coding for records, shared so every place writes the same bytes. Item records, by far
+/// the most numerous, go through the hand-written `ItemRecordJSON`.
 public enum RecordCoding {
     public static func encode<Record: Encodable>(_ record: Record) throws -> String {
+        if let item = record as? ItemRecord { return ItemRecordJSON.encode(item) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(record), as: UTF8.self)
     }
 
     public static func decode<Record: Decodable>(_ type: Record.Type, from text: String) throws -> Record {
-        try JSONDecoder().decode(type, from: Data(text.utf8))
+        if type == ItemRecord.self {
+            var text = text
+            return try text.withUTF8 { try ItemRecordJSON.decode($0) } as! Record
+        }
+        return try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+
+    public static func decode<Record: Decodable>(_ type: Record.Type, from data: Data) throws -> Record {
+        if type == ItemRecord.self {
+            return try data.withUnsafeBytes { try ItemRecordJSON.decode($0.assumingMemoryBound(to: UInt8.self)) } as! Record
+        }
+        return try JSONDecoder().decode(type, from: data)
     }
 }

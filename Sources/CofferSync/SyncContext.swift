@@ -22,7 +22,7 @@ enum RecordJSON {
     /// Decodes a record the server sent; anything malformed is refused.
     static func decode<Record: Decodable>(_ type: Record.Type, _ data: Data, collection: CollectionName) throws -> Record {
         do {
-            return try JSONDecoder().decode(type, from: data)
+            return try RecordCoding.decode(type, from: data)
         } catch {
             throw RefusedRecord(description: "The server sent a malformed \(collection.rawValue) record; it was not stored.")
         }

@@ -1,0 +1,103 @@
+import Foundation
+
+/// `ItemRecord` as JSON, by hand on `JSONScanner` and `ItemJSONWriter`: the same bytes as
+/// `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]`, and the same records read back as
+/// `ItemRecord`'s `Decodable` conformance (which stays, for anything generic). Every pending
+/// change, every listed-but-unsynced item and every downloaded record goes through it.
+enum ItemRecordJSON {
+    static func encode(_ record: ItemRecord) -> String {
+        var writer = ItemJSONWriter(capacity: 160 + record.encrypted.utf8.count + 65 * (record.originHashes.count + record.tagHashes.count))
+        if record.isDeleted {
+            writer.raw(#"{"deleted":true,"id":"#)
+            writer.string(record.id)
+            writer.raw(#","last_modified":"#)
+            writer.integer(record.lastModified)
+            writer.raw("}")
+        } else {
+            writer.raw(#"{"active":"#)
+            writer.string(record.isActive ? "active" : "")
+            writer.raw(#","encrypted":"#)
+            writer.string(record.encrypted)
+            writer.raw(#","id":"#)
+            writer.string(record.id)
+            writer.raw(#","last_modified":"#)
+            writer.integer(record.lastModified)
+            writer.raw(#","origins":"#)
+            writer.strings(record.originHashes)
+            writer.raw(#","tags":"#)
+            writer.strings(record.tagHashes)
+            writer.raw("}")
+        }
+        return String(decoding: writer.takeBytes(), as: UTF8.self)
+    }
+
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ItemRecord {
+        var scanner = JSONScanner(bytes)
+        var id: String?, active: String?, origins: [String]?, tags: [String]?, encrypted: String?
+        var lastModified: Int64?, deleted: Bool?
+        var seen = Members()
+        try scanner.enterObject("an item record")
+        while let key = try scanner.nextKey(after: seen.count) {
+            guard let name = scanner.withBytes(of: key, { RecordMember(bytes: $0) }) else {
+                seen.count += 1
+                try scanner.skipValue()
+                continue
+            }
+            try seen.insert(name)
+            switch name {
+            case .id: id = try scanner.readString("id")
+            case .active: active = try scanner.readString("active")
+            case .origins: origins = try readStrings(&scanner, "origins")
+            case .tags: tags = try readStrings(&scanner, "tags")
+            case .encrypted: encrypted = try scanner.readString("encrypted")
+            case .lastModified: lastModified = try scanner.skipNull() ? nil : try readInteger(&scanner)
+            case .deleted: deleted = try scanner.skipNull() ? nil : try scanner.readBool()
+            }
+        }
+        try scanner.expectEnd()
+        guard let id else { throw ItemJSONError.missingMember("id") }
+        if deleted == true { return .tombstone(id: id, lastModified: lastModified ?? 0) }
+        guard let active else { throw ItemJSONError.missingMember("active") }
+        guard let origins else { throw ItemJSONError.missingMember("origins") }
+        guard let tags else { throw ItemJSONError.missingMember("tags") }
+        guard let encrypted else { throw ItemJSONError.missingMember("encrypted") }
+        return ItemRecord(id: id, isActive: active == "active", originHashes: origins, tagHashes: tags,
+                          encrypted: encrypted, lastModified: lastModified ?? 0)
+    }
+
+    private static func readStrings(_ scanner: inout JSONScanner, _ what: String) throws -> [String] {
+        var strings: [String] = []
+        try scanner.enterArray(what)
+        while try scanner.hasNextElement(after: strings.count) { strings.append(try scanner.readString(what)) }
+        return strings
+    }
+
+    /// A whole number that fits `Int64` exactly (timestamps are milliseconds, far below 2^53).
+    private static func readInteger(_ scanner: inout JSONScanner) throws -> Int64 {
+        let start = scanner.position
+        let number = try scanner.readNumber()
+        guard number == number.rounded(.towardZero), abs(number) <= 9_007_199_254_740_992 else {
+            throw ItemJSONError.wrongType("last_modified as a whole number", offset: start)
+        }
+        return Int64(number)
+    }
+}
+
+enum RecordMember: Int, ItemJSONMember {
+    case id, active, origins, tags, encrypted, lastModified, deleted
+
+    init?(bytes: UnsafeBufferPointer<UInt8>) {
+        switch bytes.count {
+        case 2 where bytes.elementsEqual("id".utf8): self = .id
+        case 4 where bytes.elementsEqual("tags".utf8): self = .tags
+        case 6 where bytes.elementsEqual("active".utf8): self = .active
+        case 7 where bytes.elementsEqual("origins".utf8): self = .origins
+        case 7 where bytes.elementsEqual("deleted".utf8): self = .deleted
+        case 9 where bytes.elementsEqual("encrypted".utf8): self = .encrypted
+        case 13 where bytes.elementsEqual("last_modified".utf8): self = .lastModified
+        default: return nil
+        }
+    }
+
+    var name: String { self == .lastModified ? "last_modified" : "\(self)" }
+}
