@@ -6,10 +6,14 @@
 #include <sys/resource.h>
 
 /* Process hardening: no core dumps, no ptrace attach by same-uid processes. Returns 0 on success. */
+static inline int coffer_disable_dumping(void) {
+    return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
 static inline int coffer_harden_process(void) {
     struct rlimit none = {0, 0};
     int a = setrlimit(RLIMIT_CORE, &none);
-    int b = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    int b = coffer_disable_dumping();
     return (a == 0 && b == 0) ? 0 : -1;
 }
 

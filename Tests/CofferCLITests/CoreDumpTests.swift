@@ -56,6 +56,8 @@ final class CoreDumpTests: XCTestCase {
         let coffer = try WaitingProcess([binary, "--vault", vault, "init", "--kdf-memory", "64", "--kdf-iterations", "3"], in: directory)
         let limit = try coffer.coreLimit(becoming: "0")
         XCTAssertEqual(limit, "0", "coffer set its core limit to 0 (shell gave it \(controlLimit))", file: file, line: line)
+        XCTAssertEqual(try coffer.coreLimit(hard: true), "0", "and its hard limit, so nothing it starts can raise it",
+                       file: file, line: line)
         XCTAssertTrue(coffer.isReadingAPipe(), "coffer waits for its passphrase", file: file, line: line)
         let end = coffer.kill(signal)
         XCTAssertEqual(end, .signalled(signal), "coffer died of the signal, as the control did: \(coffer.stderr.prefix(2000))",
@@ -113,13 +115,14 @@ private final class WaitingProcess {
     /// The program's soft core limit in /proc/PID/limits, read once the shell has exec'd it (the
     /// shell's own limit, before its `ulimit`, may be anything): polls while the program starts
     /// until the limit reads `expected`, if given; the last value seen otherwise.
-    func coreLimit(becoming expected: String? = nil) throws -> String {
+    func coreLimit(becoming expected: String? = nil, hard: Bool = false) throws -> String {
         var last = ""
         for _ in 0..<3000 {
             guard process.isRunning else { break }
             if isPastExec, let limits = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/limits", encoding: .utf8),
                let row = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max core file size") }) {
-                last = String(row.dropFirst("Max core file size".count).split(separator: " ").first ?? "")
+                let columns = row.dropFirst("Max core file size".count).split(separator: " ")
+                last = columns.count > 1 ? String(columns[hard ? 1 : 0]) : ""
                 if expected == nil || last == expected { return last }
             }
             usleep(10_000)
