@@ -21,9 +21,13 @@ public struct VaultStatus: Sendable, Equatable, Codable {
 extension VaultDatabase {
     public func status() throws -> VaultStatus {
         try read { db in
+            // Stable items, minus those a local change replaces, plus local changes that are not
+            // removals. Each count reads an index only (items' id, pending_by_action), never the
+            // records: the locked screen shows this before anything else.
             let items = try Int.fetchOne(db, sql: """
-                SELECT (SELECT COUNT(*) FROM items WHERE id NOT IN
-                            (SELECT id FROM pending WHERE source = 'local' AND collection = 'items'))
+                SELECT (SELECT COUNT(*) FROM items)
+                     - (SELECT COUNT(*) FROM pending AS p WHERE p.source = 'local' AND p.collection = 'items'
+                          AND EXISTS (SELECT 1 FROM items AS i WHERE i.id = p.id))
                      + (SELECT COUNT(*) FROM pending WHERE source = 'local' AND collection = 'items' AND action != 'remove')
                 """) ?? 0
             let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pending WHERE source = 'local'") ?? 0
