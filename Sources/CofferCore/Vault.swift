@@ -116,6 +116,50 @@ public actor Vault {
         }
     }
 
+    /// The items `include` accepts (and every one that cannot be read, with its state), decrypting
+    /// one record at a time: what a search keeps in memory is its matches, not the vault.
+    public func listItems(where include: @Sendable (Item) -> Bool) throws -> [ListedItem] {
+        let session = try unlockedSession()
+        var kept: [ListedItem] = []
+        var waiting: [CurrentItemRecord] = []
+        let reviewed = try database.read { db in
+            let reviewed = Set(try String.fetchAll(db, sql: "SELECT id FROM reviews"))
+            try VaultDatabase.forEachCurrentItem(in: db) { current in
+                let state: ListedItem.State
+                do {
+                    let item = try ItemSealing.open(current.record, ring: session.ring)
+                    guard include(item) else { return }
+                    state = .ready(item)
+                } catch CoreError.itemKeyMissing {
+                    waiting.append(current)
+                    return
+                } catch {
+                    state = .corrupt("\(error)")
+                }
+                kept.append(ListedItem(id: current.record.id, state: state, hasLocalChange: current.hasLocalChange,
+                                       hasConflict: current.hasConflict, needsReview: reviewed.contains(current.record.id)))
+            }
+            return reviewed
+        }
+        // Keys another process saved since this session unlocked open these now (see refreshRing).
+        if !waiting.isEmpty { try refreshRing(session) }
+        for current in waiting {
+            let state: ListedItem.State
+            do {
+                let item = try ItemSealing.open(current.record, ring: session.ring)
+                guard include(item) else { continue }
+                state = .ready(item)
+            } catch CoreError.itemKeyMissing {
+                state = .waitingForKey
+            } catch {
+                state = .corrupt("\(error)")
+            }
+            kept.append(ListedItem(id: current.record.id, state: state, hasLocalChange: current.hasLocalChange,
+                                   hasConflict: current.hasConflict, needsReview: reviewed.contains(current.record.id)))
+        }
+        return kept
+    }
+
     /// One item, decrypted: `noSuchItem`, `itemKeyMissing` or `tampered` otherwise.
     public func item(_ id: String) throws -> Item {
         let session = try unlockedSession()

@@ -142,22 +142,29 @@ extension VaultDatabase {
 
     /// Every item record as this device sees it, with whether it carries an unsynced local change.
     public static func currentItems(in db: Database) throws -> [CurrentItemRecord] {
-        var local: [String: PendingChange] = [:]
-        for change in try pendingChanges(.items, source: .local, in: db) { local[change.id] = change }
-        let remoteIDs = Set(try String.fetchAll(db, sql: "SELECT id FROM pending WHERE collection = 'items' AND source = 'remote'"))
         var result: [CurrentItemRecord] = []
-        result.reserveCapacity(local.count)
-        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM items")
-        while let row = try cursor.next() {
-            let id: String = row["id"]
-            if local[id] != nil { continue }
-            result.append(CurrentItemRecord(record: itemRecord(from: row), hasLocalChange: false, hasConflict: false))
-        }
-        for change in local.values where change.action != .remove {
-            let record = try decodeStored(ItemRecord.self, change.record)
-            result.append(CurrentItemRecord(record: record, hasLocalChange: true, hasConflict: remoteIDs.contains(change.id)))
-        }
+        try forEachCurrentItem(in: db) { result.append($0) }
         return result
+    }
+
+    /// The same records one at a time, read from cursors: a search over 100,000 items need not
+    /// hold them all (nor all their pending JSON) at once.
+    public static func forEachCurrentItem(in db: Database, _ body: (CurrentItemRecord) throws -> Void) throws {
+        let localIDs = Set(try String.fetchAll(db, sql: "SELECT id FROM pending WHERE collection = 'items' AND source = 'local'"))
+        let remoteIDs = Set(try String.fetchAll(db, sql: "SELECT id FROM pending WHERE collection = 'items' AND source = 'remote'"))
+        let stable = try Row.fetchCursor(db, sql: "SELECT * FROM items")
+        while let row = try stable.next() {
+            let id: String = row["id"]
+            if localIDs.contains(id) { continue }
+            try body(CurrentItemRecord(record: itemRecord(from: row), hasLocalChange: false, hasConflict: false))
+        }
+        let local = try Row.fetchCursor(db, sql: """
+            SELECT record FROM pending WHERE collection = 'items' AND source = 'local' AND action != 'remove'
+            """)
+        while let row = try local.next() {
+            let record = try decodeStored(ItemRecord.self, row["record"] as String)
+            try body(CurrentItemRecord(record: record, hasLocalChange: true, hasConflict: remoteIDs.contains(record.id)))
+        }
     }
 
     public static func currentItem(_ id: String, in db: Database) throws -> CurrentItemRecord? {

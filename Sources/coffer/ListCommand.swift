@@ -12,13 +12,14 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let vault = try await global.unlockedVault()
-        let listed = try await vault.listItems()
         let wantedTag = tag.map(SearchHash.normalizedTag)
         let wantedOrigin = origin.map(SearchHash.normalizedOrigin)
-        try ItemListing.print(listed, json: output.json) { item in
+        let include: @Sendable (Item) -> Bool = { item in
             (wantedTag.map { tag in item.tags.contains { SearchHash.normalizedTag($0) == tag } } ?? true)
                 && (wantedOrigin.map { origin in item.origins.contains { SearchHash.normalizedOrigin($0) == origin } } ?? true)
         }
+        let listed = try await vault.listItems(where: include)
+        try ItemListing.print(listed, json: output.json, where: include)
     }
 }
 
@@ -32,8 +33,8 @@ struct SearchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let vault = try await global.unlockedVault()
-        let listed = try await vault.listItems()
         let matcher = ItemMatcher(query: query)
+        let listed = try await vault.listItems(where: matcher.matches)
         try ItemListing.print(listed, json: output.json, where: matcher.matches)
     }
 }

@@ -358,6 +358,15 @@ final class VaultTests: XCTestCase {
         guard case .corrupt? = states["broken"] else { return XCTFail("expected corrupt, got \(String(describing: states["broken"]))") }
         let error = await thrownError { try await vault.item("foreign") }
         XCTAssertEqual(error as? CoreError, .itemKeyMissing(id: "foreign"))
+
+        // The filtering listing (search, list --tag) keeps matches and every unreadable item.
+        try await vault.add(Fixture.item(id: "other", title: "Something else"))
+        let filtered = try await vault.listItems(where: { $0.id == "good" })
+        XCTAssertEqual(Set(filtered.map(\.id)), ["good", "foreign", "broken"], "not \"other\"")
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: filtered.map { ($0.id, $0.state) })["foreign"], .waitingForKey)
+        let unfiltered = try await vault.listItems(where: { _ in true })
+        let everything = try await vault.listItems()
+        XCTAssertEqual(Set(unfiltered.map(\.id)), Set(everything.map(\.id)))
     }
 
     // MARK: Passphrase
