@@ -7,7 +7,7 @@ protocol ItemJSONMember: RawRepresentable<Int> {
 }
 
 /// Whether `bytes` spell `literal` exactly.
-private func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
     guard let base = bytes.baseAddress, literal.utf8CodeUnitCount == bytes.count else { return false }
     return memcmp(base, literal.utf8Start, bytes.count) == 0
 }

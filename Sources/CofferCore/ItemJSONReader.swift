@@ -102,7 +102,7 @@ enum ItemJSONReader {
         return history
     }
 
-    private static func readStrings(_ scanner: inout JSONScanner, _ what: String) throws -> [String] {
+    static func readStrings(_ scanner: inout JSONScanner, _ what: String) throws -> [String] {
         var strings: [String] = []
         try scanner.enterArray(what)
         while try scanner.hasNextElement(after: strings.count) { strings.append(try scanner.readString(what)) }

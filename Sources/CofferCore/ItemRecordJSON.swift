@@ -47,8 +47,8 @@ enum ItemRecordJSON {
             switch name {
             case .id: id = try scanner.readString("id")
             case .active: active = try scanner.readString("active")
-            case .origins: origins = try readStrings(&scanner, "origins")
-            case .tags: tags = try readStrings(&scanner, "tags")
+            case .origins: origins = try ItemJSONReader.readStrings(&scanner, "origins")
+            case .tags: tags = try ItemJSONReader.readStrings(&scanner, "tags")
             case .encrypted: encrypted = try scanner.readString("encrypted")
             case .lastModified: lastModified = try scanner.skipNull() ? nil : try readInteger(&scanner)
             case .deleted: deleted = try scanner.skipNull() ? nil : try scanner.readBool()
@@ -63,13 +63,6 @@ enum ItemRecordJSON {
         guard let encrypted else { throw ItemJSONError.missingMember("encrypted") }
         return ItemRecord(id: id, isActive: active == "active", originHashes: origins, tagHashes: tags,
                           encrypted: encrypted, lastModified: lastModified ?? 0)
-    }
-
-    private static func readStrings(_ scanner: inout JSONScanner, _ what: String) throws -> [String] {
-        var strings: [String] = []
-        try scanner.enterArray(what)
-        while try scanner.hasNextElement(after: strings.count) { strings.append(try scanner.readString(what)) }
-        return strings
     }
 
     /// A whole number that fits `Int64` exactly (timestamps are milliseconds, far below 2^53).
@@ -88,13 +81,13 @@ enum RecordMember: Int, ItemJSONMember {
 
     init?(bytes: UnsafeBufferPointer<UInt8>) {
         switch bytes.count {
-        case 2 where bytes.elementsEqual("id".utf8): self = .id
-        case 4 where bytes.elementsEqual("tags".utf8): self = .tags
-        case 6 where bytes.elementsEqual("active".utf8): self = .active
-        case 7 where bytes.elementsEqual("origins".utf8): self = .origins
-        case 7 where bytes.elementsEqual("deleted".utf8): self = .deleted
-        case 9 where bytes.elementsEqual("encrypted".utf8): self = .encrypted
-        case 13 where bytes.elementsEqual("last_modified".utf8): self = .lastModified
+        case 2 where spells(bytes, "id"): self = .id
+        case 4 where spells(bytes, "tags"): self = .tags
+        case 6 where spells(bytes, "active"): self = .active
+        case 7 where spells(bytes, "origins"): self = .origins
+        case 7 where spells(bytes, "deleted"): self = .deleted
+        case 9 where spells(bytes, "encrypted"): self = .encrypted
+        case 13 where spells(bytes, "last_modified"): self = .lastModified
         default: return nil
         }
     }
