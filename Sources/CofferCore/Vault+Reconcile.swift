@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 
@@ -119,11 +120,12 @@ extension Vault {
     // MARK: Reviews (⚑)
 
     func saveReview(_ review: ItemReview, ring: KeyRing, now: Timestamp, in db: Database) throws {
-        guard let key = ring.key(for: review.id) else { return }
+        // The key used in place: a copy of its own (a locked page mapped per merge) cost more than the merge.
+        guard let key = ring.withKey(for: review.id, { SymmetricKey(data: $0) }) else { return }
         let plaintext = try JSONEncoder().encode(review)
-        let sealed = try Envelope.seal(plaintext, key: key, collection: "reviews", id: review.id)
-        try db.execute(sql: "INSERT OR REPLACE INTO reviews (id, created, sealed) VALUES (?, ?, ?)",
-                       arguments: [review.id, now.milliseconds, sealed.base64EncodedString()])
+        let sealed = try Envelope.seal(plaintext, symmetricKey: key, collection: "reviews", id: review.id)
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO reviews (id, created, sealed) VALUES (?, ?, ?)")
+            .execute(arguments: [review.id, now.milliseconds, sealed.base64EncodedString()])
     }
 
     /// Items merged on unlock and not yet reviewed, with the fields both sides changed.
@@ -132,8 +134,9 @@ extension Vault {
         let rows = try database.read { db in try Row.fetchAll(db, sql: "SELECT id, sealed FROM reviews ORDER BY created") }
         return try rows.compactMap { row in
             let id: String = row["id"]
-            guard let key = session.ring.key(for: id), let sealed = Data(base64Encoded: row["sealed"] as String) else { return nil }
-            let plaintext = try Envelope.open(sealed, key: key, collection: "reviews", id: id)
+            guard let key = session.ring.withKey(for: id, { SymmetricKey(data: $0) }),
+                  let sealed = Data(base64Encoded: row["sealed"] as String) else { return nil }
+            let plaintext = try Envelope.open(sealed, symmetricKey: key, collection: "reviews", id: id)
             return try? JSONDecoder().decode(ItemReview.self, from: plaintext)
         }
     }
