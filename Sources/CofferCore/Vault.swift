@@ -97,23 +97,7 @@ public actor Vault {
 
     /// Every item as this device sees it, decrypted where its key is here.
     public func listItems() throws -> [ListedItem] {
-        let session = try unlockedSession()
-        let (records, reviewed) = try database.read { db in
-            (try VaultDatabase.currentItems(in: db), Set(try String.fetchAll(db, sql: "SELECT id FROM reviews")))
-        }
-        if records.contains(where: { !session.ring.contains($0.record.id) }) { try refreshRing(session) }
-        return records.map { current in
-            let state: ListedItem.State
-            do {
-                state = .ready(try ItemSealing.open(current.record, ring: session.ring))
-            } catch CoreError.itemKeyMissing {
-                state = .waitingForKey
-            } catch {
-                state = .corrupt("\(error)")
-            }
-            return ListedItem(id: current.record.id, state: state, hasLocalChange: current.hasLocalChange,
-                              hasConflict: current.hasConflict, needsReview: reviewed.contains(current.record.id))
-        }
+        try listItems(where: { _ in true })
     }
 
     /// The items `include` accepts (and every one that cannot be read, with its state), decrypting
@@ -122,40 +106,37 @@ public actor Vault {
         let session = try unlockedSession()
         var kept: [ListedItem] = []
         var waiting: [CurrentItemRecord] = []
-        let reviewed = try database.read { db in
-            let reviewed = Set(try String.fetchAll(db, sql: "SELECT id FROM reviews"))
-            try VaultDatabase.forEachCurrentItem(in: db) { current in
-                let state: ListedItem.State
-                do {
-                    let item = try ItemSealing.open(current.record, ring: session.ring)
-                    guard include(item) else { return }
-                    state = .ready(item)
-                } catch CoreError.itemKeyMissing {
-                    waiting.append(current)
-                    return
-                } catch {
-                    state = .corrupt("\(error)")
-                }
-                kept.append(ListedItem(id: current.record.id, state: state, hasLocalChange: current.hasLocalChange,
-                                       hasConflict: current.hasConflict, needsReview: reviewed.contains(current.record.id)))
-            }
-            return reviewed
-        }
-        // Keys another process saved since this session unlocked open these now (see refreshRing).
-        if !waiting.isEmpty { try refreshRing(session) }
-        for current in waiting {
+        var reviewed = Set<String>()
+        /// Opens one record and keeps it if it is a match or unreadable; nil when its key is missing.
+        func keep(_ current: CurrentItemRecord) -> CurrentItemRecord? {
             let state: ListedItem.State
             do {
                 let item = try ItemSealing.open(current.record, ring: session.ring)
-                guard include(item) else { continue }
+                guard include(item) else { return nil }
                 state = .ready(item)
             } catch CoreError.itemKeyMissing {
-                state = .waitingForKey
+                return current
             } catch {
                 state = .corrupt("\(error)")
             }
             kept.append(ListedItem(id: current.record.id, state: state, hasLocalChange: current.hasLocalChange,
                                    hasConflict: current.hasConflict, needsReview: reviewed.contains(current.record.id)))
+            return nil
+        }
+        try database.read { db in
+            reviewed = Set(try String.fetchAll(db, sql: "SELECT id FROM reviews"))
+            try VaultDatabase.forEachCurrentItem(in: db) { current in
+                if let missing = keep(current) { waiting.append(missing) }
+            }
+        }
+        guard !waiting.isEmpty else { return kept }
+        // Keys another process saved since this session unlocked open these now (see refreshRing).
+        try refreshRing(session)
+        for current in waiting {
+            if keep(current) != nil {
+                kept.append(ListedItem(id: current.record.id, state: .waitingForKey, hasLocalChange: current.hasLocalChange,
+                                       hasConflict: current.hasConflict, needsReview: reviewed.contains(current.record.id)))
+            }
         }
         return kept
     }
