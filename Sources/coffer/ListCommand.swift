@@ -19,7 +19,7 @@ struct ListCommand: AsyncParsableCommand {
                 && (wantedOrigin.map { origin in item.origins.contains { SearchHash.normalizedOrigin($0) == origin } } ?? true)
         }
         let listed = try await vault.listItems(where: include)
-        try ItemListing.print(listed, json: output.json, where: include)
+        try ItemListing.print(listed, json: output.json)
     }
 }
 
@@ -35,17 +35,17 @@ struct SearchCommand: AsyncParsableCommand {
         let vault = try await global.unlockedVault()
         let matcher = ItemMatcher(query: query)
         let listed = try await vault.listItems(where: matcher.matches)
-        try ItemListing.print(listed, json: output.json, where: matcher.matches)
+        try ItemListing.print(listed, json: output.json)
     }
 }
 
 /// Prints listings as a table or as the `list --json` array; reports unreadable items on stderr.
 enum ItemListing {
-    static func print(_ listed: [ListedItem], json: Bool, where include: (Item) -> Bool) throws {
-        // Pattern matches rather than `item` and `==`, which copy every item: this runs over all of them.
+    /// `listed` is already filtered (`Vault.listItems(where:)`); unreadable items are reported, not shown.
+    static func print(_ listed: [ListedItem], json: Bool) throws {
         let shown = listed.filter { listed in
-            guard case .ready(let item) = listed.state else { return false }
-            return include(item)
+            guard case .ready = listed.state else { return false }
+            return true
         }
             .sorted { ($0.item?.title.lowercased() ?? "", $0.id) < ($1.item?.title.lowercased() ?? "", $1.id) }
         if json {
