@@ -102,22 +102,23 @@ public enum KintoFuzzChecks {
         }
     }
 
-    /// `StableRecords.header` in both collections: what it accepts keeps the listing's id and
+    /// `StableRecords.incoming` in both collections: what it accepts keeps the listing's id and
     /// timestamp, and its canonical text gives the same header again.
     static func headersOfServerRecord(_ data: Data, id: String?, lastModified: Any?) throws {
         let expectedTime = (lastModified as? Int64) ?? KintoJSON.int64(lastModified)
         for collection in CollectionName.allCases {
-            guard let header = try? StableRecords.header(of: data, in: collection) else { continue }
+            guard let record = try? StableRecords.incoming(data, in: collection) else { continue }
+            let header = record.header
             guard header.id == id, header.lastModified == expectedTime else {
                 throw FuzzViolation("\(collection.rawValue): header \(header.id)@\(header.lastModified) of a record listed as \(id ?? "-")@\(expectedTime ?? -1)")
             }
             let text: String
             do {
-                text = try StableRecords.canonicalText(of: data, in: collection)
+                text = try record.canonicalText()
             } catch {
                 throw FuzzViolation("\(collection.rawValue): an accepted record has no canonical text: \(error)")
             }
-            guard let again = try? StableRecords.header(ofStored: text, in: collection), again == header else {
+            guard let again = try? StableRecords.incoming(Data(text.utf8), in: collection).header, again == header else {
                 throw FuzzViolation("\(collection.rawValue): the canonical text gives another header: \(text)")
             }
         }

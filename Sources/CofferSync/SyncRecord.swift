@@ -80,19 +80,6 @@ enum StableRecords {
         }
     }
 
-    static func header(of data: Data, in collection: CollectionName) throws -> SyncRecordHeader {
-        try incoming(data, in: collection).header
-    }
-
-    /// The canonical JSON text of a server record (what `pending.record` holds).
-    static func canonicalText(of data: Data, in collection: CollectionName) throws -> String {
-        try incoming(data, in: collection).canonicalText()
-    }
-
-    static func header(ofStored text: String, in collection: CollectionName) throws -> SyncRecordHeader {
-        try header(of: Data(text.utf8), in: collection)
-    }
-
     /// What fetch needs of a stable record, read without decoding it: its server timestamp and
     /// the revision of its lineage.
     static func stamp(_ collection: CollectionName, _ id: String, in db: Database) throws -> (lastModified: Int64, revision: UInt64?)? {
