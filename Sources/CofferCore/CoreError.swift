@@ -17,6 +17,14 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
     case duplicateItem(id: String)
     case invalidImport(reason: String)
     case storage(reason: String)
+    /// A Coffer vault SQLite cannot read (truncated, overwritten in part).
+    case damagedVault(path: String, reason: String)
+    /// Another process kept the vault locked longer than the busy timeout.
+    case busy
+    /// SQLite's locks do not work where the vault lies: several processes would corrupt it.
+    case unsafeFilesystem(path: String, kind: String)
+    /// Another process removed the item while this edit was being made.
+    case removedMeanwhile(id: String, title: String)
 
     public var description: String {
         switch self {
@@ -51,6 +59,17 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
             return "Cannot import: \(reason); nothing was imported."
         case .storage(let reason):
             return "The vault file could not be read or written: \(reason)."
+        case .damagedVault(let path, let reason):
+            return "The vault at \(path) is damaged (\(reason)); restore a backup copy of it, or, if it syncs, "
+                + "move it aside and run `coffer join` to download it again."
+        case .busy:
+            return "The vault is busy: another Coffer process kept it locked for more than 10 seconds; try again."
+        case .unsafeFilesystem(let path, let kind):
+            return "The vault at \(path) is on a network filesystem (\(kind)) where SQLite's locks do not work, so "
+                + "two processes could corrupt it; move it to a local disk (or set COFFER_ALLOW_NETWORK_FS=1 to use it anyway)."
+        case .removedMeanwhile(let id, let title):
+            return "“\(title)” (\(id)) was removed by another process while it was being edited; nothing was saved "
+                + "(`coffer add` keeps your version as a new item)."
         }
     }
 }

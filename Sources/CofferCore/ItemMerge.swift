@@ -29,11 +29,17 @@ public enum ItemMerge {
 
     /// Merges `local` and `remote`, both changed since `stable` (nil if the base is unknown: then
     /// local wins every scalar field and sets are unioned).
-    public static func merge(local: Item, stable: Item?, remote: Item, now: Timestamp) -> Outcome {
+    ///
+    /// `localWasShared` says whether remote can have been made from local (a pushed version): an
+    /// edit being saved was seen by nobody, and two same-shaped edits made in one millisecond
+    /// would otherwise pass for one descending from the other.
+    public static func merge(local: Item, stable: Item?, remote: Item, now: Timestamp,
+                             localWasShared: Bool = true) -> Outcome {
         // Remote may have been made on top of local: our push reached the server, its
         // acknowledgement was lost (a crash, a dropped answer) so stable is still the older
         // version, and another device edited ours. Local is then the base, and remote's edits win.
-        let stable = remoteDescends(from: local, since: stable, remote: remote) ? local : stable
+        let descends = localWasShared && remoteDescends(from: local, since: stable, remote: remote)
+        let stable = descends ? local : stable
         var working = local
         var conflicts: [FieldConflict] = []
 

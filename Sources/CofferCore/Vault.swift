@@ -194,32 +194,72 @@ public actor Vault {
         CrashPoint.reach("\(crashLabel).after-write")
     }
 
-    /// Replaces an item's fields with `edited`'s; history grows when the entry changed.
-    /// `created` and `history` of `edited` are ignored: they belong to the stored item.
+    /// Replaces an item's fields with `edited`'s, applied to the item as stored when the write
+    /// begins; history grows when the entry changed. `created` and `history` of `edited` are
+    /// ignored: they belong to the stored item. For an edit made from a copy that may have aged
+    /// (a form, a review), pass that copy to `update(_:from:)` instead.
     @discardableResult
     public func update(_ edited: Item) throws -> Item {
+        try save(edited, from: nil).item
+    }
+
+    /// Saves an edit made from `base`, the version the user saw. When another process (or a sync)
+    /// changed the item since, the edit is merged into the current version with the sync merge:
+    /// fields only one side changed take that side; a field both changed takes this edit, the
+    /// other value goes to history and the item is marked ⚑ for review. Nothing is reverted.
+    ///
+    /// - Throws: `removedMeanwhile` when the item is gone, `invalidItem`, `locked`.
+    public func update(_ edited: Item, from base: Item) throws -> SavedEdit {
+        try save(edited, from: base)
+    }
+
+    private func save(_ edited: Item, from base: Item?) throws -> SavedEdit {
         let session = try unlockedSession()
-        var item = try self.item(edited.id)
-        let before = item
+        if !session.ring.contains(edited.id) { try refreshRing(session) }
         let now = clock()
+        CrashPoint.reach("vault.update.before-write")
+        // Read, merge and write in one IMMEDIATE transaction: no other process commits in between.
+        let saved = try database.write { db -> SavedEdit in
+            guard let stored = try VaultDatabase.currentItem(edited.id, in: db) else {
+                if base != nil { throw CoreError.removedMeanwhile(id: edited.id, title: edited.title) }
+                throw CoreError.noSuchItem(id: edited.id)
+            }
+            let current = try ItemSealing.open(stored.record, ring: session.ring)
+            var saved = SavedEdit(item: Self.applying(edited, to: current, at: now), mergedWithNewer: false, conflicts: [])
+            if let base, base != current {
+                let local = Self.applying(edited, to: base, at: now)
+                guard local != base else { return SavedEdit(item: current, mergedWithNewer: false, conflicts: []) }
+                let outcome = ItemMerge.merge(local: local, stable: base, remote: current, now: now, localWasShared: false)
+                saved = SavedEdit(item: outcome.merged, mergedWithNewer: true, conflicts: outcome.conflicts.map(\.field))
+                if !outcome.conflicts.isEmpty {
+                    try saveReview(ItemReview(id: edited.id, title: outcome.merged.title, conflicts: outcome.conflicts),
+                                   ring: session.ring, now: now, in: db)
+                }
+            }
+            guard saved.item != current else { return saved }
+            try ItemValidation.validate(saved.item)
+            // Sealed here: the new version is made from the server version stable holds now.
+            let stableBase = try VaultDatabase.stableItem(edited.id, in: db)?.encrypted
+            let record = try ItemSealing.seal(saved.item, ring: session.ring, lineage: .following(stableBase))
+            try VaultDatabase.recordLocalChange(record, in: db)
+            CrashPoint.reach("vault.update.inside-write")
+            return saved
+        }
+        CrashPoint.reach("vault.update.after-write")
+        return saved
+    }
+
+    /// `stored` with the fields a user edits taken from `edited`; `modified` moves only if
+    /// something changed.
+    static func applying(_ edited: Item, to stored: Item, at now: Timestamp) -> Item {
+        var item = stored
         item.title = edited.title
         item.origins = edited.origins
         item.tags = edited.tags
         item.disabled = edited.disabled
         item.lastUsed = edited.lastUsed
         item.replaceEntry(with: edited.entry, at: now)
-        guard item != before else { return item }
-        item.modified = max(now, item.created)
-        try ItemValidation.validate(item)
-        CrashPoint.reach("vault.update.before-write")
-        try database.write { db in
-            // Sealed here: the new version is made from the server version stable holds now.
-            let base = try VaultDatabase.stableItem(item.id, in: db)?.encrypted
-            let record = try ItemSealing.seal(item, ring: session.ring, lineage: .following(base))
-            try VaultDatabase.recordLocalChange(record, in: db)
-            CrashPoint.reach("vault.update.inside-write")
-        }
-        CrashPoint.reach("vault.update.after-write")
+        if item != stored { item.modified = max(now, item.created) }
         return item
     }
 
@@ -277,6 +317,16 @@ public actor Vault {
         }
         try VaultDatabase.recordLocalChange(record, in: db)
     }
+}
+
+/// What saving an edit did.
+public struct SavedEdit: Sendable, Equatable {
+    /// The item as stored now.
+    public var item: Item
+    /// The item had changed since the edit's base: the edit was merged into the newer version.
+    public var mergedWithNewer: Bool
+    /// Fields both changed: this edit's value kept, the other in history, the item marked ⚑.
+    public var conflicts: [String]
 }
 
 /// The keys of an unlocked vault.

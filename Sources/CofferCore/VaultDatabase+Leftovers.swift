@@ -56,6 +56,13 @@ extension VaultDatabase {
             creations.insert((directory as NSString).appendingPathComponent(prefix + tag))
         }
         for temporary in creations {
+            // Linked into place already (a crash between link and unlink): the file *is* the vault.
+            // Opening and closing it would drop this process's SQLite locks on the vault, so only
+            // the name goes; the vault keeps its data under its own name.
+            if isSameFile(path, temporary) {
+                removeCreation(temporary)
+                continue
+            }
             let descriptor = Glibc.open(temporary, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             if descriptor < 0 {
                 // No main file: a creation removes it last, so these are a crash's remains.
@@ -67,6 +74,12 @@ extension VaultDatabase {
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, isSameFile(descriptor, temporary) else { continue }
             removeCreation(temporary)
         }
+    }
+
+    private static func isSameFile(_ first: String, _ second: String) -> Bool {
+        var one = stat(), other = stat()
+        guard stat(first, &one) == 0, lstat(second, &other) == 0 else { return false }
+        return one.st_dev == other.st_dev && one.st_ino == other.st_ino
     }
 
     private static func isSameFile(_ descriptor: Int32, _ path: String) -> Bool {

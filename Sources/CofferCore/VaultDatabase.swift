@@ -25,7 +25,11 @@ public final class VaultDatabase: Sendable {
     /// What such a crash leaves under the temporary name goes at the next `create` or `open`.
     public static func create(at path: String, initialize: (Database) throws -> Void = { _ in }) throws -> VaultDatabase {
         let fileManager = FileManager.default
-        if fileManager.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
+        var isDirectory: ObjCBool = false
+        if fileManager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw CoreError.cannotCreate(path: path, reason: "a directory has that name") }
+            throw CoreError.vaultExists(path: path)
+        }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !fileManager.fileExists(atPath: directory) {
             do {
@@ -35,10 +39,16 @@ public final class VaultDatabase: Sendable {
                 throw CoreError.cannotCreate(path: path, reason: "its directory cannot be created")
             }
         }
+        try FilesystemCheck.requireLocking(forVaultAt: path)
         removeCreationLeftovers(of: path)
         let (temporary, lock) = try claimCreation(for: path)
         // Closed only once every file of this creation is gone: see VaultDatabase+Leftovers.swift.
-        defer { Glibc.close(lock) }
+        var lockDescriptor: Int32? = lock
+        func releaseLock() {
+            if let descriptor = lockDescriptor { Glibc.close(descriptor) }
+            lockDescriptor = nil
+        }
+        defer { releaseLock() }
         func removeTemporary() { removeCreation(temporary) }
         do {
             let pool = try openPool(temporary)
@@ -63,6 +73,10 @@ public final class VaultDatabase: Sendable {
             throw CoreError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
         }
         removeTemporary()
+        // After link(2) the lock's file *is* the vault. Closing a descriptor of a file drops every
+        // POSIX lock this process holds on it, SQLite's included: closed after the pool opened, it
+        // let another process delete the WAL under us. So it goes before SQLite opens the vault.
+        releaseLock()
         do {
             return VaultDatabase(path: path, writer: try openPool(path))
         } catch {
@@ -70,17 +84,25 @@ public final class VaultDatabase: Sendable {
         }
     }
 
-    /// Opens an existing vault; `vaultNotFound` or `notAVault` otherwise. Removes what crashed
-    /// creations of a vault at `path` left behind.
+    /// Opens an existing vault; `vaultNotFound`, `notAVault` or `damagedVault` otherwise. Removes
+    /// what crashed creations of a vault at `path` left behind.
+    ///
+    /// Only SQLite opens the file: a descriptor of our own (to read the header, say), closed while
+    /// another connection of this process is open on the vault, would drop that connection's locks.
     public static func open(at path: String) throws -> VaultDatabase {
-        guard FileManager.default.fileExists(atPath: path) else { throw CoreError.vaultNotFound(path: path) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CoreError.vaultNotFound(path: path)
+        }
+        guard !isDirectory.boolValue else { throw CoreError.notAVault(path: path, reason: "it is a directory") }
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw CoreError.notAVault(path: path, reason: "the file is not readable")
         }
-        if let header = FileHandle(forReadingAtPath: path)?.readData(ofLength: 16),
-           header != Data("SQLite format 3\0".utf8) {
-            throw CoreError.notAVault(path: path, reason: "it is not a SQLite database")
+        if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size == 0 {
+            throw CoreError.notAVault(path: path, reason: "the file is empty")
         }
+        try FilesystemCheck.requireLocking(forVaultAt: path)
+        removeCreationLeftovers(of: path)
         // Look for the format marker read-only first: another program's SQLite file must not be
         // changed (switched to WAL, given the vault's tables) just because it was named as a vault.
         let format: String?
@@ -93,24 +115,34 @@ public final class VaultDatabase: Sendable {
                     try db.tableExists("meta") ? String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'format'") : nil
                 }
             }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-            throw CoreError.storage(reason: "another process holds the vault locked")
+        } catch let error as DatabaseError {
+            throw openingError(error, path: path)
         } catch {
             throw CoreError.notAVault(path: path, reason: "it cannot be opened as a vault: \(error.localizedDescription)")
         }
         guard format == VaultSchema.formatName else {
             throw CoreError.notAVault(path: path, reason: "it has no Coffer format marker")
         }
-        let pool: DatabasePool
         do {
-            pool = try retryingWhileBusy { try openPool(path) }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
-            throw CoreError.storage(reason: "another process holds the vault locked")
+            return VaultDatabase(path: path, writer: try retryingWhileBusy { try openPool(path) })
+        } catch let error as DatabaseError {
+            throw openingError(error, path: path)
         } catch {
             throw CoreError.notAVault(path: path, reason: "it cannot be opened as a vault: \(error.localizedDescription)")
         }
-        removeCreationLeftovers(of: path)
-        return VaultDatabase(path: path, writer: pool)
+    }
+
+    /// What an SQLite error while opening means to the user: another program's file, a damaged
+    /// vault, or a vault kept busy.
+    private static func openingError(_ error: DatabaseError, path: String) -> CoreError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB: return .notAVault(path: path, reason: "it is not a SQLite database")
+        case .SQLITE_CORRUPT: return .damagedVault(path: path, reason: "SQLite reports the file malformed")
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
+            return .notAVault(path: path, reason: "it cannot be opened: \(describe(error))")
+        default: return .storage(reason: describe(error))
+        }
     }
 
     /// Retries `body` while SQLite answers SQLITE_BUSY, for up to 10 s. Opening a WAL database gets
@@ -161,24 +193,43 @@ public final class VaultDatabase: Sendable {
 
     // MARK: - Transactions
 
-    /// Runs `body` in one write transaction; storage errors become `CoreError.storage`.
+    /// Runs `body` in one write transaction (IMMEDIATE: what it reads stays current until it
+    /// commits); storage errors become `CoreError`s. A vault another process keeps busy is retried
+    /// for up to 10 s, then reported as busy.
     public func write<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try writer.write(body)
+            return try Self.retryingWhileBusy { try writer.write(body) }
         } catch let error as CoreError {
             throw error
         } catch let error as DatabaseError {
-            throw CoreError.storage(reason: Self.describe(error))
+            throw translate(error)
         }
     }
 
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try writer.read(body)
+            return try Self.retryingWhileBusy { try writer.read(body) }
         } catch let error as CoreError {
             throw error
         } catch let error as DatabaseError {
-            throw CoreError.storage(reason: Self.describe(error))
+            throw translate(error)
+        }
+    }
+
+    /// How many times other processes committed to the vault since this connection opened, as a
+    /// token that changes with each such commit (SQLite's `PRAGMA data_version` on the writer
+    /// connection: this process's own commits do not change it).
+    public func externalChangeToken() throws -> Int {
+        try Self.retryingWhileBusy {
+            try writer.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        }
+    }
+
+    private func translate(_ error: DatabaseError) -> CoreError {
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .damagedVault(path: path, reason: "SQLite reports the file malformed")
+        default: return .storage(reason: Self.describe(error))
         }
     }
 
@@ -186,8 +237,7 @@ public final class VaultDatabase: Sendable {
         switch error.resultCode {
         case .SQLITE_FULL: return "the disk is full"
         case .SQLITE_READONLY: return "the file is read-only"
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB: return "the file is corrupt"
-        case .SQLITE_BUSY, .SQLITE_LOCKED: return "another process holds the vault locked"
+        case .SQLITE_IOERR: return "an input/output error (\(error.message ?? "no detail"))"
         default: return error.message ?? "SQLite error \(error.resultCode.rawValue)"
         }
     }

@@ -10,8 +10,9 @@ public enum Effect: Sendable, Equatable {
     case lockVault
     /// Read the counts, and the items when unlocked → `.reloaded`.
     case reload
-    /// Store the item (a new one gets its id from the runtime) → `.itemSaved`.
-    case saveItem(Item, isNew: Bool)
+    /// Store the item → `.itemSaved`. `base` is the version the edit was made from (merged into
+    /// the current one if that changed since); nil for a new item, which gets its id from the runtime.
+    case saveItem(Item, base: Item?)
     case deleteItem(id: String, title: String)
     case generatePassword(GeneratorSettings)
     case copyToClipboard(SecretText)

@@ -9,6 +9,10 @@ final class Inbox: @unchecked Sendable {
         case vaultOpened(Vault)
         /// A control sequence for the terminal (the OSC 52 clear after a clipboard check).
         case send(String)
+        /// A reload ended (its `.reloaded` was posted before): the next one may start.
+        case reloadFinished
+        /// `PRAGMA data_version` as just read (nil if it could not be read).
+        case changeToken(Int?)
     }
 
     private let lock = NSLock()

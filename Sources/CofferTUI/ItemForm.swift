@@ -23,6 +23,8 @@ public struct ItemForm: Sendable, Equatable {
 
     /// nil for a new item.
     public var itemID: String?
+    /// The version the form was opened on: saving merges into whatever the vault holds by then.
+    public var base: Item?
     public var texts: [Field: TextField]
     public var isDisabled: Bool
     public var focus = Field.title
@@ -38,6 +40,7 @@ public struct ItemForm: Sendable, Equatable {
     /// A form for a new item, or for editing `item`.
     public init(editing item: Item? = nil) {
         itemID = item?.id
+        base = item
         isDisabled = item?.disabled ?? false
         texts = [
             .title: TextField(item?.title ?? ""),

@@ -1,3 +1,5 @@
+import CofferCore
+
 /// A box drawn over the page: it takes the keys until it closes.
 public enum Overlay: Sendable, Equatable {
     case help
@@ -9,6 +11,8 @@ public struct Confirmation: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         case deleteItem(id: String)
         case discardChanges
+        /// Save the form's item, whose original another process removed, as a new item.
+        case keepAsNewItem(Item)
     }
 
     public var question: String

@@ -19,8 +19,15 @@ final class Runtime {
     private var copied: SecureBuffer?
     private var clipboardWork: Task<Void, Never>?
 
+    /// Reloads in flight (see `reload`).
+    private var reloading = (isRunning: false, isRequestedAgain: false)
+    /// The last `PRAGMA data_version` seen, and when it was asked (see `pollForChanges`).
+    private var changes = (token: Int?.none, checked: Date.distantPast, isChecking: false)
+
     /// How long one turn of the loop waits for a key (the spinner's frame rate).
     static let pollMilliseconds = 50
+    /// How often the screen looks for other processes' commits (DESIGN §8: seen within about a second).
+    static let changePollInterval: TimeInterval = 0.5
 
     init(state: ScreenState, vault: Vault?, screen: any Screen, services: ScreenServices, options: ScreenOptions) {
         self.state = state
@@ -59,6 +66,7 @@ final class Runtime {
             break
         }
         takeInbox()
+        pollForChanges()
         dispatch(.tick)
     }
 
@@ -72,6 +80,8 @@ final class Runtime {
             case .event(let event): dispatch(event)
             case .vaultOpened(let opened): vault = opened
             case .send(let sequence): screen.send(sequence)
+            case .reloadFinished: reloadFinished()
+            case .changeToken(let token): changeTokenRead(token)
             }
         }
     }
@@ -97,8 +107,8 @@ final class Runtime {
             Task.detached { await vault.lock() }
         case .reload:
             reload()
-        case .saveItem(let item, let isNew):
-            save(item, isNew: isNew)
+        case .saveItem(let item, let base):
+            save(item, base: base)
         case .deleteItem(let id, let title):
             withVault { vault, inbox in
                 try await vault.remove(id)
@@ -195,8 +205,15 @@ final class Runtime {
         }
     }
 
+    /// Reads the counts, and the items when unlocked. One reload at a time: a request during one
+    /// runs once more after it, so an older listing never lands after a newer one.
     private func reload() {
         guard let vault else { return }
+        guard !reloading.isRunning else {
+            reloading.isRequestedAgain = true
+            return
+        }
+        reloading.isRunning = true
         let inbox = self.inbox
         Task.detached {
             do {
@@ -206,24 +223,58 @@ final class Runtime {
             } catch {
                 inbox.post(.operationFailed("\(error)"))
             }
+            inbox.post(.reloadFinished)
         }
     }
 
-    private func save(_ item: Item, isNew: Bool) {
+    private func reloadFinished() {
+        reloading.isRunning = false
+        if reloading.isRequestedAgain {
+            reloading.isRequestedAgain = false
+            reload()
+        }
+    }
+
+    /// Asks SQLite, at most every `changePollInterval`, whether another process committed to the
+    /// vault since the last look; the answer comes back as `.changeToken`. One look at a time.
+    private func pollForChanges() {
+        guard let vault, !changes.isChecking, Date().timeIntervalSince(changes.checked) >= Runtime.changePollInterval else {
+            return
+        }
+        changes.isChecking = true
+        changes.checked = Date()
+        let inbox = self.inbox
+        Task.detached {
+            inbox.post(.changeToken(try? vault.database.externalChangeToken()))
+        }
+    }
+
+    private func changeTokenRead(_ token: Int?) {
+        changes.isChecking = false
+        guard let token else { return }
+        // The first look reloads too: a commit between opening the vault and that look would be missed.
+        if token != changes.token { dispatch(.vaultChangedElsewhere) }
+        changes.token = token
+    }
+
+    private func save(_ item: Item, base: Item?) {
         guard let vault else { return }
         let inbox = self.inbox
         Task.detached {
             do {
-                var stored = item
-                if isNew {
+                guard let base else {
+                    var stored = item
                     stored.id = Item.newID()
                     try await vault.add(stored)
-                } else {
-                    stored = try await vault.update(item)
+                    inbox.post(.itemSaved(stored))
+                    return
                 }
-                inbox.post(.itemSaved(stored))
+                let saved = try await vault.update(item, from: base)
+                inbox.post(.itemSaved(saved.item, mergedConflicts: saved.mergedWithNewer ? saved.conflicts : nil))
             } catch CoreError.invalidItem(_, let problems) {
                 inbox.post(.itemSaveFailed(.invalid(problems)))
+            } catch CoreError.removedMeanwhile {
+                inbox.post(.itemSaveFailed(.removedMeanwhile))
             } catch {
                 inbox.post(.itemSaveFailed(.other("\(error)")))
             }

@@ -16,9 +16,13 @@ public enum ScreenEvent: Sendable, Equatable {
     case vaultCreationFailed(String)
     case unlocked(items: [ScreenItem], summary: VaultSummary)
     case unlockFailed(UnlockFailure)
+    /// Another process committed to the vault (a `coffer add`, a scheduled `coffer sync`).
+    case vaultChangedElsewhere
     /// Fresh counts, and the items when the vault is unlocked.
     case reloaded(items: [ScreenItem]?, summary: VaultSummary)
-    case itemSaved(Item)
+    /// `mergedConflicts` is nil when the edit applied as made; otherwise it was merged into a version
+    /// another process saved meanwhile, and lists the fields both changed (the edit's value kept).
+    case itemSaved(Item, mergedConflicts: [String]? = nil)
     case itemSaveFailed(SaveFailure)
     case itemDeleted(id: String, title: String)
     case operationFailed(String)
@@ -41,5 +45,7 @@ public enum UnlockFailure: Sendable, Equatable {
 public enum SaveFailure: Sendable, Equatable {
     /// The vault named these fields as invalid.
     case invalid([FieldProblem])
+    /// Another process removed the item while the form was open.
+    case removedMeanwhile
     case other(String)
 }

@@ -5,7 +5,7 @@ import Foundation
 extension Update {
     static func applyForm(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
         switch event {
-        case .itemSaved(let item):
+        case .itemSaved(let item, let mergedConflicts):
             if let index = state.items.firstIndex(where: { $0.id == item.id }) {
                 state.items[index].content = .ready(item)
                 state.items[index].hasLocalChange = true
@@ -17,13 +17,14 @@ extension Update {
                 state.list.selectedID = item.id
                 keepSelectionVisible(in: &state)
             }
-            state.notice = Notice("Saved “\(item.title)”.", until: now.addingTimeInterval(Notice.lifetime))
+            state.notice = Notice(savedMessage(item, mergedConflicts: mergedConflicts), until: now.addingTimeInterval(Notice.lifetime))
             return [.reload] + schedule(state.scheduler.handle(.localChange, now: now), in: &state, now: now)
         case .itemSaveFailed(let failure):
             guard case .form(var form) = state.page else { return [] }
             form.isSaving = false
             switch failure {
             case .invalid(let problems): place(problems, in: &form)
+            case .removedMeanwhile: offerToKeepAsNew(&form, in: &state, now: now)
             case .other(let message): form.formProblems = [message]
             }
             state.page = .form(form)
@@ -49,8 +50,8 @@ extension Update {
             let count = ItemForm.Field.allCases.count
             form.focus = ItemForm.Field(rawValue: (form.focus.rawValue + count - 1) % count) ?? .title
         case .save:
-            effects = save(&form, state: state, now: now)
-            if effects.isEmpty, form.problems.isEmpty, form.formProblems.isEmpty {
+            effects = save(&form, state: &state, now: now)
+            if effects.isEmpty, form.problems.isEmpty, form.formProblems.isEmpty, state.overlay == nil {
                 // Nothing changed: leave as after a save.
                 state.page = .form(form)
                 leaveForm(&state)
@@ -133,24 +134,50 @@ extension Update {
         return nil
     }
 
+    /// What the notice says after a save; a merge with another process's change is spelled out.
+    static func savedMessage(_ item: Item, mergedConflicts: [String]?) -> String {
+        guard let conflicts = mergedConflicts else { return "Saved “\(item.title)”." }
+        guard !conflicts.isEmpty else { return "Saved “\(item.title)”, merged with a change made elsewhere meanwhile." }
+        return "Saved “\(item.title)”; \(conflicts.joined(separator: ", ")) also changed elsewhere: yours kept, "
+            + "the other value in history (⚑, v to review)."
+    }
+
+    /// The item being edited is gone (another process removed it): ask whether to keep the form's
+    /// version as a new item rather than lose what was typed.
+    static func offerToKeepAsNew(_ form: inout ItemForm, in state: inout ScreenState, now: Date) {
+        form.isSaving = false
+        let (item, problems) = formItem(form, now: now)
+        guard problems.isEmpty else { return place(problems, in: &form) }
+        state.overlay = .confirm(Confirmation(
+            question: "“\(item.title)” was removed elsewhere. Keep your version as a new item?",
+            action: .keepAsNewItem(item)))
+    }
+
     /// Validates the form; returns the save effect, or none with the problems placed under their fields.
-    static func save(_ form: inout ItemForm, state: ScreenState, now: Date) -> [Effect] {
+    static func save(_ form: inout ItemForm, state: inout ScreenState, now: Date) -> [Effect] {
         form.problems = [:]
         form.formProblems = []
-        let original: Item?
         if let id = form.itemID {
-            guard let item = state.item(id)?.item else {
-                form.formProblems = ["The item is no longer in the vault."]
+            guard form.hasChanges else { return [] }
+            guard state.item(id) != nil else {
+                // Removed by another process while the form was open (the list already knows).
+                offerToKeepAsNew(&form, in: &state, now: now)
                 return []
             }
-            guard form.hasChanges else { return [] }
-            original = item
-        } else {
-            original = nil
         }
-        let created = Timestamp(now)
+        let (item, problems) = formItem(form, now: now)
+        guard problems.isEmpty else {
+            place(problems, in: &form)
+            return []
+        }
+        form.isSaving = true
+        return [.saveItem(item, base: form.base)]
+    }
+
+    /// The item the form describes (its base with the form's fields), and what is wrong with it.
+    static func formItem(_ form: ItemForm, now: Date) -> (item: Item, problems: [FieldProblem]) {
         // A new item gets its real id from the runtime; this one only has to pass validation.
-        var item = original ?? Item(id: "new", title: "", created: created)
+        var item = form.base ?? Item(id: "new", title: "", created: Timestamp(now))
         item.title = form.text(.title)
         item.entry.username = form.text(.username)
         item.entry.password = form.text(.password)
@@ -158,13 +185,7 @@ extension Update {
         item.origins = ItemForm.list(form.text(.origins))
         item.tags = ItemForm.list(form.text(.tags))
         item.disabled = form.isDisabled
-        let problems = ItemValidation.problems(in: item)
-        guard problems.isEmpty else {
-            place(problems, in: &form)
-            return []
-        }
-        form.isSaving = true
-        return [.saveItem(item, isNew: original == nil)]
+        return (item, ItemValidation.problems(in: item))
     }
 
     /// Puts each problem under the field it names, and moves the focus to the first one.

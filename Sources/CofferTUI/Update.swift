@@ -25,6 +25,8 @@ public enum Update {
             return quit(&state, exitCode: code)
         case .vaultCreated, .vaultCreationFailed, .unlocked, .unlockFailed:
             return applySession(event, to: &state, now: now)
+        case .vaultChangedElsewhere:
+            return state.hasVault ? [.reload] : []
         case .reloaded(let items, let summary):
             return reload(&state, items: items, summary: summary, now: now)
         case .itemSaved, .itemSaveFailed, .passwordGenerated:
@@ -142,6 +144,11 @@ public enum Update {
         case .discardChanges:
             leaveForm(&state)
             return []
+        case .keepAsNewItem(let item):
+            guard case .form(var form) = state.page else { return [] }
+            form.isSaving = true
+            state.page = .form(form)
+            return [.saveItem(item, base: nil)]
         }
     }
 

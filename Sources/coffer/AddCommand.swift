@@ -33,13 +33,20 @@ struct EditCommand: AsyncParsableCommand {
 
     func run() async throws {
         let vault = try await global.unlockedVault()
-        var item = try await vault.item(id)
+        let base = try await vault.item(id)
+        var item = base
         try fields.apply(to: &item)
-        let saved = try await vault.update(item)
+        let saved = try await vault.update(item, from: base)
+        if saved.mergedWithNewer {
+            // Another process saved this item between our read and our write: say what happened.
+            let both = saved.conflicts.isEmpty ? ""
+                : "; both changed \(saved.conflicts.joined(separator: ", ")): yours kept, the other value in history (⚑)"
+            FileHandle.standardError.write(Data("Merged with a change another process saved meanwhile\(both).\n".utf8))
+        }
         if output.json {
-            print(try ItemExchange.text(ItemExchange.detail(saved, badges: [.pending], reveal: false)))
+            print(try ItemExchange.text(ItemExchange.detail(saved.item, badges: [.pending], reveal: false)))
         } else {
-            print(saved.id)
+            print(saved.item.id)
         }
     }
 }

@@ -20,7 +20,7 @@ enum ExitStatus {
         case let error as CoreError:
             switch error {
             case .wrongPassphrase: return wrongPassphrase
-            case .noSuchItem: return noSuchItem
+            case .noSuchItem, .removedMeanwhile: return noSuchItem
             case .invalidItem, .duplicateItem, .invalidImport: return invalidItem
             default: return failure
             }

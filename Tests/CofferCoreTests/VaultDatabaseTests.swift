@@ -73,6 +73,7 @@ final class VaultDatabaseTests: XCTestCase {
             ("random", Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) })),
             ("empty", Data()),
             ("text", Data("just some notes\n".utf8)),
+            // SQLite itself calls this not a database: its header's page size is garbage.
             ("sqlite header then garbage", Data("SQLite format 3\0".utf8) + Data((0..<4080).map { _ in UInt8.random(in: 0...255, using: &random) })),
         ]
         for (name, bytes) in inputs {
@@ -85,6 +86,47 @@ final class VaultDatabaseTests: XCTestCase {
             XCTAssertEqual(reported, path)
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes, "\(name) was changed")
         }
+    }
+
+    /// A SQLite header followed by what SQLite cannot read is a damaged database, not another
+    /// program's file: the sentence says so and what to do, and the file stays as it was.
+    func testOpenOfATruncatedVaultSaysItIsDamaged() throws {
+        let directory = try makeTemporaryDirectory()
+        let path = directory.appendingPathComponent("vault.db").path
+        let database = try VaultDatabase.create(at: path)
+        try database.write { db in
+            for index in 0..<300 {
+                try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?)",
+                               arguments: ["filler-\(index)", String(repeating: "x", count: 500)])
+            }
+        }
+        try database.checkpoint()
+        let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+        let inputs: [(String, Data)] = [
+            ("half", whole.prefix(whole.count / 2)),
+            ("one page short", whole.prefix(whole.count - 4096)),
+        ]
+        for (name, bytes) in inputs {
+            let damaged = directory.appendingPathComponent("\(name).db").path
+            try bytes.write(to: URL(fileURLWithPath: damaged))
+            let error = thrownError { try VaultDatabase.open(at: damaged) } as? CoreError
+            guard case .damagedVault(let reported, _)? = error else {
+                XCTFail("\(name): expected damagedVault, got \(String(describing: error))")
+                continue
+            }
+            XCTAssertEqual(reported, damaged)
+            XCTAssertTrue(error?.description.contains("restore a backup copy") == true, "\(name): \(error!.description)")
+            XCTAssertTrue(error?.description.contains("coffer join") == true)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: damaged)), bytes, "\(name) was changed")
+        }
+    }
+
+    func testOpenOrCreateOfADirectoryIsOneSentence() throws {
+        let directory = try makeTemporaryDirectory()
+        XCTAssertEqual(thrownError { try VaultDatabase.open(at: directory.path) } as? CoreError,
+                       .notAVault(path: directory.path, reason: "it is a directory"))
+        XCTAssertEqual(thrownError { try VaultDatabase.create(at: directory.path) } as? CoreError,
+                       .cannotCreate(path: directory.path, reason: "a directory has that name"))
     }
 
     func testOpenOfAPlainSQLiteDatabaseIsNotAVaultAndLeavesItAlone() throws {

@@ -26,7 +26,7 @@ final class FormUpdateTests: XCTestCase {
         }
         var saved = Fixtures.bank
         saved.entry.username = "alice.smit"
-        driver.press(.enter, effects: [.saveItem(saved, isNew: false)]) { state in
+        driver.press(.enter, effects: [.saveItem(saved, base: Fixtures.bank)]) { state in
             form.isSaving = true
             state.page = .form(form)
         }
@@ -78,7 +78,7 @@ final class FormUpdateTests: XCTestCase {
         let expected = Item(id: "new", title: "Forge", origins: ["forge.example", "git.example"], tags: ["dev"],
                             entry: Entry(username: "me"), created: Timestamp(driver.clock.now))
         let effects = Update.apply(.key(.enter), to: &driver.state, now: driver.clock.now)
-        XCTAssertEqual(effects, [.saveItem(expected, isNew: true)])
+        XCTAssertEqual(effects, [.saveItem(expected, base: nil)])
     }
 
     func testTheGeneratorFillsThePassword() {
