@@ -233,3 +233,30 @@ final class VaultDatabaseTests: XCTestCase {
         else { return XCTFail("expected storage") }
     }
 }
+
+/// The mount-table lookup behind the network-filesystem refusal.
+final class FilesystemCheckTests: XCTestCase {
+    static let mountInfo = """
+        22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw
+        30 22 0:40 / /home/ann/nas rw,relatime shared:9 - nfs4 nas:/export rw,vers=4.2
+        31 22 0:41 / /home/ann/My\\040Share rw,relatime - cifs //server/share rw
+        32 30 0:42 / /home/ann/nas/local rw - tmpfs tmpfs rw
+        """
+
+    func testTheLongestMountPointNamesTheFilesystem() {
+        let type = { FilesystemCheck.filesystemType(of: $0, mountInfo: Self.mountInfo) }
+        XCTAssertEqual(type("/home/ann/.local/share/coffer"), "ext4")
+        XCTAssertEqual(type("/home/ann/nas"), "nfs4")
+        XCTAssertEqual(type("/home/ann/nas/vaults"), "nfs4")
+        XCTAssertEqual(type("/home/ann/nas/local/x"), "tmpfs")
+        XCTAssertEqual(type("/home/ann/nasty"), "ext4", "a mount point is a whole path component")
+        XCTAssertEqual(type("/home/ann/My Share/v"), "cifs")
+        XCTAssertTrue(FilesystemCheck.networkTypes.isSuperset(of: ["nfs4", "cifs"]))
+    }
+
+    func testAVaultHereIsAllowedAndTheOverrideIsHonoured() throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("vault.db").path
+        XCTAssertNoThrow(try FilesystemCheck.requireLocking(forVaultAt: path))
+        XCTAssertEqual(CoreError.unsafeFilesystem(path: "/n/v.db", kind: "nfs4").description.contains("COFFER_ALLOW_NETWORK_FS=1"), true)
+    }
+}
