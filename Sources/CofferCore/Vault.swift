@@ -9,6 +9,8 @@ public actor Vault {
     public nonisolated let database: VaultDatabase
     var session: UnlockedSession?
     private let clock: @Sendable () -> Timestamp
+    /// The items the last full listing opened, by id (see `listItems()`); empty while locked.
+    private var lastListing: [String: OpenedRecord] = [:]
 
     init(database: VaultDatabase, clock: @escaping @Sendable () -> Timestamp, session: UnlockedSession? = nil) {
         self.database = database
@@ -80,6 +82,7 @@ public actor Vault {
 
     /// Drops every key: the buffers are wiped now and freed with the session.
     public func lock() {
+        lastListing = [:]
         session?.ring.wipe()
         session?.vaultKey.wipe()
         session?.keys.wrappingKey.wipe()
@@ -96,22 +99,42 @@ public actor Vault {
     // MARK: Reading
 
     /// Every item as this device sees it, decrypted where its key is here.
+    ///
+    /// Remembers what it opened until the next full listing or lock, so listing again after
+    /// another process committed (the screen's reload) opens only the records that changed.
     public func listItems() throws -> [ListedItem] {
-        try listItems(where: { _ in true })
+        var opened: [String: OpenedRecord]? = [:]
+        let listed = try listItems(where: { _ in true }, remembering: &opened)
+        lastListing = opened ?? [:]
+        return listed
     }
 
     /// The items `include` accepts (and every one that cannot be read, with its state), decrypting
     /// one record at a time: what a search keeps in memory is its matches, not the vault.
     public func listItems(where include: @Sendable (Item) -> Bool) throws -> [ListedItem] {
+        var unused: [String: OpenedRecord]?
+        return try listItems(where: include, remembering: &unused)
+    }
+
+    private func listItems(where include: @Sendable (Item) -> Bool,
+                           remembering opened: inout [String: OpenedRecord]?) throws -> [ListedItem] {
         let session = try unlockedSession()
         var kept: [ListedItem] = []
         var waiting: [CurrentItemRecord] = []
         var reviewed = Set<String>()
+        let previous = opened == nil ? [:] : lastListing
         /// Opens one record and keeps it if it is a match or unreadable; nil when its key is missing.
         func keep(_ current: CurrentItemRecord) -> CurrentItemRecord? {
             let state: ListedItem.State
             do {
-                let item = try ItemSealing.open(current.record, ring: session.ring)
+                let item: Item
+                let fingerprint = opened == nil ? 0 : OpenedRecord.fingerprint(of: current.record.encrypted)
+                if let known = previous[current.record.id], known.fingerprint == fingerprint {
+                    item = known.item
+                } else {
+                    item = try ItemSealing.open(current.record, ring: session.ring)
+                }
+                opened?[current.record.id] = OpenedRecord(fingerprint: fingerprint, item: item)
                 guard include(item) else { return nil }
                 state = .ready(item)
             } catch CoreError.itemKeyMissing {
@@ -316,6 +339,20 @@ public actor Vault {
                                               kdf: session.kdf, lineage: lineage, lastModified: 0)
         }
         try VaultDatabase.recordLocalChange(record, in: db)
+    }
+}
+
+/// An item a listing opened, and a fingerprint of the sealed record it came from.
+struct OpenedRecord: Sendable {
+    var fingerprint: Int
+    var item: Item
+
+    /// A keyed hash of the whole envelope (Swift's per-process random seed): another version, or
+    /// a record changed on disk, has another fingerprint and is opened (and authenticated) again.
+    static func fingerprint(of encrypted: String) -> Int {
+        var hasher = Hasher()
+        hasher.combine(encrypted)
+        return hasher.finalize()
     }
 }
 

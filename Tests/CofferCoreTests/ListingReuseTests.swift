@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+import XCTest
+@testable import CofferCore
+
+/// A full listing reuses what the previous one opened for records that did not change: the
+/// screen's reload after another process's commit opens only the changed records.
+final class ListingReuseTests: XCTestCase {
+    func testAListingAgainSeesChangesAndStillNoticesTampering() async throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("vault.db").path
+        let screen = try Vault.create(at: path, passphrase: Fixture.passphrase("pass"), kdf: Fixture.fastKDF())
+        let items = (1...3).map { Fixture.item(title: "item \($0)") }
+        try await screen.addAll(items)
+        let first = try await screen.listItems()
+        XCTAssertEqual(Set(first.compactMap { $0.item?.title }), ["item 1", "item 2", "item 3"])
+
+        let other = try Vault.open(at: path)
+        try await other.unlock(passphrase: Fixture.passphrase("pass"))
+        var changed = try await other.item(items[0].id)
+        changed.title = "changed elsewhere"
+        try await other.update(changed)
+        try await other.remove(items[2].id)
+        let again = try await screen.listItems()
+        XCTAssertEqual(Set(again.compactMap { $0.item?.title }), ["changed elsewhere", "item 2"])
+
+        // One base64 character of item 2's ciphertext changed on disk: opened again, and refused.
+        try screen.database.write { db in
+            let json = try XCTUnwrap(String.fetchOne(db, sql: "SELECT record FROM pending WHERE id = ?", arguments: [items[1].id]))
+            let start = try XCTUnwrap(json.range(of: "\"encrypted\":\"")).upperBound
+            let position = json.index(start, offsetBy: 60)
+            let flipped = json[position] == "A" ? "B" : "A"
+            let tampered = json.replacingCharacters(in: position...position, with: flipped)
+            try db.execute(sql: "UPDATE pending SET record = ? WHERE id = ?", arguments: [tampered, items[1].id])
+        }
+        let afterTampering = try await screen.listItems().first { $0.id == items[1].id }
+        guard case .corrupt? = afterTampering?.state else {
+            return XCTFail("a changed ciphertext was not opened again: \(String(describing: afterTampering?.state))")
+        }
+
+        // Locked, nothing is remembered: unlocking lists from the records again.
+        await screen.lock()
+        try await screen.unlock(passphrase: Fixture.passphrase("pass"))
+        let unlocked = try await screen.listItems()
+        XCTAssertEqual(Set(unlocked.compactMap { $0.item?.title }), ["changed elsewhere"])
+    }
+}
