@@ -7,18 +7,46 @@ import GRDB
 //   CofferBench reconcile N   — N items changed on two devices (the password on one, the username
 //                               on the other), merged on unlock: prints the KDF time and the time of
 //                               the merge that follows it, in milliseconds, as one JSON object.
+//   CofferBench relist N      — N items listed as the screen does on unlock, then listed again
+//                               after another process changed one (the screen's reload): both
+//                               times in milliseconds, as one JSON object.
 @main
 enum CofferBench {
     static func main() async throws {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        guard arguments.count == 2, arguments[0] == "reconcile", let count = Int(arguments[1]), count > 0 else {
-            FileHandle.standardError.write(Data("usage: CofferBench reconcile N\n".utf8))
+        guard arguments.count == 2, ["reconcile", "relist"].contains(arguments[0]), let count = Int(arguments[1]), count > 0 else {
+            FileHandle.standardError.write(Data("usage: CofferBench reconcile|relist N\n".utf8))
             exit(2)
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        print(try await reconcile(count, in: directory.appendingPathComponent("vault.db").path))
+        let path = directory.appendingPathComponent("vault.db").path
+        print(arguments[0] == "relist" ? try await relist(count, in: path) : try await reconcile(count, in: path))
+    }
+
+    static func relist(_ count: Int, in path: String) async throws -> String {
+        let passphrase = SecureBuffer(copying: Array("bench passphrase".utf8))
+        let kdf = KDFParameters.fresh(memory: 64 * 1024 * 1024, iterations: 3)
+        let screen = try Vault.create(at: path, passphrase: passphrase, kdf: kdf)
+        let items = (0..<count).map {
+            Item(title: "Item \($0)", entry: Entry(username: "user\($0)", password: "pw\($0)"), created: .now())
+        }
+        try await screen.addAll(items)
+        let firstStart = DispatchTime.now()
+        _ = try await screen.listItems()
+        let firstEnd = DispatchTime.now()
+        let other = try Vault.open(at: path)
+        try await other.unlock(passphrase: passphrase)
+        try await other.update(edited(items[count / 2]) { $0.title = "changed elsewhere" })
+        let againStart = DispatchTime.now()
+        let again = try await screen.listItems()
+        let againEnd = DispatchTime.now()
+        guard again.contains(where: { $0.item?.title == "changed elsewhere" }) else { throw BenchFailure("the change is missing") }
+        func milliseconds(_ from: DispatchTime, _ to: DispatchTime) -> Double {
+            Double(to.uptimeNanoseconds - from.uptimeNanoseconds) / 1e6
+        }
+        return #"{"items": \#(count), "list_ms": \#(milliseconds(firstStart, firstEnd)), "relist_ms": \#(milliseconds(againStart, againEnd))}"#
     }
 
     static func reconcile(_ count: Int, in path: String) async throws -> String {
