@@ -32,7 +32,6 @@ let package = Package(
             name: "CofferSync",
             dependencies: [
                 "CofferCore",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,9 +1,9 @@
 import CofferCore
 import Foundation
-import GRDB
 
-/// Step 2, examine: remote changes without a local counterpart go to stable; the pairs follow
-/// `ExamineRules`; true conflicts stay in `pending` for reconcile — one transaction.
+/// Step 2, examine: each remote change meets this device's local change of the same id (if any)
+/// and gets `ExamineRules`' decision; the decisions make an `ExaminePlan`, written in the
+/// transaction that read the rows. True conflicts stay in `pending` for reconcile.
 enum ExamineStep {
     struct Outcome {
         var applied = 0
@@ -11,45 +11,74 @@ enum ExamineStep {
     }
 
     static func run(_ collection: CollectionName, _ context: SyncContext) throws -> Outcome {
-        try context.database.write { db in
-            var outcome = Outcome()
-            for remote in try VaultDatabase.pendingChanges(collection, source: .remote, in: db) {
-                let local = try VaultDatabase.pendingChange(collection, remote.id, source: .local, in: db)
-                switch ExamineRules.decide(remote: remote.action, local: local?.action) {
-                case .applyRemote:
-                    try applyToStable(remote, collection, db)
-                    outcome.applied += 1
-                case .applyRemoteDropLocal:
-                    try applyToStable(remote, collection, db)
-                    try VaultDatabase.deletePending(collection, remote.id, source: .local, in: db)
-                    outcome.applied += 1
-                case .removeBoth:
-                    try applyToStable(remote, collection, db)
-                    try VaultDatabase.deletePending(collection, remote.id, source: .local, in: db)
-                case .keepLocalOverTombstone:
-                    // The server has a tombstone: our update goes up as a new record.
-                    try StableRecords.delete(collection, remote.id, db: db)
-                    try VaultDatabase.deletePending(collection, remote.id, source: .remote, in: db)
-                    if var local {
-                        local.action = .add
-                        local.lastModified = 0
-                        try VaultDatabase.savePending(local, in: db)
-                    }
-                case .conflict:
-                    outcome.conflicts += 1
-                }
+        try context.database.syncWrite { store in
+            var plan = ExaminePlan(collection: collection)
+            for remote in try store.pendingChanges(collection, source: .remote) {
+                let local = try store.pendingChange(collection, remote.id, source: .local)
+                plan.add(ExamineRules.decide(remote: remote.action, local: local?.action), remote: remote, local: local)
             }
+            try plan.execute(in: store)
             CrashPoint.reach("sync.examine.\(collection.rawValue).inside")
-            return outcome
+            return Outcome(applied: plan.applied, conflicts: plan.conflicts)
+        }
+    }
+}
+
+/// What examine writes, as plain lists.
+struct ExaminePlan {
+    var collection: CollectionName
+    /// Remote changes that become stable (a removal deletes the stable row).
+    var toStable: [PendingChange] = []
+    /// Stable rows to forget: the server holds a tombstone our local update goes up over.
+    var toForget: [String] = []
+    /// Pending rows to drop, by id and source.
+    var toDrop: [(id: String, source: PendingChange.Source)] = []
+    /// Local changes rewritten (an update over a tombstone becomes an add).
+    var toRequeue: [PendingChange] = []
+    var applied = 0
+    var conflicts = 0
+
+    mutating func add(_ decision: ExamineDecision, remote: PendingChange, local: PendingChange?) {
+        switch decision {
+        case .applyRemote:
+            apply(remote)
+            applied += 1
+        case .applyRemoteDropLocal:
+            apply(remote)
+            toDrop.append((remote.id, .local))
+            applied += 1
+        case .removeBoth:
+            apply(remote)
+            toDrop.append((remote.id, .local))
+        case .keepLocalOverTombstone:
+            // The server has a tombstone: our update goes up as a new record.
+            toForget.append(remote.id)
+            toDrop.append((remote.id, .remote))
+            if var local {
+                local.action = .add
+                local.lastModified = 0
+                toRequeue.append(local)
+            }
+        case .conflict:
+            conflicts += 1
         }
     }
 
-    private static func applyToStable(_ remote: PendingChange, _ collection: CollectionName, _ db: Database) throws {
-        if remote.action == .remove {
-            try StableRecords.delete(collection, remote.id, db: db)
-        } else {
-            try StableRecords.save(remote.record, lastModified: remote.lastModified, in: collection, db: db)
+    private mutating func apply(_ remote: PendingChange) {
+        toStable.append(remote)
+        toDrop.append((remote.id, .remote))
+    }
+
+    func execute(in store: SyncStore) throws {
+        for remote in toStable {
+            if remote.action == .remove {
+                try store.deleteStable(collection, remote.id)
+            } else {
+                try store.saveStable(text: remote.record, lastModified: remote.lastModified, in: collection)
+            }
         }
-        try VaultDatabase.deletePending(collection, remote.id, source: .remote, in: db)
+        for id in toForget { try store.deleteStable(collection, id) }
+        for (id, source) in toDrop { try store.deletePending(collection, id, source: source) }
+        for change in toRequeue { try store.savePending(change) }
     }
 }

@@ -1,18 +1,15 @@
 import CofferCore
 import Foundation
-import GRDB
 
 /// Step 1, fetch: the collection's changes since the marker go into `pending` as remote changes,
 /// and the new ETag becomes the marker — one transaction. A change with no local counterpart goes
 /// straight to stable (what examine would do with it), which keeps a first download to one write
-/// per record.
+/// per record. Each record gets one named decision (`FetchRules`); the decisions make a plan
+/// (`FetchPlan`), written in the transaction that read what they were based on.
 ///
-/// Our own echo (a record exactly as we last pushed it) is dropped. A record that matches a local
-/// change we sent but never saw acknowledged (the batch's outcome was unknown) acknowledges it.
 /// A server that lost data (its ETag went behind our marker, or it changed without any newer
-/// record) triggers a full listing, and what the server no longer has is queued for upload again.
-/// A record older than the version we hold (a lower lineage revision: the server rolled back or
-/// replays it) never replaces ours: it becomes a conflict with our version, merged on unlock.
+/// record) triggers a full listing, and what the server no longer has is queued for upload again
+/// (`ReuploadPlan`).
 enum FetchStep {
     struct Outcome {
         var received = 0
@@ -22,7 +19,7 @@ enum FetchStep {
     }
 
     static func run(_ collection: CollectionName, _ context: SyncContext) async throws -> Outcome {
-        let marker = try context.database.read { try Markers.get(collection, in: $0) }
+        let marker = try context.database.syncRead { try $0.marker(collection) }
         let changes = try await context.client.fetchChanges(collection: collection, since: marker)
         guard case .changes(let records, let etag) = changes else {
             context.logger.debug("fetch \(collection.rawValue): not modified")
@@ -33,8 +30,7 @@ enum FetchStep {
             context.logger.warning("fetch \(collection.rawValue): the server lost data (marker \(marker), ETag \(etag)); full re-sync")
             return try await resynchronize(collection, context)
         }
-        var outcome = Outcome()
-        try store(records, etag: etag, collection, context, serverHasEverything: false, into: &outcome)
+        let outcome = try store(records, etag: etag, collection, context, serverHasEverything: false)
         context.progress(SyncProgress(step: .fetch, collection: collection.rawValue, done: outcome.received,
                                       total: outcome.received))
         return outcome
@@ -44,87 +40,48 @@ enum FetchStep {
     private static func resynchronize(_ collection: CollectionName, _ context: SyncContext) async throws -> Outcome {
         guard case .changes(let records, let etag) = try await context.client.fetchChanges(collection: collection, since: nil)
         else { return Outcome(fullResync: true) }
-        var outcome = Outcome(fullResync: true)
-        try store(records, etag: etag, collection, context, serverHasEverything: true, into: &outcome)
+        var outcome = try store(records, etag: etag, collection, context, serverHasEverything: true)
+        outcome.fullResync = true
         return outcome
     }
 
+    /// Read → decide → plan → execute, in one transaction.
     private static func store(_ records: [Data], etag: String, _ collection: CollectionName, _ context: SyncContext,
-                              serverHasEverything: Bool, into outcome: inout Outcome) throws {
+                              serverHasEverything: Bool) throws -> Outcome {
         // Decode and check everything before writing anything: a refused record stores nothing.
-        let incoming = try records.map { try StableRecords.incoming($0, in: collection) }
-        outcome = try context.database.write { [outcome] db in
-            var outcome = outcome
+        let incoming = try records.map { try IncomingRecord.decode($0, in: collection) }
+        return try context.database.syncWrite { store in
+            var plan = FetchPlan(collection: collection, marker: etag)
             for record in incoming {
-                let header = record.header
-                let stable = try StableRecords.stamp(collection, header.id, in: db)
-                // Our own write coming back: stable already holds exactly this version.
-                if let stable, stable.lastModified == header.lastModified { continue }
-                let local = try VaultDatabase.pendingChange(collection, header.id, source: .local, in: db)
-                if let local, !header.isDeleted,
-                   try StableRecords.incoming(Data(local.record.utf8), in: collection).content() == record.content() {
-                    // A write whose acknowledgement we never got: the server has it, so it is stable now.
-                    try record.saveAsStable(in: db)
-                    try VaultDatabase.deletePending(collection, header.id, source: .local, in: db)
-                    try VaultDatabase.deletePending(collection, header.id, source: .remote, in: db)
-                    continue
+                let facts = try facts(of: record, collection, in: store)
+                let decision = FetchRules.decide(facts)
+                if FetchRules.isOlderThanStable(facts) {
+                    context.logger.warning("fetch \(collection.rawValue) \(record.header.id): revision \(record.header.revision ?? 0) is older than ours (\(facts.stable?.revision ?? 0)); kept as a conflict")
                 }
-                var hasLocal = local != nil
-                if let stable, !header.isDeleted, let theirs = header.revision, let ours = stable.revision, theirs < ours {
-                    context.logger.warning("fetch \(collection.rawValue) \(header.id): revision \(theirs) is older than ours (\(ours)); kept as a conflict")
-                    outcome.rolledBack += 1
-                    if !hasLocal, let ours = try StableRecords.stableText(collection, header.id, in: db) {
-                        // Our version stands against it as a local change: reconcile merges the two
-                        // without a common base, so nothing either side has is lost.
-                        try VaultDatabase.savePending(PendingChange(collection: collection, id: header.id, source: .local,
-                                                                    action: .update, lastModified: stable.lastModified,
-                                                                    record: ours), in: db)
-                        hasLocal = true
-                    }
-                }
-                if header.isDeleted && stable == nil && !hasLocal {
-                    continue // A tombstone of something we never had.
-                }
-                if !hasLocal {
-                    // Nothing local to weigh it against: examine would apply it as it is
-                    // (`ExamineRules`), so it becomes stable now, in this same transaction.
-                    try record.saveAsStable(in: db)
-                    try VaultDatabase.deletePending(collection, header.id, source: .remote, in: db)
-                    outcome.received += 1
-                    continue
-                }
-                let action: PendingChange.Action = header.isDeleted ? .remove : (stable == nil ? .add : .update)
-                try VaultDatabase.savePending(
-                    PendingChange(collection: collection, id: header.id, source: .remote, action: action,
-                                  lastModified: header.lastModified, record: try record.canonicalText()), in: db)
-                outcome.received += 1
+                try plan.add(decision, for: record, facts: facts) { try store.stableText(collection, record.header.id) }
             }
+            try plan.execute(in: store)
             if serverHasEverything {
-                try queueReupload(collection, present: Set(incoming.filter { !$0.header.isDeleted }.map(\.header.id)), db: db)
+                let present = Set(incoming.filter { !$0.header.isDeleted }.map(\.header.id))
+                try ReuploadPlan.read(collection, present: present, from: store).execute(in: store)
             }
             CrashPoint.reach("sync.fetch.\(collection.rawValue).inside")
-            try Markers.set(collection, etag, in: db)
-            return outcome
+            return Outcome(received: plan.received, rolledBack: plan.rolledBack)
         }
     }
 
-    /// Every stable record the server no longer has becomes a local `add` again (with timestamp 0),
-    /// and local changes based on such records become adds too.
-    private static func queueReupload(_ collection: CollectionName, present: Set<String>, db: Database) throws {
-        for id in try StableRecords.stableIDs(collection, in: db) where !present.contains(id) {
-            if var local = try VaultDatabase.pendingChange(collection, id, source: .local, in: db) {
-                if local.action == .remove {
-                    try VaultDatabase.deletePending(collection, id, source: .local, in: db)
-                } else {
-                    local.action = .add
-                    local.lastModified = 0
-                    try VaultDatabase.savePending(local, in: db)
-                }
-            } else if let text = try StableRecords.stableText(collection, id, in: db) {
-                try VaultDatabase.savePending(PendingChange(collection: collection, id: id, source: .local, action: .add,
-                                                            lastModified: 0, record: text), in: db)
-            }
-            try StableRecords.delete(collection, id, db: db)
+    /// What the vault holds of `record`: its stable stamp and how a local change compares.
+    private static func facts(of record: IncomingRecord, _ collection: CollectionName, in store: SyncStore) throws -> FetchFacts {
+        let header = record.header
+        let stable = try store.stableStamp(collection, header.id)
+        var local = FetchFacts.Local.none
+        // Echoes need nothing more: stable already is this version.
+        if stable?.lastModified != header.lastModified,
+           let change = try store.pendingChange(collection, header.id, source: .local) {
+            let same = try !header.isDeleted
+                && IncomingRecord.decode(Data(change.record.utf8), in: collection).value.content() == record.value.content()
+            local = same ? .sameContent : .different
         }
+        return FetchFacts(header: header, stable: stable, local: local)
     }
 }

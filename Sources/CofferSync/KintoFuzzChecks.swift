@@ -102,23 +102,23 @@ public enum KintoFuzzChecks {
         }
     }
 
-    /// `StableRecords.incoming` in both collections: what it accepts keeps the listing's id and
+    /// `IncomingRecord.decode` in both collections: what it accepts keeps the listing's id and
     /// timestamp, and its canonical text gives the same header again.
     static func headersOfServerRecord(_ data: Data, id: String?, lastModified: Any?) throws {
         let expectedTime = (lastModified as? Int64) ?? KintoJSON.int64(lastModified)
         for collection in CollectionName.allCases {
-            guard let record = try? StableRecords.incoming(data, in: collection) else { continue }
+            guard let record = try? IncomingRecord.decode(data, in: collection) else { continue }
             let header = record.header
             guard header.id == id, header.lastModified == expectedTime else {
                 throw FuzzViolation("\(collection.rawValue): header \(header.id)@\(header.lastModified) of a record listed as \(id ?? "-")@\(expectedTime ?? -1)")
             }
             let text: String
             do {
-                text = try record.canonicalText()
+                text = try record.value.canonicalText()
             } catch {
                 throw FuzzViolation("\(collection.rawValue): an accepted record has no canonical text: \(error)")
             }
-            guard let again = try? StableRecords.incoming(Data(text.utf8), in: collection).header, again == header else {
+            guard let again = try? IncomingRecord.decode(Data(text.utf8), in: collection).header, again == header else {
                 throw FuzzViolation("\(collection.rawValue): the canonical text gives another header: \(text)")
             }
         }

@@ -1,6 +1,5 @@
 import CofferCore
 import Foundation
-import GRDB
 
 /// Step 4, push: local changes go to the server in batches, each acknowledged on its own.
 ///
@@ -25,9 +24,9 @@ enum PushStep {
     }
 
     static func run(_ collection: CollectionName, _ context: SyncContext) async throws -> Outcome {
-        let changes = try context.database.read { db -> [PendingChange] in
-            let conflicted = Set(try VaultDatabase.pendingChanges(collection, source: .remote, in: db).map(\.id))
-            return try VaultDatabase.pendingChanges(collection, source: .local, in: db).filter { !conflicted.contains($0.id) }
+        let changes = try context.database.syncRead { store -> [PendingChange] in
+            let conflicted = Set(try store.pendingChanges(collection, source: .remote).map(\.id))
+            return try store.pendingChanges(collection, source: .local).filter { !conflicted.contains($0.id) }
         }
         var outcome = Outcome()
         var requests: [KintoWriteRequest] = []
@@ -41,10 +40,13 @@ enum PushStep {
                 continue
             case .remove:
                 requests.append(.delete(collection: collection, id: change.id, lastModified: change.lastModified))
-            case .add, .update where change.lastModified == 0:
-                requests.append(.create(collection: collection, id: change.id, record: RecordJSON.body(change.record)))
+            case .add:
+                requests.append(.create(collection: collection, id: change.id, record: ServerRecordJSON.body(change.record)))
+            case .update where change.lastModified == 0:
+                // Based on nothing the server has (it lost the record): created again.
+                requests.append(.create(collection: collection, id: change.id, record: ServerRecordJSON.body(change.record)))
             case .update:
-                requests.append(.update(collection: collection, id: change.id, record: RecordJSON.body(change.record),
+                requests.append(.update(collection: collection, id: change.id, record: ServerRecordJSON.body(change.record),
                                         lastModified: change.lastModified))
             }
             sent.append(change)

@@ -24,21 +24,17 @@ public struct SyncAccount: Sendable, Equatable {
     }
 
     public func save(to database: VaultDatabase) throws {
-        try database.write { db in
-            try VaultDatabase.setMeta(.accountServer, server.absoluteString, in: db)
-            try VaultDatabase.setMeta(.accountUser, user, in: db)
-            try VaultDatabase.setMeta(.accountPassword, password, in: db)
+        try database.syncWrite { store in
+            try store.setMeta([.accountServer: server.absoluteString, .accountUser: user, .accountPassword: password])
         }
     }
 
     /// Forgets the account, the markers and the sync state; local data and pending changes stay.
     public static func remove(from database: VaultDatabase) throws {
-        try database.write { db in
-            for key: MetaKey in [.accountServer, .accountUser, .accountPassword, .lastSync, .lastError,
-                                 .lastErrorMessage, .backoffUntil] {
-                try VaultDatabase.setMeta(key, nil, in: db)
-            }
-            try db.execute(sql: "DELETE FROM markers")
+        try database.syncWrite { store in
+            try store.setMeta([.accountServer: nil, .accountUser: nil, .accountPassword: nil, .lastSync: nil, .lastError: nil,
+                               .lastErrorMessage: nil, .backoffUntil: nil])
+            try store.clearMarkers()
         }
     }
 

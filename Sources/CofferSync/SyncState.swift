@@ -11,13 +11,12 @@ enum SyncState {
 
     static func record(_ report: SyncReport, at time: Date, in database: VaultDatabase, logger: Logger) {
         do {
-            try database.write { db in
+            try database.syncWrite { store in
                 let completed = report.error == nil || report.error == .syncLocked
-                if completed { try VaultDatabase.setMeta(.lastSync, Timestamp(time).iso8601, in: db) }
-                try VaultDatabase.setMeta(.lastError, report.error?.rawValue, in: db)
-                try VaultDatabase.setMeta(.lastErrorMessage, report.message, in: db)
+                if completed { try store.setMeta([.lastSync: Timestamp(time).iso8601]) }
                 let backoff = report.backoffUntil.flatMap { $0 > time ? Timestamp($0).iso8601 : nil }
-                try VaultDatabase.setMeta(.backoffUntil, backoff, in: db)
+                try store.setMeta([.lastError: report.error?.rawValue, .lastErrorMessage: report.message,
+                                   .backoffUntil: backoff])
             }
         } catch {
             logger.error("could not record the sync outcome: \(error)")

@@ -1,0 +1,58 @@
+import CofferCore
+
+/// What fetch writes for one page of records, as plain lists: built from the decisions, then
+/// executed in the transaction that read the facts.
+struct FetchPlan {
+    var collection: CollectionName
+    /// The server's ETag, the collection's marker once the plan is written.
+    var marker: String
+    /// Records that become stable.
+    var toStable: [SyncedRecord] = []
+    /// Pending rows to write: remote changes queued, and our stable versions standing against older ones.
+    var toQueue: [PendingChange] = []
+    /// Pending rows to drop, by id and source.
+    var toDrop: [(id: String, source: PendingChange.Source)] = []
+    var received = 0
+    var rolledBack = 0
+
+    /// Adds what `decision` means for `record`; `ours` reads stable's text, which stands against an
+    /// older record.
+    mutating func add(_ decision: FetchDecision, for record: IncomingRecord, facts: FetchFacts,
+                      ours: () throws -> String?) throws {
+        if FetchRules.isOlderThanStable(facts) { rolledBack += 1 }
+        let header = record.header
+        switch decision {
+        case .dropEcho, .ignoreUnknownTombstone:
+            break
+        case .acknowledgeLostWrite:
+            toStable.append(record.value)
+            toDrop += [(header.id, .local), (header.id, .remote)]
+        case .applyToStable:
+            toStable.append(record.value)
+            toDrop.append((header.id, .remote))
+            received += 1
+        case .standOursAgainst(let action):
+            if let ours = try ours(), let stable = facts.stable {
+                toQueue.append(PendingChange(collection: collection, id: header.id, source: .local, action: .update,
+                                             lastModified: stable.lastModified, record: ours))
+            }
+            try queue(record, action)
+        case .queue(let action):
+            try queue(record, action)
+        }
+    }
+
+    private mutating func queue(_ record: IncomingRecord, _ action: PendingChange.Action) throws {
+        toQueue.append(PendingChange(collection: collection, id: record.header.id, source: .remote, action: action,
+                                     lastModified: record.header.lastModified, record: try record.value.canonicalText()))
+        received += 1
+    }
+
+    /// Writes the plan: stable records, dropped and queued pending rows, then the marker.
+    func execute(in store: SyncStore) throws {
+        for record in toStable { try store.saveStable(record) }
+        for (id, source) in toDrop { try store.deletePending(collection, id, source: source) }
+        for change in toQueue { try store.savePending(change) }
+        try store.setMarker(collection, marker)
+    }
+}

@@ -1,0 +1,58 @@
+import CofferCore
+
+/// What fetch knows of one record the server sent, read from the vault before deciding.
+struct FetchFacts: Sendable, Equatable {
+    /// Whether this device has a local change of the record, and how it compares.
+    enum Local: Sendable, Equatable {
+        case none
+        /// Pending, with exactly the content the server sent: a write whose acknowledgement we lost.
+        case sameContent
+        case different
+    }
+
+    var header: SyncRecordHeader
+    var stable: StableStamp?
+    var local: Local
+}
+
+/// Fetch's decision for one record (seed 000, "Fetching"; seed 001 for rollbacks), one name each.
+enum FetchDecision: Sendable, Equatable {
+    /// Our own write coming back: stable already holds exactly this version.
+    case dropEcho
+    /// A write of ours whose acknowledgement never arrived: the server has it, so it is stable now
+    /// and nothing of it stays pending.
+    case acknowledgeLostWrite
+    /// A tombstone of something this device never had.
+    case ignoreUnknownTombstone
+    /// Nothing local to weigh it against: it becomes stable at once (what examine would do).
+    case applyToStable
+    /// A local change waits for it: queued as a remote change for examine and reconcile.
+    case queue(PendingChange.Action)
+    /// Older than the version stable holds (the server rolled back or replays it) and nothing
+    /// local: our stable version stands against it as a local change, and it is queued, so
+    /// reconcile merges the two without a common base and never lets the old one replace ours.
+    case standOursAgainst(PendingChange.Action)
+}
+
+/// The fetch rules: pure, from what is known of one record to a decision.
+enum FetchRules {
+    static func decide(_ facts: FetchFacts) -> FetchDecision {
+        let header = facts.header
+        if let stable = facts.stable, stable.lastModified == header.lastModified { return .dropEcho }
+        if facts.local == .sameContent, !header.isDeleted { return .acknowledgeLostWrite }
+        let action: PendingChange.Action = header.isDeleted ? .remove : (facts.stable == nil ? .add : .update)
+        let hasLocal = facts.local != .none
+        if isOlderThanStable(facts) {
+            return hasLocal ? .queue(action) : .standOursAgainst(action)
+        }
+        if header.isDeleted, facts.stable == nil, !hasLocal { return .ignoreUnknownTombstone }
+        return hasLocal ? .queue(action) : .applyToStable
+    }
+
+    /// Whether the record is a version older than stable's (a lower lineage revision).
+    static func isOlderThanStable(_ facts: FetchFacts) -> Bool {
+        guard let stable = facts.stable, !facts.header.isDeleted,
+              let theirs = facts.header.revision, let ours = stable.revision else { return false }
+        return theirs < ours
+    }
+}

@@ -1,0 +1,158 @@
+import CofferCore
+import XCTest
+@testable import CofferSync
+
+/// The sync steps' rules as tables, without a database or a server: each input combination and
+/// the named decision it must give.
+final class SyncRulesTests: XCTestCase {
+    typealias Local = FetchFacts.Local
+
+    func header(deleted: Bool = false, lastModified: Int64 = 200, revision: UInt64? = 5) -> SyncRecordHeader {
+        SyncRecordHeader(id: "a", lastModified: lastModified, isDeleted: deleted, revision: deleted ? nil : revision)
+    }
+
+    // MARK: Fetch
+
+    func testFetchDecisions() {
+        let stable = StableStamp(lastModified: 100, revision: 4)
+        let newerStable = StableStamp(lastModified: 100, revision: 9)
+        let cases: [(String, FetchFacts, FetchDecision)] = [
+            ("echo of our own write", FetchFacts(header: header(lastModified: 100), stable: stable, local: .different), .dropEcho),
+            ("echo, nothing local", FetchFacts(header: header(lastModified: 100), stable: stable, local: .none), .dropEcho),
+            ("new record, nothing local", FetchFacts(header: header(), stable: nil, local: .none), .applyToStable),
+            ("update, nothing local", FetchFacts(header: header(), stable: stable, local: .none), .applyToStable),
+            ("removal, nothing local", FetchFacts(header: header(deleted: true), stable: stable, local: .none), .applyToStable),
+            ("tombstone of something never had", FetchFacts(header: header(deleted: true), stable: nil, local: .none),
+             .ignoreUnknownTombstone),
+            ("tombstone against a local add", FetchFacts(header: header(deleted: true), stable: nil, local: .different),
+             .queue(.remove)),
+            ("lost acknowledgement of an add", FetchFacts(header: header(), stable: nil, local: .sameContent), .acknowledgeLostWrite),
+            ("lost acknowledgement of an update", FetchFacts(header: header(), stable: stable, local: .sameContent),
+             .acknowledgeLostWrite),
+            ("removal against a local change equal in content", FetchFacts(header: header(deleted: true), stable: stable,
+                                                                          local: .sameContent), .queue(.remove)),
+            ("update against a local update", FetchFacts(header: header(), stable: stable, local: .different), .queue(.update)),
+            ("add against a local add", FetchFacts(header: header(), stable: nil, local: .different), .queue(.add)),
+            ("removal against a local update", FetchFacts(header: header(deleted: true), stable: stable, local: .different),
+             .queue(.remove)),
+            ("older than stable, nothing local", FetchFacts(header: header(), stable: newerStable, local: .none),
+             .standOursAgainst(.update)),
+            ("older than stable, a local change", FetchFacts(header: header(), stable: newerStable, local: .different),
+             .queue(.update)),
+            ("equal revision is not older", FetchFacts(header: header(revision: 9), stable: newerStable, local: .none),
+             .applyToStable),
+            ("no lineage (corrupt) is not older", FetchFacts(header: header(revision: nil), stable: newerStable, local: .none),
+             .applyToStable),
+            ("a removal is never older", FetchFacts(header: header(deleted: true), stable: newerStable, local: .none),
+             .applyToStable),
+        ]
+        for (name, facts, expected) in cases {
+            XCTAssertEqual(FetchRules.decide(facts), expected, name)
+        }
+        XCTAssertTrue(FetchRules.isOlderThanStable(FetchFacts(header: header(), stable: newerStable, local: .different)))
+        XCTAssertFalse(FetchRules.isOlderThanStable(FetchFacts(header: header(), stable: stable, local: .different)))
+    }
+
+    /// The plan a decision makes: what becomes stable, which pending rows go and come.
+    func testFetchPlanFromDecisions() throws {
+        let item = ItemRecord(id: "a", isActive: true, originHashes: [], tagHashes: [], encrypted: "e", lastModified: 200)
+        let record = IncomingRecord(header: header(), value: .item(item))
+        let stable = StableStamp(lastModified: 100, revision: 9)
+        let facts = FetchFacts(header: header(), stable: stable, local: .none)
+
+        var plan = FetchPlan(collection: .items, marker: "200")
+        try plan.add(.standOursAgainst(.update), for: record, facts: facts) { "ours" }
+        XCTAssertEqual(plan.toQueue.map(\.source), [.local, .remote])
+        XCTAssertEqual(plan.toQueue.first?.record, "ours")
+        XCTAssertEqual(plan.toQueue.first?.lastModified, 100, "ours stands on the version stable holds")
+        XCTAssertEqual(plan.toQueue.last?.action, .update)
+        XCTAssertEqual(plan.received, 1)
+        XCTAssertEqual(plan.rolledBack, 1)
+
+        var acknowledged = FetchPlan(collection: .items, marker: "200")
+        try acknowledged.add(.acknowledgeLostWrite, for: record, facts: FetchFacts(header: header(), stable: nil, local: .sameContent)) { nil }
+        XCTAssertEqual(acknowledged.toStable, [.item(item)])
+        XCTAssertEqual(acknowledged.toDrop.map(\.source), [.local, .remote])
+        XCTAssertEqual(acknowledged.received, 0)
+
+        var echo = FetchPlan(collection: .items, marker: "200")
+        try echo.add(.dropEcho, for: record, facts: facts) { XCTFail("read stable for an echo"); return nil }
+        XCTAssertTrue(echo.toStable.isEmpty && echo.toQueue.isEmpty && echo.toDrop.isEmpty)
+    }
+
+    // MARK: Examine
+
+    func testExamineDecisionForEveryActionPair() {
+        let actions: [PendingChange.Action] = [.add, .update, .remove]
+        let expected: [PendingChange.Action: [PendingChange.Action?: ExamineDecision]] = [
+            .add: [nil: .applyRemote, .add: .conflict, .update: .conflict, .remove: .applyRemoteDropLocal],
+            .update: [nil: .applyRemote, .add: .conflict, .update: .conflict, .remove: .applyRemoteDropLocal],
+            .remove: [nil: .applyRemote, .add: .keepLocalOverTombstone, .update: .keepLocalOverTombstone, .remove: .removeBoth],
+        ]
+        for remote in actions {
+            for local in [nil] + actions.map(Optional.some) {
+                XCTAssertEqual(ExamineRules.decide(remote: remote, local: local), expected[remote]?[local],
+                               "remote \(remote), local \(String(describing: local))")
+            }
+        }
+    }
+
+    func testExaminePlanRequeuesALocalUpdateOverATombstoneAsAnAdd() {
+        let remote = PendingChange(collection: .items, id: "a", source: .remote, action: .remove, lastModified: 300, record: "{}")
+        let local = PendingChange(collection: .items, id: "a", source: .local, action: .update, lastModified: 100, record: "mine")
+        var plan = ExaminePlan(collection: .items)
+        plan.add(.keepLocalOverTombstone, remote: remote, local: local)
+        XCTAssertEqual(plan.toForget, ["a"])
+        XCTAssertEqual(plan.toDrop.map(\.source), [.remote])
+        XCTAssertEqual(plan.toRequeue.map(\.action), [.add])
+        XCTAssertEqual(plan.toRequeue.map(\.lastModified), [0])
+        XCTAssertEqual(plan.applied, 0)
+
+        var both = ExaminePlan(collection: .items)
+        both.add(.conflict, remote: remote, local: local)
+        XCTAssertEqual(both.conflicts, 1)
+        XCTAssertTrue(both.toStable.isEmpty && both.toDrop.isEmpty, "a conflict stays pending for reconcile")
+    }
+
+    // MARK: Apply
+
+    func testApplyDecisions() {
+        func ack(_ stamp: Int64?) -> PushStep.Acknowledgement {
+            PushStep.Acknowledgement(collection: .items, id: "a", pushedRecord: "pushed", lastModified: stamp)
+        }
+        func local(_ action: PendingChange.Action, _ record: String = "newer") -> PendingChange {
+            PendingChange(collection: .items, id: "a", source: .local, action: action, lastModified: 100, record: record)
+        }
+        XCTAssertEqual(ApplyRules.decide(ack(500), current: local(.update, "pushed")), ApplyDecision(stable: .save(lastModified: 500), local: .drop))
+        XCTAssertEqual(ApplyRules.decide(ack(500), current: nil), ApplyDecision(stable: .save(lastModified: 500), local: .keep))
+        var rebased = local(.add)
+        rebased.action = .update
+        rebased.lastModified = 500
+        XCTAssertEqual(ApplyRules.decide(ack(500), current: local(.add)), ApplyDecision(stable: .save(lastModified: 500), local: .rebase(rebased)))
+        XCTAssertEqual(ApplyRules.decide(ack(0), current: local(.update)), ApplyDecision(stable: .leave, local: .keep),
+                       "an accepted write without a stamp waits for the next fetch")
+        XCTAssertEqual(ApplyRules.decide(ack(nil), current: local(.remove, "pushed")), ApplyDecision(stable: .delete, local: .drop))
+        var readded = local(.update)
+        readded.action = .add
+        readded.lastModified = 0
+        XCTAssertEqual(ApplyRules.decide(ack(nil), current: local(.update)), ApplyDecision(stable: .delete, local: .rebase(readded)),
+                       "an edit made while its removal was pushed goes up as a new record")
+        XCTAssertEqual(ApplyRules.decide(ack(nil), current: local(.remove)), ApplyDecision(stable: .delete, local: .keep))
+    }
+
+    // MARK: Re-upload after the server lost data
+
+    func testReuploadDecisions() {
+        let update = PendingChange(collection: .items, id: "a", source: .local, action: .update, lastModified: 100, record: "mine")
+        var asAdd = update
+        asAdd.action = .add
+        asAdd.lastModified = 0
+        XCTAssertEqual(ReuploadPlan.decide("a", collection: .items, local: update, stableText: nil), .queue(asAdd))
+        var removal = update
+        removal.action = .remove
+        XCTAssertEqual(ReuploadPlan.decide("a", collection: .items, local: removal, stableText: "s"), .dropLocalRemoval)
+        XCTAssertEqual(ReuploadPlan.decide("a", collection: .items, local: nil, stableText: "stable"),
+                       .queue(PendingChange(collection: .items, id: "a", source: .local, action: .add, lastModified: 0, record: "stable")))
+        XCTAssertEqual(ReuploadPlan.decide("a", collection: .items, local: nil, stableText: nil), .nothing)
+    }
+}
