@@ -3,9 +3,9 @@
 /// `fields` may be empty (only the last use or history differed): the item is still listed so
 /// that accepting it clears ⚑.
 ///
-/// The vault builds these (`ScreenServices.loadReviews`) and applies the user's choices
-/// (`ScreenServices.resolveReview`): a choice that differs from the merge's becomes a local
-/// change, and resolving clears the item's ⚑ badge.
+/// The vault builds these (`ScreenServices.loadReviews`, from its `ItemReview`s: `init(_:)`) and
+/// applies the user's choices (`ScreenServices.resolveReview`, `swappedChoices`): a choice that
+/// differs from the merge's becomes a local change, and resolving clears the item's ⚑ badge.
 public struct ConflictReview: Sendable, Equatable, Identifiable {
     public var itemID: String
     public var title: String

@@ -19,44 +19,12 @@ enum ScreenLauncher {
                 }
             },
             loadReviews: { vault in
-                try await vault.reviews().map { review in
-                    ConflictReview(itemID: review.id, title: review.title, fields: review.conflicts.map(screenField))
-                }
+                try await vault.reviews().map(ConflictReview.init)
             },
             resolveReview: { vault, review in
-                // Only the choices the user swapped: the merge's own are already in the item.
-                let swapped = review.fields.filter { $0.chosen != $0.mergeChoice }
-                try await vault.resolveReview(review.itemID, choosing: Dictionary(
-                    swapped.map { ($0.name, coreChoice($0.chosen)) }, uniquingKeysWith: { _, last in last }))
+                try await vault.resolveReview(review.itemID, choosing: review.swappedChoices)
             })
         return await CofferScreen.run(vaultPath: vaultPath, services: services, options: options)
-    }
-}
-
-/// A reviewed field as the screen shows it.
-private func screenField(_ conflict: ItemMerge.FieldConflict) -> FieldConflict {
-    let changedOn: FieldConflict.ChangedOn = switch conflict.changedOn {
-    case .both: .both
-    case .local: .local
-    case .remote: .remote
-    }
-    return FieldConflict(name: conflict.field, local: conflict.local, remote: conflict.remote, combined: conflict.combined,
-                         changedOn: changedOn, chosen: screenChoice(conflict.chosen))
-}
-
-private func screenChoice(_ choice: ItemMerge.Choice) -> FieldConflict.Choice {
-    switch choice {
-    case .local: .local
-    case .remote: .remote
-    case .combined: .combined
-    }
-}
-
-private func coreChoice(_ choice: FieldConflict.Choice) -> ItemMerge.Choice {
-    switch choice {
-    case .local: .local
-    case .remote: .remote
-    case .combined: .combined
     }
 }
 

@@ -86,4 +86,27 @@ final class ReviewUpdateTests: XCTestCase {
         XCTAssertEqual(review.reviews[0].fields[2].chosen, review.reviews[0].fields[2].mergeChoice)
         XCTAssertFalse(review.reviews[0].isChanged)
     }
+
+    /// The vault's review of a real merge, shown as rows; swapped rows go back as the vault's choices.
+    func testAMergesReviewBecomesRowsAndSwapsBecomeChoices() {
+        let created = Timestamp(milliseconds: 1_700_000_000_000)
+        let stable = Item(id: "c3", title: "Mail", tags: ["home"], entry: Entry(username: "u0", password: "p0"), created: created)
+        var local = stable
+        local.entry.username = "u1"
+        local.tags = ["home", "family"]
+        var remote = stable
+        remote.entry.password = "p1"
+        let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: created)
+        var review = ConflictReview(ItemReview(outcome: outcome))
+        XCTAssertEqual(review, ConflictReview(itemID: "c3", title: "Mail", fields: [
+            FieldConflict(name: "username", local: "u1", remote: "u0", changedOn: .local, chosen: .local),
+            FieldConflict(name: "password", local: "p0", remote: "p1", changedOn: .remote, chosen: .remote),
+            FieldConflict(name: "tags", local: "home, family", remote: "home", combined: "home, family", changedOn: .local,
+                          chosen: .combined),
+        ]))
+        XCTAssertEqual(review.swappedChoices, [:])
+        review.fields[1].swapChoice()
+        review.fields[2].swapChoice()
+        XCTAssertEqual(review.swappedChoices, ["password": .local, "tags": .local])
+    }
 }
