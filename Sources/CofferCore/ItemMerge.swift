@@ -2,26 +2,10 @@
 ///
 /// Start from local; for `title`, `disabled` and each `entry` field keep local where it differs
 /// from stable, else take remote; three-way merge `origins` and `tags`; merge histories with local
-/// entries newer than remote ones; prepend a history entry from the working entry to remote's;
-/// set `modified` to now.
+/// entries newer than remote ones; prepend a history entry holding the remote entry values the
+/// merge dropped; set `modified` to now.
 public enum ItemMerge {
-    public enum Side: String, Sendable, Codable, Equatable { case local, remote }
-
-    /// A field both devices changed to different values: what each side had and what the merge kept.
-    public struct FieldConflict: Sendable, Codable, Equatable {
-        public var field: String
-        public var local: String
-        public var remote: String
-        public var chosen: Side
-
-        public init(field: String, local: String, remote: String, chosen: Side) {
-            self.field = field
-            self.local = local
-            self.remote = remote
-            self.chosen = chosen
-        }
-    }
-
+    /// The merged item, and every field where local and remote differ (what a review shows).
     public struct Outcome: Sendable, Equatable {
         public var merged: Item
         public var conflicts: [FieldConflict]
@@ -43,17 +27,35 @@ public enum ItemMerge {
         var working = local
         var conflicts: [FieldConflict] = []
 
+        /// Who changed a value that differs between local and remote; without a base, both.
+        func changedOn<Value: Equatable>(_ path: KeyPath<Item, Value>) -> ChangedOn {
+            guard let stableValue = stable?[keyPath: path] else { return .both }
+            switch (local[keyPath: path] != stableValue, remote[keyPath: path] != stableValue) {
+            case (true, true): return .both
+            case (true, false): return .local
+            case (false, _): return .remote
+            }
+        }
+
         func pick<Value: Equatable>(_ field: String, _ path: WritableKeyPath<Item, Value>, describe: (Value) -> String) {
             let localValue = local[keyPath: path]
             let remoteValue = remote[keyPath: path]
-            guard let stable else { return }
-            let stableValue = stable[keyPath: path]
-            if localValue == stableValue {
-                working[keyPath: path] = remoteValue
-            } else if remoteValue != stableValue && remoteValue != localValue {
-                conflicts.append(FieldConflict(field: field, local: describe(localValue), remote: describe(remoteValue),
-                                               chosen: .local))
-            }
+            guard localValue != remoteValue else { return }
+            let changed = changedOn(path)
+            if changed == .remote { working[keyPath: path] = remoteValue }
+            conflicts.append(FieldConflict(field: field, local: describe(localValue), remote: describe(remoteValue),
+                                           changedOn: changed, chosen: changed == .remote ? .remote : .local))
+        }
+
+        func combine(_ field: String, _ path: WritableKeyPath<Item, [String]>) {
+            let localValues = local[keyPath: path]
+            let remoteValues = remote[keyPath: path]
+            let combined = mergeSets(local: localValues, stable: stable?[keyPath: path], remote: remoteValues)
+            working[keyPath: path] = combined
+            guard localValues != remoteValues else { return }
+            conflicts.append(FieldConflict(field: field, lists: ListValues(local: localValues, remote: remoteValues,
+                                                                           combined: combined),
+                                           changedOn: changedOn(path)))
         }
 
         pick("title", \.title) { $0 }
@@ -63,22 +65,33 @@ public enum ItemMerge {
         pick("notes", \.entry.notes) { $0 }
         pick("totp", \.entry.totp) { $0 ?? "" }
         pick("kind", \.entry.kind) { $0 }
+        combine("origins", \.origins)
+        combine("tags", \.tags)
 
-        working.origins = mergeSets(local: local.origins, stable: stable?.origins, remote: remote.origins)
-        working.tags = mergeSets(local: local.tags, stable: stable?.tags, remote: remote.tags)
         working.history = mergeHistories(local: local.history, remote: remote.history)
         if let remoteUsed = remote.lastUsed, remoteUsed > (working.lastUsed ?? remoteUsed) || working.lastUsed == nil {
             working.lastUsed = remoteUsed
         }
         working.created = min(local.created, remote.created)
 
-        // The history records remote's entry as the state before the merge, so nothing remote had is lost.
+        // Remote's values the merge dropped go into history, so nothing remote had is lost. Only
+        // those: a value remote did not change is stable's, which local's own history entry holds.
         let mergedEntry = working.entry
-        working.entry = remote.entry
-        var withStep = working
-        withStep.replaceEntry(with: mergedEntry, at: now)
-        withStep.modified = max(now, withStep.created)
-        return Outcome(merged: withStep, conflicts: conflicts)
+        var beforeMerge = mergedEntry
+        func keepDropped<Value: Equatable>(_ path: WritableKeyPath<Entry, Value>) {
+            let remoteValue = remote.entry[keyPath: path]
+            let remoteChanged = stable.map { $0.entry[keyPath: path] != remoteValue } ?? true
+            if remoteChanged, mergedEntry[keyPath: path] != remoteValue { beforeMerge[keyPath: path] = remoteValue }
+        }
+        keepDropped(\.kind)
+        keepDropped(\.username)
+        keepDropped(\.password)
+        keepDropped(\.notes)
+        keepDropped(\.totp)
+        working.entry = beforeMerge
+        working.replaceEntry(with: mergedEntry, at: now)
+        working.modified = max(now, working.created)
+        return Outcome(merged: working, conflicts: conflicts)
     }
 
     /// Three-way merge of a list treated as a set: additions and removals from both sides, in

@@ -62,8 +62,7 @@ extension Vault {
                     PendingChange(collection: .items, id: sealed.id, source: .local, action: .update,
                                   lastModified: remoteRecord.lastModified, record: try RecordCoding.encode(sealed)), in: db)
                 try VaultDatabase.deletePending(.items, remoteRecord.id, source: .remote, in: db)
-                try saveReview(ItemReview(id: sealed.id, title: outcome.merged.title, conflicts: outcome.conflicts),
-                               ring: session.ring, now: now, in: db)
+                try saveReview(ItemReview(outcome: outcome), ring: session.ring, now: now, in: db)
                 merged.append(sealed.id)
             }
             CrashPoint.reach("sync.reconcile.items.inside")
@@ -128,7 +127,7 @@ extension Vault {
             .execute(arguments: [review.id, now.milliseconds, sealed.base64EncodedString()])
     }
 
-    /// Items merged on unlock and not yet reviewed, with the fields both sides changed.
+    /// Items merged on unlock and not yet reviewed, with every field where the two versions differed.
     public func reviews() throws -> [ItemReview] {
         let session = try unlockedSession()
         let rows = try database.read { db in try Row.fetchAll(db, sql: "SELECT id, sealed FROM reviews ORDER BY created") }
@@ -141,38 +140,23 @@ extension Vault {
         }
     }
 
-    /// Accepts a merge, after swapping to the remote value every field listed in `useRemote`
-    /// (saved as a local change). Clears the ⚑ badge.
-    public func resolveReview(_ id: String, useRemote fields: Set<String>) throws {
+    /// Accepts a merge after applying the user's choices: each reviewed field named in `choices`
+    /// with another value than the merge kept takes that value (saved as a local change). Clears ⚑.
+    ///
+    /// A one-side field swapped to the other side undoes that side's change; `.combined` applies to lists only.
+    public func resolveReview(_ id: String, choosing choices: [String: ItemMerge.Choice]) throws {
         guard let review = try reviews().first(where: { $0.id == id }) else { throw CoreError.noSuchItem(id: id) }
         var item = try self.item(id)
-        for conflict in review.conflicts where fields.contains(conflict.field) {
-            item.setField(conflict.field, to: conflict.remote)
+        for conflict in review.conflicts {
+            guard let choice = choices[conflict.field], choice != conflict.chosen else { continue }
+            item.take(choice, of: conflict)
         }
         try update(item)
         try database.write { db in try db.execute(sql: "DELETE FROM reviews WHERE id = ?", arguments: [id]) }
     }
-}
 
-/// A merged item waiting for the user to look at it.
-public struct ItemReview: Sendable, Codable, Equatable {
-    public var id: String
-    public var title: String
-    public var conflicts: [ItemMerge.FieldConflict]
-}
-
-extension Item {
-    /// Sets a scalar field by its merge name (the values `ItemMerge.FieldConflict` carries).
-    mutating func setField(_ field: String, to value: String) {
-        switch field {
-        case "title": title = value
-        case "disabled": disabled = value == "yes"
-        case "username": entry.username = value
-        case "password": entry.password = value
-        case "notes": entry.notes = value
-        case "totp": entry.totp = value.isEmpty ? nil : value
-        case "kind": entry.kind = value
-        default: break
-        }
+    /// Accepts a merge after swapping to the remote value every field listed in `useRemote`. Clears ⚑.
+    public func resolveReview(_ id: String, useRemote fields: Set<String>) throws {
+        try resolveReview(id, choosing: Dictionary(uniqueKeysWithValues: fields.map { ($0, .remote) }))
     }
 }

@@ -1,8 +1,11 @@
-/// One item merged on unlock, with each field that changed on both sides (what `v` reviews).
+/// One item merged on unlock, with each field where its two versions differed (what `v` reviews).
 ///
-/// The vault builds these (`ScreenServices.loadReviews`) and applies the user's choices
-/// (`ScreenServices.resolveReview`): a choice that differs from the merge's becomes a local
-/// change, and resolving clears the item's ⚑ badge.
+/// `fields` may be empty (only the last use or history differed): the item is still listed so
+/// that accepting it clears ⚑.
+///
+/// The vault builds these (`ScreenServices.loadReviews`, from its `ItemReview`s: `init(_:)`) and
+/// applies the user's choices (`ScreenServices.resolveReview`, `swappedChoices`): a choice that
+/// differs from the merge's becomes a local change, and resolving clears the item's ⚑ badge.
 public struct ConflictReview: Sendable, Equatable, Identifiable {
     public var itemID: String
     public var title: String
@@ -20,12 +23,22 @@ public struct ConflictReview: Sendable, Equatable, Identifiable {
     public var isChanged: Bool { fields.contains { $0.chosen != $0.mergeChoice } }
 }
 
-/// A field changed on both devices: both values and the one kept.
+/// A field whose versions differ: both values, who changed it and the one kept.
 public struct FieldConflict: Sendable, Equatable {
     public enum Choice: String, Sendable, Equatable {
         case local, remote
         /// Both sides' additions and removals (lists such as origins and tags).
         case combined
+    }
+
+    /// Who changed the field since the version both devices started from.
+    public enum ChangedOn: Sendable, Equatable {
+        /// Both, to different values (or no common version was known).
+        case both
+        /// Only this device; the merge kept its value.
+        case local
+        /// Only the other device; the merge took its value.
+        case remote
     }
 
     /// The field's name as the item spells it: `title`, `username`, `password`, `notes`, `origins`…
@@ -34,16 +47,19 @@ public struct FieldConflict: Sendable, Equatable {
     public var remote: String
     /// The three-way merge of a list field; nil for single values.
     public var combined: String?
+    public var changedOn: ChangedOn
     /// What the merge chose.
     public var mergeChoice: Choice
     /// What will be kept: the merge's choice until the user swaps it.
     public var chosen: Choice
 
-    public init(name: String, local: String, remote: String, combined: String? = nil, chosen: Choice) {
+    public init(name: String, local: String, remote: String, combined: String? = nil, changedOn: ChangedOn = .both,
+                chosen: Choice) {
         self.name = name
         self.local = local
         self.remote = remote
         self.combined = combined
+        self.changedOn = changedOn
         self.mergeChoice = chosen
         self.chosen = chosen
     }
@@ -60,7 +76,8 @@ public struct FieldConflict: Sendable, Equatable {
 
     public var chosenValue: String { value(of: chosen) }
 
-    /// Moves to the next choice: local → remote → combined (when there is one) → local.
+    /// Moves to the next choice: local → remote → combined (when there is one) → local. Moving a
+    /// field changed on one side to the other side's value undoes that change.
     public mutating func swapChoice() {
         switch chosen {
         case .local: chosen = .remote

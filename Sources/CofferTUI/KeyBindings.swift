@@ -69,7 +69,7 @@ public enum KeyBindings {
 
         // Conflict review.
         KeyBinding(keys: [.character(" "), .tab], action: .swapChoice, description: "Swap the value kept",
-                   hint: "Space swap", contexts: [.review], disabledReason: needsReviewRow),
+                   hint: "Space swap", contexts: [.review], disabledReason: needsReviewField),
         KeyBinding(keys: [.character("a"), .enter], action: .acceptReview,
                    description: "Accept item (clears ⚑)", hint: "a accept", contexts: [.review],
                    disabledReason: needsReviewRow),
@@ -191,6 +191,14 @@ public enum KeyBindings {
     static func needsReviewRow(_ state: ScreenState) -> String? {
         if case .review(let review) = state.page, review.currentRow != nil { return nil }
         return "Nothing to review."
+    }
+
+    static func needsReviewField(_ state: ScreenState) -> String? {
+        if let reason = needsReviewRow(state) { return reason }
+        if case .review(let review) = state.page, review.currentField == nil {
+            return "No field differs here, so nothing to swap: a accepts the merge."
+        }
+        return nil
     }
 
     static func needsAccount(_ state: ScreenState) -> String? {

@@ -1,31 +1,27 @@
-/// The conflict review page: per merged item, each field changed on both sides.
+/// The conflict review page: per merged item, each field where the two versions differ.
 extension Render {
     static func drawReview(_ state: ScreenState, review: ReviewState, body: Body, into grid: inout Grid) {
         let nameWidth = 10
         let valueWidth = max(8, (body.width - nameWidth - 8) * 30 / 100)
         let keptWidth = body.width - nameWidth - 2 * valueWidth - 8
         let columns = [4, 4 + nameWidth + 1, 4 + nameWidth + valueWidth + 2, 4 + nameWidth + 2 * valueWidth + 3]
-        grid.write("Changed on this device and another; the merge kept one value. Space swaps it.",
+        grid.write("What the merge kept; “only here/there”: one device changed it. Space swaps.",
                    x: 1, y: body.top, style: .dimmed, maxWidth: body.width - 2)
         let header = Style(isBold: true, isUnderlined: true)
         grid.fill(y: body.top + 1, style: header)
         for (title, x) in zip(["Field", "This device", "Other device", "Kept"], columns) {
             grid.write(title, x: x, y: body.top + 1, style: header)
         }
-        // Lines: an item heading, then its fields; scrolled so the cursor's row shows.
+        // Lines: an item heading, then its rows; scrolled so the cursor's row shows.
+        let rows = review.rows
         var lines: [(rowIndex: Int?, reviewIndex: Int)] = []
-        var rowIndex = 0
-        for (index, item) in review.reviews.enumerated() {
-            lines.append((nil, index))
-            for _ in item.fields {
-                lines.append((rowIndex, index))
-                rowIndex += 1
-            }
+        for (index, row) in rows.enumerated() {
+            if lines.last?.reviewIndex != row.review { lines.append((nil, row.review)) }
+            lines.append((index, row.review))
         }
         let room = body.bottom - (body.top + 2)
         let cursorLine = lines.firstIndex { $0.rowIndex == review.cursor } ?? 0
         let start = max(0, min(cursorLine - room + 1, lines.count - room))
-        let rows = review.rows
         for (offset, line) in lines.dropFirst(max(0, start)).prefix(room).enumerated() {
             let y = body.top + 2 + offset
             guard let index = line.rowIndex else {
@@ -34,24 +30,21 @@ extension Render {
                 grid.write("⚑ " + item.title + saving, x: 1, y: y, style: .bold, maxWidth: body.width - 2)
                 continue
             }
-            let position = rows[index]
-            let field = review.reviews[position.review].fields[position.field]
             let isCursor = index == review.cursor
             let style = isCursor ? Style.reversed : .plain
             if isCursor { grid.fill(y: y, style: style) }
             grid.write(isCursor ? "▸" : " ", x: 2, y: y, style: style)
+            guard let fieldIndex = rows[index].field else {
+                grid.write("No field differs (only its last use or history): a accepts the merge.",
+                           x: columns[0], y: y, style: style, maxWidth: body.width - columns[0] - 1)
+                continue
+            }
+            let field = review.reviews[rows[index].review].fields[fieldIndex]
             func shown(_ value: String) -> String {
                 if field.isSecret, !review.isRevealed { return value.isEmpty ? "—" : DetailLayout.mask }
                 return value.isEmpty ? "—" : TextLayout.singleLine(value)
             }
-            let kept: String
-            switch field.chosen {
-            case .local: kept = "this device"
-            case .remote: kept = "other device"
-            case .combined: kept = "both: " + shown(field.value(of: .combined))
-            }
-            let swapped = field.chosen != field.mergeChoice ? " (yours)" : ""
-            let values = [field.name, shown(field.local), shown(field.remote), kept + swapped]
+            let values = [field.name, shown(field.local), shown(field.remote), kept(field, shown: shown)]
             for (value, (x, width)) in zip(values, zip(columns, [nameWidth, valueWidth, valueWidth, keptWidth])) {
                 grid.write(TextLayout.truncated(value, to: width), x: x, y: y, style: style, maxWidth: width)
             }
@@ -62,6 +55,25 @@ extension Render {
                     $0.isBold = true
                 }
             }
+        }
+    }
+
+    /// The Kept column: which value stays, and whether one device alone changed the field.
+    static func kept(_ field: FieldConflict, shown: (String) -> String) -> String {
+        let isSwapped = field.chosen != field.mergeChoice
+        let oneSide: String? = switch field.changedOn {
+        case .both: nil
+        case .local: "only here"
+        case .remote: "only there"
+        }
+        let yours = isSwapped ? " (yours)" : ""
+        switch field.chosen {
+        case .combined:
+            return (oneSide ?? "both") + ": " + shown(field.value(of: .combined)) + yours
+        case .local, .remote:
+            let side = field.chosen == .local ? "this device" : "other device"
+            if isSwapped { return side + yours }
+            return oneSide.map { "\(side) (\($0))" } ?? side
         }
     }
 }

@@ -1,8 +1,10 @@
-/// The conflict review page: every field of every merged item, one row each.
+/// The conflict review page: every field of every merged item, one row each; an item without
+/// fields gets one row of its own, so it can be accepted.
 public struct ReviewState: Sendable, Equatable {
     public struct Row: Sendable, Equatable {
         public var review: Int
-        public var field: Int
+        /// Index into the review's fields; nil for the row of an item without fields.
+        public var field: Int?
     }
 
     public var reviews: [ConflictReview]
@@ -19,13 +21,20 @@ public struct ReviewState: Sendable, Equatable {
     }
 
     public var rows: [Row] {
-        reviews.indices.flatMap { review in
-            reviews[review].fields.indices.map { Row(review: review, field: $0) }
+        reviews.indices.flatMap { review -> [Row] in
+            let fields = reviews[review].fields
+            return fields.isEmpty ? [Row(review: review, field: nil)] : fields.indices.map { Row(review: review, field: $0) }
         }
     }
 
     public var currentRow: Row? {
         let rows = rows
         return rows.indices.contains(cursor) ? rows[cursor] : nil
+    }
+
+    /// The field under the cursor; nil on an item without fields.
+    public var currentField: FieldConflict? {
+        guard let row = currentRow, let field = row.field else { return nil }
+        return reviews[row.review].fields[field]
     }
 }

@@ -45,7 +45,8 @@ extension Update {
         guard !review.saving.contains(itemID) else { return [] }
         switch action {
         case .swapChoice:
-            review.reviews[row.review].fields[row.field].swapChoice()
+            guard let field = row.field else { return [] }
+            review.reviews[row.review].fields[field].swapChoice()
             state.page = .review(review)
             return []
         case .acceptReview:

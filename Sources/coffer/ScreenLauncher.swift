@@ -19,16 +19,10 @@ enum ScreenLauncher {
                 }
             },
             loadReviews: { vault in
-                try await vault.reviews().map { review in
-                    ConflictReview(itemID: review.id, title: review.title, fields: review.conflicts.map { conflict in
-                        FieldConflict(name: conflict.field, local: conflict.local, remote: conflict.remote,
-                                      chosen: conflict.chosen == .local ? .local : .remote)
-                    })
-                }
+                try await vault.reviews().map(ConflictReview.init)
             },
             resolveReview: { vault, review in
-                let useRemote = Set(review.fields.filter { $0.chosen == .remote && $0.mergeChoice != .remote }.map(\.name))
-                try await vault.resolveReview(review.itemID, useRemote: useRemote)
+                try await vault.resolveReview(review.itemID, choosing: review.swappedChoices)
             })
         return await CofferScreen.run(vaultPath: vaultPath, services: services, options: options)
     }

@@ -53,7 +53,44 @@ final class SyncScenarioTests: XCTestCase {
         try await assertConverged([a, b])
         let reviews = try await b.vault.reviews()
         XCTAssertEqual(reviews.map(\.id), [item.id], "the merged item waits for review (⚑)")
-        XCTAssertEqual(reviews.first?.conflicts, [], "no field changed on both sides")
+        XCTAssertEqual(reviews.first?.conflicts, [
+            ItemMerge.FieldConflict(field: "title", local: "Bank", remote: "Bank (old account)", changedOn: .remote,
+                                    chosen: .remote),
+            ItemMerge.FieldConflict(field: "tags", lists: ItemMerge.ListValues(local: ["money", "important"], remote: ["money"],
+                                                                               combined: ["money", "important"]),
+                                    changedOn: .local),
+        ], "no field changed on both sides: each row says which device's change the merge took")
+        try await b.vault.resolveReview(item.id, choosing: [:])
+        let remaining = try await b.vault.reviews()
+        XCTAssertEqual(remaining, [], "accepting clears ⚑")
+    }
+
+    /// Issue 10: username changed on one device, password on the other. The merge writes each old
+    /// value into history once, and its review lists both fields so accepting clears ⚑.
+    func testOneSideChangesOnEachDeviceAreReviewableAndRecordedInHistoryOnce() async throws {
+        let (a, b) = try await pair()
+        let item = try await a.add("Mail", username: "u0", password: "p0")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+        try await a.edit(item.id) { $0.entry.password = "p1" }
+        try await b.edit(item.id) { $0.entry.username = "u1" }
+        await a.syncExpectingSuccess()
+        let merged = await b.sync()
+        XCTAssertEqual(merged.mergedIDs, [item.id])
+        let onB = try await b.vault.item(item.id)
+        XCTAssertEqual(onB.entry.username, "u1")
+        XCTAssertEqual(onB.entry.password, "p1")
+        XCTAssertEqual(onB.history.filter { $0.patch.objectValue?["username"] == .string("u0") }.count, 1)
+        XCTAssertEqual(onB.history.filter { $0.patch.objectValue?["password"] == .string("p0") }.count, 1)
+        let review = try await XCTUnwrapAsync(await b.vault.reviews().first)
+        XCTAssertEqual(review.conflicts.map(\.field), ["username", "password"])
+        XCTAssertEqual(review.conflicts.map(\.changedOn), [.local, .remote])
+        try await b.vault.resolveReview(item.id, choosing: [:])
+        let remaining = try await b.vault.reviews()
+        XCTAssertEqual(remaining, [])
+        await b.syncExpectingSuccess()
+        await a.syncExpectingSuccess()
+        try await assertConverged([a, b])
     }
 
     func testSameFieldChangedOnBothSidesKeepsLocalAndRecordsTheChoice() async throws {

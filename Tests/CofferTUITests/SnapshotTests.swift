@@ -113,6 +113,15 @@ final class SnapshotTests: XCTestCase {
         assertSnapshot(frame(state), named: "conflict-review")
     }
 
+    /// A merge with no field changed on both sides (one swapped back) and one where nothing differs to choose.
+    func testConflictReviewOfOneSideChanges() {
+        var state = Fixtures.unlocked()
+        var review = ReviewState(reviews: [Fixtures.oneSideReview, Fixtures.lastUseReview], cursor: 3)
+        review.reviews[0].fields[1].swapChoice()
+        state.page = .review(review)
+        assertSnapshot(frame(state), named: "conflict-review-one-side")
+    }
+
     func testHelp() {
         var state = Fixtures.unlocked()
         state.overlay = .help

@@ -100,4 +100,14 @@ enum Fixtures {
     static let secondReview = ConflictReview(itemID: "b2", title: "Bank", fields: [
         FieldConflict(name: "notes", local: "Branch: Main St", remote: "Branch: Elm St", chosen: .remote),
     ])
+    /// A merge where no field changed on both sides: one taken from each device, a list combined.
+    static let oneSideReview = ConflictReview(itemID: "c3", title: "Mail", fields: [
+        FieldConflict(name: "username", local: "alice@example.org", remote: "alice@old.example.org", changedOn: .local,
+                      chosen: .local),
+        FieldConflict(name: "password", local: "p@ss", remote: "n3w p@ss", changedOn: .remote, chosen: .remote),
+        FieldConflict(name: "origins", local: "mail.example.org", remote: "mail.example.org, webmail.example.org",
+                      combined: "mail.example.org, webmail.example.org", changedOn: .remote, chosen: .combined),
+    ])
+    /// A merge where only the last use differed: nothing to choose, only to accept.
+    static let lastUseReview = ConflictReview(itemID: "d4", title: "Old forum", fields: [])
 }

@@ -1,0 +1,54 @@
+/// A merged item waiting for the user to look at it (⚑), sealed in the `reviews` table.
+///
+/// `conflicts` holds every field where the two versions differed; it may be empty (only the
+/// last use or history differed): the item still waits for the user to accept the merge.
+public struct ItemReview: Sendable, Codable, Equatable {
+    public var id: String
+    public var title: String
+    public var conflicts: [ItemMerge.FieldConflict]
+}
+
+extension ItemReview {
+    /// The review of a merge: the merged item's id and title, and the fields the merge reconciled.
+    public init(outcome: ItemMerge.Outcome) {
+        self.init(id: outcome.merged.id, title: outcome.merged.title, conflicts: outcome.conflicts)
+    }
+}
+
+extension Item {
+    /// Sets a reviewed field to one side's value, or a list to the merge's combination.
+    mutating func take(_ choice: ItemMerge.Choice, of conflict: ItemMerge.FieldConflict) {
+        if let lists = conflict.lists {
+            setList(conflict.field, to: lists.values(of: choice))
+            return
+        }
+        switch choice {
+        case .local: setField(conflict.field, to: conflict.local)
+        case .remote: setField(conflict.field, to: conflict.remote)
+        case .combined: break  // a single value has nothing to combine
+        }
+    }
+
+    /// Sets a scalar field by its merge name (the values `ItemMerge.FieldConflict` carries).
+    mutating func setField(_ field: String, to value: String) {
+        switch field {
+        case "title": title = value
+        case "disabled": disabled = value == "yes"
+        case "username": entry.username = value
+        case "password": entry.password = value
+        case "notes": entry.notes = value
+        case "totp": entry.totp = value.isEmpty ? nil : value
+        case "kind": entry.kind = value
+        default: break
+        }
+    }
+
+    /// Sets a list field by its merge name.
+    mutating func setList(_ field: String, to values: [String]) {
+        switch field {
+        case "origins": origins = values
+        case "tags": tags = values
+        default: break
+        }
+    }
+}
