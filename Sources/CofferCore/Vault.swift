@@ -253,10 +253,11 @@ public actor Vault {
                 let local = Self.applying(edited, to: base, at: now)
                 guard local != base else { return SavedEdit(item: current, mergedWithNewer: false, conflicts: []) }
                 let outcome = ItemMerge.merge(local: local, stable: base, remote: current, now: now, localWasShared: false)
-                saved = SavedEdit(item: outcome.merged, mergedWithNewer: true, conflicts: outcome.conflicts.map(\.field))
-                if !outcome.conflicts.isEmpty {
-                    try saveReview(ItemReview(id: edited.id, title: outcome.merged.title, conflicts: outcome.conflicts),
-                                   ring: session.ring, now: now, in: db)
+                // A value both changed is the one the edit overrode (lists combine: nothing of them is dropped).
+                let overridden = outcome.conflicts.filter { $0.changedOn == .both && $0.lists == nil }.map(\.field)
+                saved = SavedEdit(item: outcome.merged, mergedWithNewer: true, conflicts: overridden)
+                if !overridden.isEmpty {
+                    try saveReview(ItemReview(outcome: outcome), ring: session.ring, now: now, in: db)
                 }
             }
             guard saved.item != current else { return saved }

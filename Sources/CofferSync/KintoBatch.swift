@@ -33,8 +33,8 @@ public enum KintoWriteRequest: Sendable, Equatable {
 /// What the server did with one `KintoWriteRequest`.
 public enum KintoWriteResult: Sendable, Equatable {
     /// Applied. `record` is the server's JSON object, with the new `last_modified` (a tombstone
-    /// `{id, last_modified, deleted: true}` for a delete).
-    case accepted(record: Data)
+    /// `{id, last_modified, deleted: true}` for a delete), read once here.
+    case accepted(record: Data, lastModified: Int64)
     /// The precondition failed (412): the record changed on the server, or exists already for a
     /// create. `existing` is the server's current record when it has one; nothing was written.
     case preconditionFailed(existing: Data?)
@@ -131,12 +131,12 @@ enum KintoBatchCoding {
         switch response.status {
         case 200..<300:
             guard let record = body?["data"] as? [String: Any],
-                  KintoJSON.int64(record["last_modified"]) != nil,
+                  let lastModified = KintoJSON.int64(record["last_modified"]),
                   let data = try? KintoJSON.data(record) else {
                 // Applied, but we cannot tell the new version: the next fetch will.
                 return .unknown
             }
-            return .accepted(record: data)
+            return .accepted(record: data, lastModified: lastModified)
         case 412:
             let details = body?["details"] as? [String: Any]
             let existing = (details?["existing"] as? [String: Any]).flatMap { try? KintoJSON.data($0) }

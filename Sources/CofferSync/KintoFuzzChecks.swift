@@ -36,7 +36,7 @@ public enum KintoFuzzChecks {
                 if let seconds = response.headers.seconds(name) { try backoffIsStorable(seconds, header: name) }
             }
             switch KintoBatchCoding.result(response) {
-            case .accepted(let record):
+            case .accepted(let record, _):
                 guard (200..<300).contains(response.status) else {
                     throw FuzzViolation("status \(response.status) gave an accepted write")
                 }

@@ -41,12 +41,12 @@ enum PushStep {
             case .remove:
                 requests.append(.delete(collection: collection, id: change.id, lastModified: change.lastModified))
             case .add:
-                requests.append(.create(collection: collection, id: change.id, record: ServerRecordJSON.body(change.record)))
+                requests.append(.create(collection: collection, id: change.id, record: Data(change.record.utf8)))
             case .update where change.lastModified == 0:
                 // Based on nothing the server has (it lost the record): created again.
-                requests.append(.create(collection: collection, id: change.id, record: ServerRecordJSON.body(change.record)))
+                requests.append(.create(collection: collection, id: change.id, record: Data(change.record.utf8)))
             case .update:
-                requests.append(.update(collection: collection, id: change.id, record: ServerRecordJSON.body(change.record),
+                requests.append(.update(collection: collection, id: change.id, record: Data(change.record.utf8),
                                         lastModified: change.lastModified))
             }
             sent.append(change)
@@ -57,8 +57,7 @@ enum PushStep {
         CrashPoint.reach("sync.push.\(collection.rawValue).after-send")
         for (change, result) in zip(sent, results) {
             switch result {
-            case .accepted(let data):
-                let serverStamp = (try? JSONDecoder().decode(Stamp.self, from: data))?.lastModified
+            case .accepted(_, let serverStamp):
                 outcome.acknowledgements.append(Acknowledgement(
                     collection: collection, id: change.id, pushedRecord: change.record,
                     lastModified: change.action == .remove ? nil : serverStamp))
@@ -78,10 +77,5 @@ enum PushStep {
         context.progress(SyncProgress(step: .push, collection: collection.rawValue, done: requests.count, total: requests.count))
         context.logger.info("push \(collection.rawValue): \(outcome.acknowledgements.count) accepted, \(outcome.rejected) rejected, \(outcome.unknown) unknown")
         return outcome
-    }
-
-    private struct Stamp: Decodable {
-        var lastModified: Int64
-        enum CodingKeys: String, CodingKey { case lastModified = "last_modified" }
     }
 }

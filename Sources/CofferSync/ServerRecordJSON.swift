@@ -17,13 +17,4 @@ enum ServerRecordJSON {
             throw RefusedRecord(description: "The server sent a malformed \(collection.rawValue) record; it was not stored.")
         }
     }
-
-    /// The record's JSON without `last_modified` (never sent: the server keeps its own).
-    static func body(_ text: String) -> Data {
-        guard var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
-            return Data(text.utf8)
-        }
-        object.removeValue(forKey: "last_modified")
-        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data(text.utf8)
-    }
 }

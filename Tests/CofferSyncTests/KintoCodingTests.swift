@@ -61,7 +61,7 @@ final class KintoCodingTests: XCTestCase {
             KintoBatchCoding.SubResponse(status: status, headers: KintoHeaders(), body: body)
         }
         let record: [String: Any] = ["id": "a", "last_modified": 5, "v": 1]
-        XCTAssertEqual(KintoBatchCoding.result(sub(201, ["data": record])), .accepted(record: try KintoJSON.data(record)))
+        XCTAssertEqual(KintoBatchCoding.result(sub(201, ["data": record])), .accepted(record: try KintoJSON.data(record), lastModified: 5))
         XCTAssertEqual(KintoBatchCoding.result(sub(200, ["data": ["id": "a"]])), .unknown,
                        "applied but without a version: unknown")
         XCTAssertEqual(KintoBatchCoding.result(sub(412, ["details": ["existing": record]])),

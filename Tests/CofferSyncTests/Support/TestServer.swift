@@ -73,7 +73,7 @@ func lastModified(_ data: Data, file: StaticString = #filePath, line: UInt = #li
 
 /// The accepted record of a write result, or a failure.
 func acceptedRecord(_ result: KintoWriteResult, file: StaticString = #filePath, line: UInt = #line) throws -> Data {
-    guard case .accepted(let record) = result else {
+    guard case .accepted(let record, _) = result else {
         XCTFail("expected accepted, got \(result)", file: file, line: line)
         throw UnexpectedResult()
     }
