@@ -186,7 +186,7 @@ public enum ItemExchange {
 
     static func masked(_ patch: JSONValue) -> JSONValue {
         guard case .object(var members) = patch else { return patch }
-        for secret in ["password", "totp"] where members[secret] != nil && members[secret] != .null {
+        for secret in ItemField.allCases.filter(\.isSecret).map(\.rawValue) where members[secret] != nil && members[secret] != .null {
             members[secret] = .string("••••••••")
         }
         return .object(members)

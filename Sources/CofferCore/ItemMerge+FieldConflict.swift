@@ -20,7 +20,7 @@ extension ItemMerge {
     /// everything it took from either side, not only the fields changed on both.
     public struct FieldConflict: Sendable, Codable, Equatable {
         /// The field's merge name: `title`, `disabled`, `username`, …, `origins`, `tags`.
-        public var field: String
+        public var field: ItemField
         /// Each side's value as text (`disabled` as yes/no, a list joined with ", ").
         public var local: String
         public var remote: String
@@ -33,7 +33,7 @@ extension ItemMerge {
         public var chosen: Choice
 
         /// A single value.
-        public init(field: String, local: String, remote: String, changedOn: ChangedOn = .both, chosen: Choice) {
+        public init(field: ItemField, local: String, remote: String, changedOn: ChangedOn = .both, chosen: Choice) {
             self.field = field
             self.local = local
             self.remote = remote
@@ -42,7 +42,7 @@ extension ItemMerge {
         }
 
         /// A list the merge combined from both sides' additions and removals.
-        public init(field: String, lists: ListValues, changedOn: ChangedOn) {
+        public init(field: ItemField, lists: ListValues, changedOn: ChangedOn) {
             self.field = field
             self.local = lists.local.joined(separator: ", ")
             self.remote = lists.remote.joined(separator: ", ")
@@ -59,7 +59,7 @@ extension ItemMerge {
         /// Reviews stored before one-side fields and lists were recorded hold only fields changed on both sides.
         public init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            field = try container.decode(String.self, forKey: .field)
+            field = try container.decode(ItemField.self, forKey: .field)
             local = try container.decode(String.self, forKey: .local)
             remote = try container.decode(String.self, forKey: .remote)
             combined = try container.decodeIfPresent(String.self, forKey: .combined)

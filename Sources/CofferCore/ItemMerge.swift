@@ -37,7 +37,7 @@ public enum ItemMerge {
             }
         }
 
-        func pick<Value: Equatable>(_ field: String, _ path: WritableKeyPath<Item, Value>, describe: (Value) -> String) {
+        func pick<Value: Equatable>(_ field: ItemField, _ path: WritableKeyPath<Item, Value>, describe: (Value) -> String) {
             let localValue = local[keyPath: path]
             let remoteValue = remote[keyPath: path]
             guard localValue != remoteValue else { return }
@@ -47,7 +47,7 @@ public enum ItemMerge {
                                            changedOn: changed, chosen: changed == .remote ? .remote : .local))
         }
 
-        func combine(_ field: String, _ path: WritableKeyPath<Item, [String]>) {
+        func combine(_ field: ItemField, _ path: WritableKeyPath<Item, [String]>) {
             let localValues = local[keyPath: path]
             let remoteValues = remote[keyPath: path]
             let combined = mergeSets(local: localValues, stable: stable?[keyPath: path], remote: remoteValues)
@@ -58,15 +58,15 @@ public enum ItemMerge {
                                            changedOn: changedOn(path)))
         }
 
-        pick("title", \.title) { $0 }
-        pick("disabled", \.disabled) { $0 ? "yes" : "no" }
-        pick("username", \.entry.username) { $0 }
-        pick("password", \.entry.password) { $0 }
-        pick("notes", \.entry.notes) { $0 }
-        pick("totp", \.entry.totp) { $0 ?? "" }
-        pick("kind", \.entry.kind) { $0 }
-        combine("origins", \.origins)
-        combine("tags", \.tags)
+        pick(.title, \.title) { $0 }
+        pick(.disabled, \.disabled) { $0 ? "yes" : "no" }
+        pick(.username, \.entry.username) { $0 }
+        pick(.password, \.entry.password) { $0 }
+        pick(.notes, \.entry.notes) { $0 }
+        pick(.totp, \.entry.totp) { $0 ?? "" }
+        pick(.kind, \.entry.kind) { $0 }
+        combine(.origins, \.origins)
+        combine(.tags, \.tags)
 
         working.history = mergeHistories(local: local.history, remote: remote.history)
         if let remoteUsed = remote.lastUsed, remoteUsed > (working.lastUsed ?? remoteUsed) || working.lastUsed == nil {

@@ -30,24 +30,24 @@ extension Item {
     }
 
     /// Sets a scalar field by its merge name (the values `ItemMerge.FieldConflict` carries).
-    mutating func setField(_ field: String, to value: String) {
+    mutating func setField(_ field: ItemField, to value: String) {
         switch field {
-        case "title": title = value
-        case "disabled": disabled = value == "yes"
-        case "username": entry.username = value
-        case "password": entry.password = value
-        case "notes": entry.notes = value
-        case "totp": entry.totp = value.isEmpty ? nil : value
-        case "kind": entry.kind = value
-        default: break
+        case .title: title = value
+        case .disabled: disabled = value == "yes"
+        case .username: entry.username = value
+        case .password: entry.password = value
+        case .notes: entry.notes = value
+        case .totp: entry.totp = value.isEmpty ? nil : value
+        case .kind: entry.kind = value
+        case .origins, .tags: break  // lists take their values whole (setList)
         }
     }
 
     /// Sets a list field by its merge name.
-    mutating func setList(_ field: String, to values: [String]) {
+    mutating func setList(_ field: ItemField, to values: [String]) {
         switch field {
-        case "origins": origins = values
-        case "tags": tags = values
+        case .origins: origins = values
+        case .tags: tags = values
         default: break
         }
     }

@@ -144,19 +144,21 @@ extension Vault {
     /// with another value than the merge kept takes that value (saved as a local change). Clears ⚑.
     ///
     /// A one-side field swapped to the other side undoes that side's change; `.combined` applies to lists only.
-    public func resolveReview(_ id: String, choosing choices: [String: ItemMerge.Choice]) throws {
+    public func resolveReview(_ id: String, choosing choices: [ItemField: ItemMerge.Choice]) throws {
         guard let review = try reviews().first(where: { $0.id == id }) else { throw CoreError.noSuchItem(id: id) }
-        var item = try self.item(id)
+        let base = try self.item(id)
+        var item = base
         for conflict in review.conflicts {
             guard let choice = choices[conflict.field], choice != conflict.chosen else { continue }
             item.take(choice, of: conflict)
         }
-        try update(item)
+        // Against the version reviewed: another process's edit since is merged, not reverted.
+        _ = try update(item, from: base)
         try database.write { db in try db.execute(sql: "DELETE FROM reviews WHERE id = ?", arguments: [id]) }
     }
 
     /// Accepts a merge after swapping to the remote value every field listed in `useRemote`. Clears ⚑.
-    public func resolveReview(_ id: String, useRemote fields: Set<String>) throws {
+    public func resolveReview(_ id: String, useRemote fields: Set<ItemField>) throws {
         try resolveReview(id, choosing: Dictionary(uniqueKeysWithValues: fields.map { ($0, .remote) }))
     }
 }

@@ -254,7 +254,7 @@ public actor Vault {
                 guard local != base else { return SavedEdit(item: current, mergedWithNewer: false, conflicts: []) }
                 let outcome = ItemMerge.merge(local: local, stable: base, remote: current, now: now, localWasShared: false)
                 // A value both changed is the one the edit overrode (lists combine: nothing of them is dropped).
-                let overridden = outcome.conflicts.filter { $0.changedOn == .both && $0.lists == nil }.map(\.field)
+                let overridden = outcome.conflicts.filter { $0.changedOn == .both && $0.lists == nil }.map(\.field.rawValue)
                 saved = SavedEdit(item: outcome.merged, mergedWithNewer: true, conflicts: overridden)
                 if !overridden.isEmpty {
                     try saveReview(ItemReview(outcome: outcome), ring: session.ring, now: now, in: db)

@@ -1,3 +1,5 @@
+import CofferCore
+
 /// One item merged on unlock, with each field where its two versions differed (what `v` reviews).
 ///
 /// `fields` may be empty (only the last use or history differed): the item is still listed so
@@ -23,48 +25,40 @@ public struct ConflictReview: Sendable, Equatable, Identifiable {
     public var isChanged: Bool { fields.contains { $0.chosen != $0.mergeChoice } }
 }
 
-/// A field whose versions differ: both values, who changed it and the one kept.
+/// A review row: a field the merge recorded (the merge's own `ItemMerge.FieldConflict`, the one
+/// conflict type from the merge to the screen) and the value the user is choosing to keep.
 public struct FieldConflict: Sendable, Equatable {
-    public enum Choice: String, Sendable, Equatable {
-        case local, remote
-        /// Both sides' additions and removals (lists such as origins and tags).
-        case combined
-    }
+    public typealias Choice = ItemMerge.Choice
+    public typealias ChangedOn = ItemMerge.ChangedOn
 
-    /// Who changed the field since the version both devices started from.
-    public enum ChangedOn: Sendable, Equatable {
-        /// Both, to different values (or no common version was known).
-        case both
-        /// Only this device; the merge kept its value.
-        case local
-        /// Only the other device; the merge took its value.
-        case remote
-    }
-
-    /// The field's name as the item spells it: `title`, `username`, `password`, `notes`, `origins`…
-    public var name: String
-    public var local: String
-    public var remote: String
-    /// The three-way merge of a list field; nil for single values.
-    public var combined: String?
-    public var changedOn: ChangedOn
-    /// What the merge chose.
-    public var mergeChoice: Choice
+    /// What the merge recorded: both values, who changed the field, what it kept.
+    public var merged: ItemMerge.FieldConflict
     /// What will be kept: the merge's choice until the user swaps it.
     public var chosen: Choice
 
-    public init(name: String, local: String, remote: String, combined: String? = nil, changedOn: ChangedOn = .both,
-                chosen: Choice) {
-        self.name = name
-        self.local = local
-        self.remote = remote
-        self.combined = combined
-        self.changedOn = changedOn
-        self.mergeChoice = chosen
-        self.chosen = chosen
+    public init(_ merged: ItemMerge.FieldConflict) {
+        self.merged = merged
+        self.chosen = merged.chosen
     }
 
-    public var isSecret: Bool { name == "password" || name == "totp" }
+    /// A row for a single value (or, with `combined`, a list shown as text).
+    public init(name: ItemField, local: String, remote: String, combined: String? = nil, changedOn: ChangedOn = .both,
+                chosen: Choice) {
+        var merged = ItemMerge.FieldConflict(field: name, local: local, remote: remote, changedOn: changedOn, chosen: chosen)
+        merged.combined = combined
+        self.init(merged)
+    }
+
+    public var name: ItemField { merged.field }
+    public var local: String { merged.local }
+    public var remote: String { merged.remote }
+    /// The three-way merge of a list field; nil for single values.
+    public var combined: String? { merged.combined }
+    public var changedOn: ChangedOn { merged.changedOn }
+    /// What the merge chose.
+    public var mergeChoice: Choice { merged.chosen }
+
+    public var isSecret: Bool { name.isSecret }
 
     public func value(of choice: Choice) -> String {
         switch choice {

@@ -87,7 +87,7 @@ public enum DetailLayout {
         guard let members = entry.patch.objectValue, !members.isEmpty else { return "no change recorded" }
         return members.keys.sorted().map { name in
             let old = members[name]
-            let isSecret = name == "password" || name == "totp"
+            let isSecret = ItemField.isSecret(name)
             switch old {
             case .string(let text)? where !isSecret || revealed:
                 let shown = TextLayout.truncated(TextLayout.singleLine(text), to: 24)

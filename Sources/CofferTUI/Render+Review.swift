@@ -44,7 +44,7 @@ extension Render {
                 if field.isSecret, !review.isRevealed { return value.isEmpty ? "—" : DetailLayout.mask }
                 return value.isEmpty ? "—" : TextLayout.singleLine(value)
             }
-            let values = [field.name, shown(field.local), shown(field.remote), kept(field, shown: shown)]
+            let values = [field.name.rawValue, shown(field.local), shown(field.remote), kept(field, shown: shown)]
             for (value, (x, width)) in zip(values, zip(columns, [nameWidth, valueWidth, valueWidth, keptWidth])) {
                 grid.write(TextLayout.truncated(value, to: width), x: x, y: y, style: style, maxWidth: width)
             }

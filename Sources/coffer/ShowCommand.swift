@@ -52,7 +52,7 @@ struct HistoryCommand: AsyncParsableCommand {
         if versions.isEmpty { print("No earlier versions.") }
         for version in versions {
             let changes = version.changedFields.map { field -> String in
-                let secret = field == "password" || field == "totp"
+                let secret = ItemField.isSecret(field)
                 let previous = version.entry.jsonValue.objectValue?[field]?.stringValue ?? "(none)"
                 return "\(field): \(secret && !reveal ? "••••••••" : previous)"
             }

@@ -73,7 +73,7 @@ final class EditMergeTests: XCTestCase {
                         XCTAssertTrue(history(stored).contains(value), "\(label): \(value) is not in history")
                     }
                     let review = try await screen.reviews().first { $0.id == base.id }
-                    XCTAssertEqual(review?.conflicts.first { $0.field == field.name }?.remote, value, label)
+                    XCTAssertEqual(review?.conflicts.first { $0.field.rawValue == field.name }?.remote, value, label)
                 }
                 // No value either side set is lost: the base survives in history where it was replaced.
                 if field.isInHistory, who != .bothSame {

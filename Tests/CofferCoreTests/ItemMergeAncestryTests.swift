@@ -26,7 +26,7 @@ final class ItemMergeAncestryTests: XCTestCase {
         let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: at(30))
         XCTAssertEqual(outcome.merged.entry.password, "p-remote-on-top", "the older local value beat the edit made on top of it")
         XCTAssertEqual(outcome.merged.entry, remote.entry)
-        XCTAssertEqual(outcome.conflicts, [ItemMerge.FieldConflict(field: "password", local: "p-local", remote: "p-remote-on-top",
+        XCTAssertEqual(outcome.conflicts, [ItemMerge.FieldConflict(field: .password, local: "p-local", remote: "p-remote-on-top",
                                                                    changedOn: .remote, chosen: .remote)],
                        "a review row says the other device's value was taken")
         XCTAssertEqual(outcome.merged.history, remote.history, "no entry change, so no new history entry")
@@ -51,7 +51,7 @@ final class ItemMergeAncestryTests: XCTestCase {
         let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: at(30))
         XCTAssertEqual(outcome.merged.entry.password, "p-local")
         XCTAssertEqual(outcome.merged.entry.username, "bob")
-        XCTAssertEqual(outcome.conflicts.map(\.field), ["username", "password"])
+        XCTAssertEqual(outcome.conflicts.map(\.field), [.username, .password])
         XCTAssertEqual(outcome.conflicts.map(\.changedOn), [.remote, .both], "only the password changed on both sides")
     }
 

@@ -25,32 +25,32 @@ final class ItemMergeTests: XCTestCase {
     // MARK: Scalar fields
 
     private struct Field {
-        let name: String
+        let name: ItemField
         let stable: String
         let local: String
         let remote: String
-        var isEntry: Bool { Entry.fieldNames.contains(name) }
+        var isEntry: Bool { Entry.fieldNames.contains(name.rawValue) }
     }
 
     private let fields = [
-        Field(name: "title", stable: "Mail", local: "Mail (here)", remote: "Mail (there)"),
-        Field(name: "disabled", stable: "no", local: "yes", remote: "yes"),
-        Field(name: "username", stable: "u0", local: "u-local", remote: "u-remote"),
-        Field(name: "password", stable: "p0", local: "p-local", remote: "p-remote"),
-        Field(name: "notes", stable: "n0", local: "n-local", remote: "n-remote"),
-        Field(name: "totp", stable: "", local: "JBSWY3DPEHPK3PXP", remote: "KRSXG5CTMVRXEZLU"),
-        Field(name: "kind", stable: "login", local: "note", remote: "card"),
+        Field(name: .title, stable: "Mail", local: "Mail (here)", remote: "Mail (there)"),
+        Field(name: .disabled, stable: "no", local: "yes", remote: "yes"),
+        Field(name: .username, stable: "u0", local: "u-local", remote: "u-remote"),
+        Field(name: .password, stable: "p0", local: "p-local", remote: "p-remote"),
+        Field(name: .notes, stable: "n0", local: "n-local", remote: "n-remote"),
+        Field(name: .totp, stable: "", local: "JBSWY3DPEHPK3PXP", remote: "KRSXG5CTMVRXEZLU"),
+        Field(name: .kind, stable: "login", local: "note", remote: "card"),
     ]
 
     /// The field as review rows spell it.
     private func value(of field: Field, in item: Item) -> String {
         switch field.name {
-        case "title": return item.title
-        case "disabled": return item.disabled ? "yes" : "no"
-        case "username": return item.entry.username
-        case "password": return item.entry.password
-        case "notes": return item.entry.notes
-        case "totp": return item.entry.totp ?? ""
+        case .title: return item.title
+        case .disabled: return item.disabled ? "yes" : "no"
+        case .username: return item.entry.username
+        case .password: return item.entry.password
+        case .notes: return item.entry.notes
+        case .totp: return item.entry.totp ?? ""
         default: return item.entry.kind
         }
     }
@@ -64,9 +64,9 @@ final class ItemMergeTests: XCTestCase {
             let local = setting(field, to: field.local, in: stable, at: at(10))
             let remote = edited(stable, at: at(20)) { $0.lastUsed = at(20) }
             let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
-            XCTAssertEqual(value(of: field, in: outcome.merged), field.local, field.name)
+            XCTAssertEqual(value(of: field, in: outcome.merged), field.local, field.name.rawValue)
             XCTAssertEqual(outcome.conflicts, [ItemMerge.FieldConflict(field: field.name, local: field.local, remote: field.stable,
-                                                                       changedOn: .local, chosen: .local)], field.name)
+                                                                       changedOn: .local, chosen: .local)], field.name.rawValue)
             XCTAssertEqual(outcome.merged.history, local.history, "\(field.name): nothing of remote's was dropped")
         }
     }
@@ -76,9 +76,9 @@ final class ItemMergeTests: XCTestCase {
             let local = edited(stable, at: at(10)) { $0.lastUsed = at(10) }
             let remote = setting(field, to: field.remote, in: stable, at: at(20))
             let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
-            XCTAssertEqual(value(of: field, in: outcome.merged), field.remote, field.name)
+            XCTAssertEqual(value(of: field, in: outcome.merged), field.remote, field.name.rawValue)
             XCTAssertEqual(outcome.conflicts, [ItemMerge.FieldConflict(field: field.name, local: field.stable, remote: field.remote,
-                                                                       changedOn: .remote, chosen: .remote)], field.name)
+                                                                       changedOn: .remote, chosen: .remote)], field.name.rawValue)
             XCTAssertEqual(outcome.merged.history, remote.history, "\(field.name): no step of its own")
         }
     }
@@ -88,8 +88,8 @@ final class ItemMergeTests: XCTestCase {
             let local = setting(field, to: field.local, in: stable, at: at(10))
             let remote = setting(field, to: field.local, in: stable, at: at(20))
             let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
-            XCTAssertEqual(value(of: field, in: outcome.merged), field.local, field.name)
-            XCTAssertEqual(outcome.conflicts, [], field.name)
+            XCTAssertEqual(value(of: field, in: outcome.merged), field.local, field.name.rawValue)
+            XCTAssertEqual(outcome.conflicts, [], field.name.rawValue)
             XCTAssertFalse(outcome.merged.history.contains { $0.created == now }, "\(field.name): nothing dropped")
         }
     }
@@ -99,12 +99,12 @@ final class ItemMergeTests: XCTestCase {
             let local = setting(field, to: field.local, in: stable, at: at(10))
             let remote = setting(field, to: field.remote, in: stable, at: at(20))
             let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
-            XCTAssertEqual(value(of: field, in: outcome.merged), field.local, field.name)
+            XCTAssertEqual(value(of: field, in: outcome.merged), field.local, field.name.rawValue)
             XCTAssertEqual(outcome.conflicts, [ItemMerge.FieldConflict(field: field.name, local: field.local, remote: field.remote,
-                                                                       changedOn: .both, chosen: .local)], field.name)
+                                                                       changedOn: .both, chosen: .local)], field.name.rawValue)
             let steps = outcome.merged.history.filter { $0.created == now }
             if field.isEntry {
-                XCTAssertEqual(steps.map(\.patch), [.object([field.name: .string(field.remote)])], field.name)
+                XCTAssertEqual(steps.map(\.patch), [.object([field.name.rawValue: .string(field.remote)])], field.name.rawValue)
             } else {
                 XCTAssertEqual(steps, [], "\(field.name) is not part of the entry history")
             }
@@ -116,11 +116,11 @@ final class ItemMergeTests: XCTestCase {
             let local = setting(field, to: field.local, in: stable, at: at(10))
             let remote = setting(field, to: field.remote, in: stable, at: at(20))
             let outcome = ItemMerge.merge(local: local, stable: nil, remote: remote, now: now)
-            XCTAssertEqual(value(of: field, in: outcome.merged), field.local, field.name)
+            XCTAssertEqual(value(of: field, in: outcome.merged), field.local, field.name.rawValue)
             let expected = field.local == field.remote ? [] : [
                 ItemMerge.FieldConflict(field: field.name, local: field.local, remote: field.remote, changedOn: .both, chosen: .local),
             ]
-            XCTAssertEqual(outcome.conflicts, expected, field.name)
+            XCTAssertEqual(outcome.conflicts, expected, field.name.rawValue)
         }
     }
 
@@ -140,7 +140,7 @@ final class ItemMergeTests: XCTestCase {
         let outcome = ItemMerge.merge(local: local, stable: stable, remote: stable, now: now)
         XCTAssertEqual(outcome.merged.tags, ["home", "family"])
         XCTAssertEqual(outcome.conflicts, [
-            ItemMerge.FieldConflict(field: "tags", lists: ItemMerge.ListValues(local: ["home", "family"], remote: ["home"],
+            ItemMerge.FieldConflict(field: .tags, lists: ItemMerge.ListValues(local: ["home", "family"], remote: ["home"],
                                                                                combined: ["home", "family"]), changedOn: .local),
         ])
         XCTAssertEqual(outcome.conflicts.first?.local, "home, family")
@@ -150,7 +150,7 @@ final class ItemMergeTests: XCTestCase {
         let remote = edited(stable) { $0.origins = [] }
         let taken = ItemMerge.merge(local: stable, stable: stable, remote: remote, now: now)
         XCTAssertEqual(taken.merged.origins, [])
-        XCTAssertEqual(taken.conflicts.map(\.field), ["origins"])
+        XCTAssertEqual(taken.conflicts.map(\.field), [.origins])
         XCTAssertEqual(taken.conflicts.first?.changedOn, .remote)
         XCTAssertEqual(taken.conflicts.first?.lists?.combined, [])
     }
@@ -163,7 +163,7 @@ final class ItemMergeTests: XCTestCase {
         let outcome = ItemMerge.merge(local: local, stable: base, remote: remote, now: now)
         XCTAssertEqual(outcome.merged.tags, ["home", "family", "bank"])
         XCTAssertEqual(outcome.conflicts, [
-            ItemMerge.FieldConflict(field: "tags", lists: ItemMerge.ListValues(local: ["home", "old", "family"], remote: ["home", "bank"],
+            ItemMerge.FieldConflict(field: .tags, lists: ItemMerge.ListValues(local: ["home", "old", "family"], remote: ["home", "bank"],
                                                                                combined: ["home", "family", "bank"]), changedOn: .both),
         ])
         // Without a base nothing counts as removed: the union.
@@ -196,7 +196,7 @@ final class ItemMergeTests: XCTestCase {
         ])
         XCTAssertEqual(occurrences(of: "username", "u0", in: outcome.merged.history), 1)
         XCTAssertEqual(occurrences(of: "password", "p0", in: outcome.merged.history), 1)
-        XCTAssertEqual(outcome.conflicts.map(\.field), ["username", "password"])
+        XCTAssertEqual(outcome.conflicts.map(\.field), [.username, .password])
         XCTAssertEqual(outcome.conflicts.map(\.changedOn), [.local, .remote])
     }
 
@@ -227,12 +227,12 @@ final class ItemMergeTests: XCTestCase {
     /// remote values the merged entry does not hold.
     func testNothingEitherSideHadIsLostFromHistory() {
         var generator = SeededGenerator(seed: 10)
-        let names = ["username", "password", "notes", "totp"]
+        let names: [ItemField] = [.username, .password, .notes, .totp]
         for round in 0..<300 {
             func randomEdits(_ item: Item, side: String, from start: Int64) -> Item {
                 var result = item
                 for step in 0..<Int.random(in: 0...3, using: &generator) {
-                    let name = names.randomElement(using: &generator) ?? "notes"
+                    let name = names.randomElement(using: &generator) ?? .notes
                     let value = Bool.random(using: &generator) ? "shared-\(step)" : "\(side)-\(round)-\(step)"
                     result = edited(result, at: at(start + Int64(step))) { $0.setField(name, to: value) }
                 }
@@ -259,10 +259,10 @@ final class ItemMergeTests: XCTestCase {
     func testAReviewStoredBeforeOneSideRowsStillDecodes() throws {
         let json = #"{"id":"a","title":"Mail","conflicts":[{"field":"password","local":"x","remote":"y","chosen":"local"}]}"#
         let review = try JSONDecoder().decode(ItemReview.self, from: Data(json.utf8))
-        XCTAssertEqual(review.conflicts, [ItemMerge.FieldConflict(field: "password", local: "x", remote: "y",
+        XCTAssertEqual(review.conflicts, [ItemMerge.FieldConflict(field: .password, local: "x", remote: "y",
                                                                   changedOn: .both, chosen: .local)])
         XCTAssertNil(review.conflicts.first?.lists)
-        let list = ItemMerge.FieldConflict(field: "tags", lists: ItemMerge.ListValues(local: ["a, b"], remote: [], combined: ["a, b"]),
+        let list = ItemMerge.FieldConflict(field: .tags, lists: ItemMerge.ListValues(local: ["a, b"], remote: [], combined: ["a, b"]),
                                            changedOn: .local)
         let again = try JSONDecoder().decode(ItemMerge.FieldConflict.self, from: JSONEncoder().encode(list))
         XCTAssertEqual(again, list)

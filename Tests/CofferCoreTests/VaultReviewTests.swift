@@ -72,15 +72,15 @@ final class VaultReviewTests: XCTestCase {
 
         let reviews = try await vault.reviews()
         XCTAssertEqual(reviews, [ItemReview(id: "a", title: "Mail", conflicts: [
-            ItemMerge.FieldConflict(field: "username", local: "u1", remote: "u0", changedOn: .local, chosen: .local),
-            ItemMerge.FieldConflict(field: "password", local: "p0", remote: "p1", changedOn: .remote, chosen: .remote),
-            ItemMerge.FieldConflict(field: "tags", lists: ItemMerge.ListValues(local: ["home", "family"], remote: ["home"],
+            ItemMerge.FieldConflict(field: .username, local: "u1", remote: "u0", changedOn: .local, chosen: .local),
+            ItemMerge.FieldConflict(field: .password, local: "p0", remote: "p1", changedOn: .remote, chosen: .remote),
+            ItemMerge.FieldConflict(field: .tags, lists: ItemMerge.ListValues(local: ["home", "family"], remote: ["home"],
                                                                                combined: ["home", "family"]), changedOn: .local),
         ])])
 
         // Swapping the one-side password back to this device's undoes the other device's change;
         // the tags go back to the other device's list.
-        try await vault.resolveReview("a", choosing: ["password": .local, "username": .local, "tags": .remote])
+        try await vault.resolveReview("a", choosing: [.password: .local, .username: .local, .tags: .remote])
         let resolved = try await vault.item("a")
         XCTAssertEqual(resolved.entry, Entry(username: "u1", password: "p0"))
         XCTAssertEqual(resolved.tags, ["home"])
@@ -118,7 +118,7 @@ final class VaultReviewTests: XCTestCase {
         }
         let reviews = try await vault.reviews()
         XCTAssertEqual(reviews.first?.conflicts.first?.changedOn, .both)
-        try await vault.resolveReview("c", useRemote: ["password"])
+        try await vault.resolveReview("c", useRemote: [.password])
         let item = try await vault.item("c")
         XCTAssertEqual(item.entry.password, "theirs")
     }

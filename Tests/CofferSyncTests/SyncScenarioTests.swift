@@ -54,9 +54,9 @@ final class SyncScenarioTests: XCTestCase {
         let reviews = try await b.vault.reviews()
         XCTAssertEqual(reviews.map(\.id), [item.id], "the merged item waits for review (⚑)")
         XCTAssertEqual(reviews.first?.conflicts, [
-            ItemMerge.FieldConflict(field: "title", local: "Bank", remote: "Bank (old account)", changedOn: .remote,
+            ItemMerge.FieldConflict(field: .title, local: "Bank", remote: "Bank (old account)", changedOn: .remote,
                                     chosen: .remote),
-            ItemMerge.FieldConflict(field: "tags", lists: ItemMerge.ListValues(local: ["money", "important"], remote: ["money"],
+            ItemMerge.FieldConflict(field: .tags, lists: ItemMerge.ListValues(local: ["money", "important"], remote: ["money"],
                                                                                combined: ["money", "important"]),
                                     changedOn: .local),
         ], "no field changed on both sides: each row says which device's change the merge took")
@@ -83,7 +83,7 @@ final class SyncScenarioTests: XCTestCase {
         XCTAssertEqual(onB.history.filter { $0.patch.objectValue?["username"] == .string("u0") }.count, 1)
         XCTAssertEqual(onB.history.filter { $0.patch.objectValue?["password"] == .string("p0") }.count, 1)
         let review = try await XCTUnwrapAsync(await b.vault.reviews().first)
-        XCTAssertEqual(review.conflicts.map(\.field), ["username", "password"])
+        XCTAssertEqual(review.conflicts.map(\.field), [.username, .password])
         XCTAssertEqual(review.conflicts.map(\.changedOn), [.local, .remote])
         try await b.vault.resolveReview(item.id, choosing: [:])
         let remaining = try await b.vault.reviews()
@@ -109,9 +109,9 @@ final class SyncScenarioTests: XCTestCase {
         XCTAssertEqual(history.first?.patch, .object(["password": .string("from-a")]),
                        "the remote value is the newest history entry: nothing is lost")
         let review = try await XCTUnwrapAsync(await b.vault.reviews().first)
-        XCTAssertEqual(review.conflicts, [ItemMerge.FieldConflict(field: "password", local: "from-b", remote: "from-a",
+        XCTAssertEqual(review.conflicts, [ItemMerge.FieldConflict(field: .password, local: "from-b", remote: "from-a",
                                                                   chosen: .local)])
-        try await b.vault.resolveReview(item.id, useRemote: ["password"])
+        try await b.vault.resolveReview(item.id, useRemote: [.password])
         let swapped = try await b.vault.item(item.id)
         XCTAssertEqual(swapped.entry.password, "from-a")
         let remaining = try await b.vault.reviews()

@@ -93,19 +93,19 @@ enum Fixtures {
     }
 
     static let review = ConflictReview(itemID: "a1", title: "GitHub", fields: [
-        FieldConflict(name: "username", local: "alice", remote: "alice.w", chosen: .local),
-        FieldConflict(name: "password", local: "correct horse battery", remote: "Tr0ub4dor&3", chosen: .local),
-        FieldConflict(name: "tags", local: "dev, work", remote: "dev, oss", combined: "dev, oss, work", chosen: .combined),
+        FieldConflict(name: .username, local: "alice", remote: "alice.w", chosen: .local),
+        FieldConflict(name: .password, local: "correct horse battery", remote: "Tr0ub4dor&3", chosen: .local),
+        FieldConflict(name: .tags, local: "dev, work", remote: "dev, oss", combined: "dev, oss, work", chosen: .combined),
     ])
     static let secondReview = ConflictReview(itemID: "b2", title: "Bank", fields: [
-        FieldConflict(name: "notes", local: "Branch: Main St", remote: "Branch: Elm St", chosen: .remote),
+        FieldConflict(name: .notes, local: "Branch: Main St", remote: "Branch: Elm St", chosen: .remote),
     ])
     /// A merge where no field changed on both sides: one taken from each device, a list combined.
     static let oneSideReview = ConflictReview(itemID: "c3", title: "Mail", fields: [
-        FieldConflict(name: "username", local: "alice@example.org", remote: "alice@old.example.org", changedOn: .local,
+        FieldConflict(name: .username, local: "alice@example.org", remote: "alice@old.example.org", changedOn: .local,
                       chosen: .local),
-        FieldConflict(name: "password", local: "p@ss", remote: "n3w p@ss", changedOn: .remote, chosen: .remote),
-        FieldConflict(name: "origins", local: "mail.example.org", remote: "mail.example.org, webmail.example.org",
+        FieldConflict(name: .password, local: "p@ss", remote: "n3w p@ss", changedOn: .remote, chosen: .remote),
+        FieldConflict(name: .origins, local: "mail.example.org", remote: "mail.example.org, webmail.example.org",
                       combined: "mail.example.org, webmail.example.org", changedOn: .remote, chosen: .combined),
     ])
     /// A merge where only the last use differed: nothing to choose, only to accept.
