@@ -1,5 +1,6 @@
 import CofferCore
 import Foundation
+import GRDB
 import XCTest
 
 /// A long-lived process (the screen) and `coffer` commands on one vault: this process plays the
@@ -156,5 +157,26 @@ final class SharedVaultTests: XCTestCase {
         XCTAssertTrue(result.err.contains("is damaged"), result.err)
         XCTAssertFalse(result.err.contains("not a Coffer vault"), result.err)
         XCTAssertEqual(result.err.split(separator: "\n").count, 1, result.err)
+    }
+
+    /// Another process holding the write lock longer than the busy timeout: the command waits,
+    /// then says the vault is busy (not corrupt), writes nothing, and works once the lock goes.
+    func testAVaultKeptBusyIsReportedAsBusy() throws {
+        let vault = try TestVault.make()
+        defer { vault.destroy() }
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true  // the lock must outlive one access: that is the test
+        let holder = try DatabaseQueue(path: vault.path, configuration: configuration)
+        try holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+        let started = Date()
+        let blocked = try vault.run(["add", "--title", "while busy"])
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 5, "the command did not wait for the lock")
+        try holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+        XCTAssertEqual(blocked.status, 1, blocked.err)
+        XCTAssertTrue(blocked.err.contains("The vault is busy"), blocked.err)
+        XCTAssertFalse(blocked.err.contains("corrupt") || blocked.err.contains("damaged"), blocked.err)
+        XCTAssertEqual(try vault.list().count, 0)
+        _ = try vault.add("after")
+        XCTAssertEqual(try vault.list().count, 1)
     }
 }
