@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+import XCTest
+
+/// Issue 10's three reproductions with the real binary: the screen in tmux, `coffer` commands as
+/// other processes on the same vault.
+final class ScreenBesideCommandsTests: XCTestCase {
+    /// First run in the screen, then writes alternating between the screen and `coffer add`:
+    /// every acknowledged write (an exit 0, a "Saved") is there afterwards, seen by both.
+    func testFirstRunScreenAndCommandsLoseNoWrite() throws {
+        let vault = try TestVault()
+        defer { vault.destroy() }
+        let screen = try ScreenSession(vault: vault.path, home: vault.root)
+        try screen.createVault(passphrase: vault.passphrase)
+        var expected: Set<String> = []
+        func onScreen(_ title: String) throws {
+            if try screen.addItem(title: title) { expected.insert(title) }
+        }
+        func fromCommand(_ title: String) throws {
+            _ = try vault.add(title)
+            expected.insert(title)
+        }
+        try onScreen("screen-1")
+        for index in 1...3 { try fromCommand("cli-\(index)") }
+        try onScreen("screen-2")
+        try fromCommand("cli-4")
+        try onScreen("screen-3")
+
+        XCTAssertEqual(Set(try vault.list().compactMap { $0["title"] as? String }), expected, "an acknowledged write is missing")
+        screen.expect("\(expected.count) items")
+        for title in expected { XCTAssertTrue(screen.screen.contains(title), "the screen does not show \(title)") }
+        XCTAssertEqual(try integrityCheck(vault.path), "ok")
+    }
+
+    /// A form opened before a command changed the item saves only what it changed: the
+    /// command's username and notes stay.
+    func testAStaleFormEditKeepsTheCommandsChange() throws {
+        let vault = try TestVault.make()
+        defer { vault.destroy() }
+        let id = try vault.add("Mail", ["--username", "ann", "--password", "pw-1", "--notes", "old notes"])
+        let screen = try ScreenSession(vault: vault.path, home: vault.root)
+        try screen.unlock(passphrase: vault.passphrase)
+        screen.expect("Mail")
+        try screen.press("Enter")
+        screen.expect("old notes")
+        try screen.press("e")
+        screen.expect("Edit item")
+        try vault.ok(["edit", id, "--username", "from-cli", "--notes", "cli-notes"])
+        try screen.press("End")
+        try screen.type(" (screen)")
+        try screen.press("Enter")
+        screen.expect("merged with a change made elsewhere")
+        let shown = try vault.show(id, reveal: true)
+        XCTAssertEqual(shown["title"] as? String, "Mail (screen)")
+        XCTAssertEqual(shown["username"] as? String, "from-cli")
+        XCTAssertEqual(shown["notes"] as? String, "cli-notes")
+        XCTAssertEqual(shown["password"] as? String, "pw-1")
+        screen.expect("from-cli")  // the detail page shows the merged item
+    }
+
+    /// The screen follows other processes' commits within about a second, locked and unlocked,
+    /// keeping an open filter.
+    func testTheScreenShowsWhatCommandsDid() throws {
+        let vault = try TestVault.make()
+        defer { vault.destroy() }
+        _ = try vault.add("first")
+        let screen = try ScreenSession(vault: vault.path, home: vault.root)
+        screen.expect("Items             1")
+        _ = try vault.add("second")
+        screen.expect("Items             2", timeout: 3)
+        try screen.unlock(passphrase: vault.passphrase)
+        screen.expect("2 items")
+        try screen.press("/")
+        try screen.type("i")
+        let third = try vault.add("third")
+        screen.expect("third", timeout: 3)
+        screen.expect("2 of 3", timeout: 3)  // "second" has no i
+        try vault.ok(["edit", third, "--title", "third (renamed)"])
+        screen.expect("third (renamed)", timeout: 3)
+        try vault.ok(["rm", third])
+        screen.expectGone("third (renamed)", timeout: 3)
+        screen.expect("/i · 1 of 2", timeout: 3)  // the filter stays
+    }
+}
+
+/// `PRAGMA integrity_check` of a vault file, read-only, beside whatever else has it open.
+func integrityCheck(_ path: String) throws -> String {
+    var configuration = Configuration()
+    configuration.readonly = true
+    configuration.busyMode = .timeout(10)
+    return try DatabaseQueue(path: path, configuration: configuration).read { db in
+        try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer"
+    }
+}
