@@ -51,13 +51,21 @@ test: deps
 	Resources/scripts/with-kinto-postgresql.sh $(SWIFT) test --skip-build --filter SyncScenarioTests
 
 # Every crash point (COFFER_CRASH_POINT) × 3 seeds, with the real binary against a real Kinto:
-# crash, recover, check (Tests/CofferCLITests/CrashPointTests.swift); ends with the summary line.
+# crash, recover, check (Tests/CofferCLITests/CrashPointTests.swift); then 40 seeded histories of
+# the screen, commands and a sync loop on one vault with a kill -9 each (MultiProcessTests;
+# MULTIPROCESS_SEEDS / MULTIPROCESS_STEPS to change). Ends with both summary lines.
+MULTIPROCESS_SEEDS ?= 1-40
+MULTIPROCESS_STEPS ?= 25
 reliability: deps
-	$(SWIFT) build --product coffer
+	$(SWIFT) build --build-tests
 	@set -o pipefail; mkdir -p .build; \
 	COFFER_CRASH_POINTS=all COFFER_CRASH_SEEDS=3 Resources/scripts/with-kinto.sh \
-		$(SWIFT) test --filter CrashPointTests 2>&1 | tee .build/reliability.log; status=$$?; \
-	echo; grep '^crash points:' .build/reliability.log | tail -1; exit $$status
+		$(SWIFT) test --skip-build --filter CrashPointTests 2>&1 | tee .build/reliability.log; status=$$?; \
+	COFFER_MULTIPROCESS_SEEDS=$(MULTIPROCESS_SEEDS) COFFER_MULTIPROCESS_STEPS=$(MULTIPROCESS_STEPS) \
+		Resources/scripts/with-kinto.sh $(SWIFT) test --skip-build --filter MultiProcessTests 2>&1 \
+		| tee -a .build/reliability.log || status=1; \
+	echo; grep '^crash points:' .build/reliability.log | tail -1; \
+	grep '^multi-process runs:' .build/reliability.log | tail -1; exit $$status
 
 # libFuzzer + AddressSanitizer on the parsers (Sources/Fuzz*), each for FUZZ_SECONDS (default 60) from
 # Resources/fuzz/<target> and a scratch corpus, in .build-fuzz; one table; fails on any crash.

@@ -1,0 +1,310 @@
+import Foundation
+import XCTest
+
+/// One seeded history of several processes on one vault (issue 10, DESIGN §8): the screen of
+/// device A in tmux (created on its first-run page for odd seeds), `coffer add/edit/rm/sync`
+/// on A beside it, some of them at once, a `coffer sync` loop on device B (joined to the same
+/// account on the real Kinto) beside B's own commands, and one `kill -9` of a writer, the sync
+/// loop or the screen in the middle.
+///
+/// Every write a process acknowledged (exit 0 with its id, or the screen's "Saved") is recorded;
+/// afterwards both devices unlock and sync twice, and each must hold every acknowledged write
+/// and no acknowledged removal, with identical items and an intact SQLite file.
+final class MultiProcessRun {
+    struct Expected: Equatable {
+        var title: String
+        var notes: String
+    }
+
+    let seed: Int
+    let server: URL
+    let steps: Int
+    private var random: SeededRandom
+    let a: TestVault
+    let b: TestVault
+    private let accountOptions: [String]
+    private var screen: ScreenSession?
+    private var retired: [ScreenSession] = []
+    private let syncLoop = SyncLoop()
+
+    /// Acknowledged items by id, with the device that writes them (each item has one writer device,
+    /// so its final value is known whatever order the syncs run in).
+    private var acknowledged: [String: (device: String, expected: Expected)] = [:]
+    private var screenTitles: Set<String> = []
+    private var removed: Set<String> = []
+    /// Titles of writes killed before they answered: present or not, both are right.
+    private var unacknowledged: Set<String> = []
+    /// What the `kill -9` hit.
+    private var killed = "nothing killed"
+
+    init(seed: Int, server: URL, steps: Int) throws {
+        self.seed = seed
+        self.server = server
+        self.steps = steps
+        random = SeededRandom(point: "multi-process", seed: seed)
+        a = try TestVault()
+        b = try TestVault(passphrase: a.passphrase)
+        let user = "mp-\(seed)-\(UUID().uuidString.prefix(8).lowercased())"
+        let passwordFile = try a.writeWorkFile("account-password", "pw-\(UUID().uuidString)\n")
+        accountOptions = ["--server", server.absoluteString, "--user", user, "--password-file", passwordFile]
+    }
+
+    func destroy() {
+        syncLoop.stop()
+        screen = nil
+        retired.removeAll()
+        a.destroy()
+        b.destroy()
+    }
+
+    /// Runs the history and checks it; returns a one-line summary. Failures are XCTFails.
+    func run() throws -> String {
+        try setUp()
+        syncLoop.start(vault: b)
+        let killAt = random.below(steps)
+        for step in 0..<steps {
+            if step == killAt { try killOne(step) } else { try act(step) }
+        }
+        syncLoop.stop()
+        try finish()
+        let start = seed % 2 == 1 ? "created on the first-run screen" : "created by init"
+        let processes = "A \(start): screen, coffer add/edit/rm/sync beside it (some at once); B: coffer add/edit + a sync loop"
+        return "seed \(seed): \(steps) steps, \(acknowledged.count + screenTitles.count) writes acknowledged, "
+            + "\(removed.count) removals, \(syncLoop.runs) B syncs; \(processes); \(killed)"
+    }
+
+    // MARK: Set-up
+
+    private func setUp() throws {
+        if seed % 2 == 1 {
+            let screen = try ScreenSession(vault: a.path, home: a.root)
+            try screen.createVault(passphrase: a.passphrase)
+            self.screen = screen
+            try ok(a, ["account", "signup"] + accountOptions, unlock: false)
+        } else {
+            try ok(a, ["init"] + TestVault.fastKDF)
+            try ok(a, ["account", "signup"] + accountOptions, unlock: false)
+            let screen = try ScreenSession(vault: a.path, home: a.root)
+            try screen.unlock(passphrase: a.passphrase)
+            self.screen = screen
+        }
+        try ok(a, ["sync"], unlock: false)
+        try ok(b, ["join"] + accountOptions)
+    }
+
+    // MARK: Steps
+
+    private func act(_ step: Int) throws {
+        switch random.below(7) {
+        case 0: try add(on: a, "a", step)
+        case 1: try add(on: b, "b", step)
+        case 2: try editNotes(step)
+        case 3: try addOnScreen(step)
+        case 4: try addTogether(step)
+        case 5: try removeOne()
+        default:
+            // Another process syncing A beside the screen's own scheduled syncs.
+            let result = try a.run(["sync"], unlock: false)
+            // Conflicts wait for an unlock (12) and the keystore may be changing: not failures here.
+            if ![0, 12].contains(result.status) { XCTFail("seed \(seed): sync of A: \(result.summary)") }
+        }
+    }
+
+    private func add(on device: TestVault, _ name: String, _ step: Int) throws {
+        let title = "\(name)-\(seed)-\(step)-\(random.word())"
+        let result = try device.run(["add", "--title", title, "--notes", "n0"])
+        guard result.status == 0 else { return XCTFail("add on \(name) failed: \(result.summary)") }
+        acknowledged[result.line] = (name, Expected(title: title, notes: "n0"))
+    }
+
+    private func addTogether(_ step: Int) throws {
+        let titles = (0..<2).map { "a-\(seed)-\(step)-\($0)-\(random.word())" }
+        let results = try a.runAll(titles.map { ["add", "--title", $0, "--notes", "n0"] })
+        for (title, result) in zip(titles, results) {
+            guard result.status == 0 else { return XCTFail("a concurrent add failed: \(result.summary)") }
+            acknowledged[result.line] = ("a", Expected(title: title, notes: "n0"))
+        }
+    }
+
+    private func editNotes(_ step: Int) throws {
+        let live = acknowledged.keys.filter { !removed.contains($0) }.sorted()
+        guard !live.isEmpty, let id = random.shuffled(live).first, let entry = acknowledged[id] else { return }
+        let notes = "n-\(step)-\(random.word())"
+        let result = try (entry.device == "a" ? a : b).run(["edit", id, "--notes", notes])
+        // Each item's only writer is the device that added it, so it is always there to edit.
+        guard result.status == 0 else { return XCTFail("edit on \(entry.device) failed: \(result.summary)") }
+        acknowledged[id]?.expected.notes = notes
+    }
+
+    private func addOnScreen(_ step: Int) throws {
+        guard let screen else { return }
+        let title = "s-\(seed)-\(step)-\(random.word())"
+        if try screen.addItem(title: title) { screenTitles.insert(title) }
+    }
+
+    private func removeOne() throws {
+        let ours = acknowledged.filter { $0.value.device == "a" && !removed.contains($0.key) }.keys.sorted()
+        guard let id = random.shuffled(ours).first else { return }
+        let result = try a.run(["rm", id])
+        guard result.status == 0 else { return XCTFail("rm failed: \(result.summary)") }
+        removed.insert(id)
+    }
+
+    /// `kill -9` of one process in the middle of its work.
+    private func killOne(_ step: Int) throws {
+        switch random.below(3) {
+        case 0:
+            let title = "killed-\(seed)-\(step)"
+            let writer = try BackgroundCoffer(a, ["add", "--title", title, "--notes", "n0"])
+            usleep(UInt32(50_000 + random.below(400_000)))
+            let answer = writer.kill9()
+            if let id = answer {
+                acknowledged[id] = ("a", Expected(title: title, notes: "n0"))
+            } else {
+                unacknowledged.insert(title)
+            }
+            killed = "kill -9 of coffer add (\(answer == nil ? "killed" : "had answered"))"
+        case 1:
+            let hit = syncLoop.killCurrent(after: 0.05 + Double(random.below(300)) / 1000)
+            killed = "kill -9 of the sync loop on B (\(hit ? "mid-sync" : "between syncs"))"
+        default:
+            guard let screen, let pid = screen.cofferPID else { return try act(step) }
+            kill(pid, SIGKILL)
+            // Gone once its shell reaped it (the pane's text may wrap the shell's EXIT line).
+            let deadline = Date().addingTimeInterval(10)
+            while kill(pid, 0) == 0, Date() < deadline { usleep(20_000) }
+            XCTAssertNotEqual(kill(pid, 0), 0, "seed \(seed): the screen survived kill -9")
+            retired.append(screen)
+            let again = try ScreenSession(vault: a.path, home: a.root)
+            try again.unlock(passphrase: a.passphrase)
+            self.screen = again
+            killed = "kill -9 of the screen, started again"
+        }
+    }
+
+    // MARK: Checking
+
+    private func finish() throws {
+        if let screen {
+            for title in screenTitles { screen.expect(title) }  // still shown after everything
+            try screen.press("q")
+            screen.expect("EXIT=0")
+        }
+        for device in [a, b, a, b] { try ok(device, ["sync", "--unlock"]) }
+        let itemsA = try exported(a), itemsB = try exported(b)
+        for device in [a, b] { XCTAssertEqual(try integrityCheck(device.path), "ok", "seed \(seed): integrity of \(device.path)") }
+        for (id, entry) in acknowledged where !removed.contains(id) {
+            for (name, items) in [("A", itemsA), ("B", itemsB)] {
+                XCTAssertEqual(items[id], entry.expected, "seed \(seed): acknowledged write \(id) on \(name)")
+            }
+        }
+        for id in removed {
+            XCTAssertNil(itemsA[id], "seed \(seed): removed \(id) is back on A")
+            XCTAssertNil(itemsB[id], "seed \(seed): removed \(id) is back on B")
+        }
+        for title in screenTitles {
+            XCTAssertTrue(itemsA.values.contains { $0.title == title }, "seed \(seed): the screen's \(title) is missing on A")
+        }
+        XCTAssertEqual(itemsA, itemsB, "seed \(seed): the devices differ after syncing twice")
+        let known = Set(acknowledged.values.map(\.expected.title)).union(screenTitles).union(unacknowledged)
+        for item in itemsA.values { XCTAssertTrue(known.contains(item.title), "seed \(seed): an item nobody wrote: \(item.title)") }
+    }
+
+    /// Every item of a device by id (`export` to stdout: one process, every field).
+    private func exported(_ device: TestVault) throws -> [String: Expected] {
+        let items = try ok(device, ["export", "--format", "json", "-"]).jsonArray()
+        var result: [String: Expected] = [:]
+        for item in items {
+            guard let id = item["id"] as? String else { continue }
+            result[id] = Expected(title: item["title"] as? String ?? "", notes: item["notes"] as? String ?? "")
+        }
+        return result
+    }
+
+    @discardableResult
+    private func ok(_ device: TestVault, _ arguments: [String], unlock: Bool = true) throws -> CofferResult {
+        let result = try device.run(arguments, unlock: unlock)
+        if result.status != 0 { XCTFail("seed \(seed): \(result.summary)") }
+        return result
+    }
+}
+
+/// `coffer sync` on one vault, again and again on a thread of its own, until stopped; the
+/// running process can be killed with SIGKILL.
+final class SyncLoop: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isRunning = false
+    private var current: Process?
+    private var finished = DispatchSemaphore(value: 0)
+    private(set) var runs = 0
+
+    func start(vault: TestVault) {
+        lock.withLock { isRunning = true }
+        Thread.detachNewThread { [self] in
+            while lock.withLock({ isRunning }) {
+                guard let process = try? BackgroundCoffer.process(vault, ["sync"], unlock: false) else { break }
+                lock.withLock { current = process }
+                try? process.run()
+                process.waitUntilExit()
+                lock.withLock {
+                    current = nil
+                    runs += 1
+                }
+                usleep(200_000)
+            }
+            finished.signal()
+        }
+    }
+
+    /// Kills the sync running after `delay` seconds, if one is; whether one was.
+    func killCurrent(after delay: TimeInterval) -> Bool {
+        Thread.sleep(forTimeInterval: delay)
+        return lock.withLock {
+            guard let current, current.isRunning else { return false }
+            kill(current.processIdentifier, SIGKILL)
+            return true
+        }
+    }
+
+    func stop() {
+        let wasRunning = lock.withLock { () -> Bool in
+            defer { isRunning = false }
+            return isRunning
+        }
+        if wasRunning { finished.wait() }
+    }
+}
+
+/// A `coffer` command started in the background, to be killed while it works.
+struct BackgroundCoffer {
+    let process: Process
+    let output: Pipe
+
+    init(_ vault: TestVault, _ arguments: [String]) throws {
+        process = try Self.process(vault, arguments, unlock: true)
+        output = Pipe()
+        process.standardOutput = output
+        try process.run()
+    }
+
+    static func process(_ vault: TestVault, _ arguments: [String], unlock: Bool) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try CofferBinary.require())
+        process.arguments = ["--vault", vault.path] + (unlock ? ["--passphrase-file", vault.passphraseFile] : []) + arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": vault.root.path, "LANG": "C.UTF-8", "TERM": "dumb"]
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        return process
+    }
+
+    /// SIGKILL now; the id it printed if it had already answered (exit 0), else nil.
+    func kill9() -> String? {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationReason == .exit, process.terminationStatus == 0, !printed.isEmpty else { return nil }
+        return printed
+    }
+}
