@@ -26,18 +26,12 @@ enum CofferBench {
     }
 
     static func relist(_ count: Int, in path: String) async throws -> String {
-        let passphrase = SecureBuffer(copying: Array("bench passphrase".utf8))
-        let kdf = KDFParameters.fresh(memory: 64 * 1024 * 1024, iterations: 3)
-        let screen = try Vault.create(at: path, passphrase: passphrase, kdf: kdf)
-        let items = (0..<count).map {
-            Item(title: "Item \($0)", entry: Entry(username: "user\($0)", password: "pw\($0)"), created: .now())
-        }
-        try await screen.addAll(items)
+        let (screen, items) = try await vaultWithItems(count, at: path)
         let firstStart = DispatchTime.now()
         _ = try await screen.listItems()
         let firstEnd = DispatchTime.now()
         let other = try Vault.open(at: path)
-        try await other.unlock(passphrase: passphrase)
+        try await other.unlock(passphrase: benchPassphrase)
         try await other.update(edited(items[count / 2]) { $0.title = "changed elsewhere" })
         let againStart = DispatchTime.now()
         let again = try await screen.listItems()
@@ -50,13 +44,8 @@ enum CofferBench {
     }
 
     static func reconcile(_ count: Int, in path: String) async throws -> String {
-        let passphrase = SecureBuffer(copying: Array("bench passphrase".utf8))
-        let kdf = KDFParameters.fresh(memory: 64 * 1024 * 1024, iterations: 3)
-        let vault = try Vault.create(at: path, passphrase: passphrase, kdf: kdf)
-        let items = (0..<count).map {
-            Item(title: "Item \($0)", entry: Entry(username: "user\($0)", password: "pw\($0)"), created: .now())
-        }
-        try await vault.addAll(items)
+        let (vault, items) = try await vaultWithItems(count, at: path)
+        let passphrase = benchPassphrase
         // As after a first sync: every item is stable, with a server timestamp.
         try vault.database.write { db in
             try db.execute(sql: """
@@ -92,6 +81,19 @@ enum CofferBench {
             Double(to.uptimeNanoseconds - from.uptimeNanoseconds) / 1e6
         }
         return #"{"conflicts": \#(count), "kdf_ms": \#(milliseconds(unlockStart, mergeStart)), "reconcile_ms": \#(milliseconds(mergeStart, end))}"#
+    }
+
+    static var benchPassphrase: SecureBuffer { SecureBuffer(copying: Array("bench passphrase".utf8)) }
+
+    /// A new vault at `path` (Argon2id 64 MiB, t = 3) holding `count` items.
+    static func vaultWithItems(_ count: Int, at path: String) async throws -> (Vault, [Item]) {
+        let kdf = KDFParameters.fresh(memory: 64 * 1024 * 1024, iterations: 3)
+        let vault = try Vault.create(at: path, passphrase: benchPassphrase, kdf: kdf)
+        let items = (0..<count).map {
+            Item(title: "Item \($0)", entry: Entry(username: "user\($0)", password: "pw\($0)"), created: .now())
+        }
+        try await vault.addAll(items)
+        return (vault, items)
     }
 
     static func edited(_ item: Item, _ change: (inout Item) -> Void) -> Item {

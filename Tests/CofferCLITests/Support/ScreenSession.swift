@@ -64,27 +64,22 @@ final class ScreenSession {
     /// Waits until `text` shows; fails the test with the screen when it does not within `timeout`.
     @discardableResult
     func expect(_ text: String, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        var shown = screen
-        while !shown.contains(text) {
-            guard Date() < deadline else {
-                XCTFail("“\(text)” did not appear within \(timeout) s; the screen shows:\n\(shown)", file: file, line: line)
-                return false
-            }
-            Thread.sleep(forTimeInterval: 0.1)
-            shown = screen
-        }
-        return true
+        wait(until: { $0.contains(text) }, timeout: timeout, failure: "“\(text)” did not appear", file: file, line: line)
     }
 
     /// Waits until `text` is gone.
     @discardableResult
     func expectGone(_ text: String, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        wait(until: { !$0.contains(text) }, timeout: timeout, failure: "“\(text)” stayed", file: file, line: line)
+    }
+
+    private func wait(until isDone: (String) -> Bool, timeout: TimeInterval, failure: String,
+                      file: StaticString, line: UInt) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         var shown = screen
-        while shown.contains(text) {
+        while !isDone(shown) {
             guard Date() < deadline else {
-                XCTFail("“\(text)” was still there after \(timeout) s; the screen shows:\n\(shown)", file: file, line: line)
+                XCTFail("\(failure) within \(timeout) s; the screen shows:\n\(shown)", file: file, line: line)
                 return false
             }
             Thread.sleep(forTimeInterval: 0.1)
