@@ -5,68 +5,65 @@ import GRDB
 /// The sync steps that need the plaintext: they run inside the vault actor, which owns the keys.
 extension Vault {
     /// Merges every item changed both here and on the server (a local and a remote pending row
-    /// for one id), in one transaction. Each merge becomes a local change based on the remote
-    /// version, remote becomes stable, and the item is marked for review (⚑).
+    /// for one id), in one transaction: each pair is read, decided (`ReconcileRules`), planned
+    /// (`ReconcilePlan`), and the plan written. Each merge becomes a local change based on the
+    /// remote version, remote becomes stable, and the item is marked for review (⚑).
     ///
     /// Items whose key has not arrived stay in conflict for a later sync. Returns the merged ids.
     public func reconcileItems() throws -> [String] {
         let session = try unlockedSession()
         let now = self.now
         return try database.write { db in
-            var merged: [String] = []
-            let remotes = try VaultDatabase.pendingChanges(.items, source: .remote, in: db)
-            for remoteChange in remotes {
+            var plan = ReconcilePlan()
+            for remoteChange in try VaultDatabase.pendingChanges(.items, source: .remote, in: db) {
                 guard let localChange = try VaultDatabase.pendingChange(.items, remoteChange.id, source: .local, in: db)
                 else { continue }
-                let remoteRecord = try VaultDatabase.decodeStored(ItemRecord.self, remoteChange.record)
-                let localRecord = try VaultDatabase.decodeStored(ItemRecord.self, localChange.record)
-                guard !remoteRecord.isDeleted, !localRecord.isDeleted, session.ring.contains(remoteRecord.id) else { continue }
-                if Lineage.of(remoteRecord.encrypted)?.isMade(from: localRecord.encrypted) == true {
-                    // Our push reached the server (its acknowledgement was lost) and another device
-                    // edited that version: remote already holds our change, so it simply wins.
-                    try VaultDatabase.saveStableItem(remoteRecord, in: db)
-                    try VaultDatabase.deletePending(.items, remoteRecord.id, source: .local, in: db)
-                    try VaultDatabase.deletePending(.items, remoteRecord.id, source: .remote, in: db)
-                    continue
+                let facts = ReconcileFacts(local: try VaultDatabase.decodeStored(ItemRecord.self, localChange.record),
+                                           remote: try VaultDatabase.decodeStored(ItemRecord.self, remoteChange.record),
+                                           hasKey: session.ring.contains(remoteChange.id))
+                var opened: ReconcileFacts.Remote?
+                func openRemote() throws -> ReconcileFacts.Remote {
+                    if let opened { return opened }
+                    let result: ReconcileFacts.Remote
+                    do {
+                        result = .readable(try ItemSealing.open(facts.remote, ring: session.ring))
+                    } catch CoreError.tampered {
+                        result = .unreadable  // only a failed authentication; anything else is thrown
+                    }
+                    opened = result
+                    return result
                 }
-                let local = try ItemSealing.open(localRecord, ring: session.ring)
-                let remote: Item
-                do {
-                    remote = try ItemSealing.open(remoteRecord, ring: session.ring)
-                } catch CoreError.tampered {
+                switch try ReconcileRules.decide(facts, remote: openRemote) {
+                case .wait:
+                    continue
+                case .alreadyOurs:
+                    plan.acceptRemote(facts.remote)
+                case .replaceUnreadable:
                     // Nobody can read the server's copy (every device seals with the same item key):
                     // ours replaces it, based on its version so the push is accepted and other
                     // devices do not take ours for an older version.
-                    let ours = try ItemSealing.seal(local, ring: session.ring, lineage: .following(remoteRecord.encrypted),
-                                                    lastModified: remoteRecord.lastModified)
-                    try VaultDatabase.saveStableItem(remoteRecord, in: db)
-                    try VaultDatabase.savePending(
-                        PendingChange(collection: .items, id: ours.id, source: .local, action: .update,
-                                      lastModified: remoteRecord.lastModified, record: try RecordCoding.encode(ours)), in: db)
-                    try VaultDatabase.deletePending(.items, remoteRecord.id, source: .remote, in: db)
-                    continue
+                    let local = try ItemSealing.open(facts.local, ring: session.ring)
+                    try plan.replace(facts.remote, with: ItemSealing.seal(local, ring: session.ring,
+                                                                          lineage: .following(facts.remote.encrypted),
+                                                                          lastModified: facts.remote.lastModified))
+                case .merge:
+                    let local = try ItemSealing.open(facts.local, ring: session.ring)
+                    guard case .readable(let remote) = try openRemote() else { continue }
+                    // An unreadable or unusable base is no base: the merge then keeps local scalars and unions sets.
+                    let stable = try VaultDatabase.stableItem(facts.remote.id, in: db).flatMap { record -> Item? in
+                        guard ReconcileRules.isUsableBase(record, against: facts.remote) else { return nil }
+                        do { return try ItemSealing.open(record, ring: session.ring) } catch CoreError.tampered { return nil }
+                    }
+                    let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
+                    let sealed = try ItemSealing.seal(outcome.merged, ring: session.ring,
+                                                      lineage: .following(facts.remote.encrypted),
+                                                      lastModified: facts.remote.lastModified)
+                    try plan.replace(facts.remote, with: sealed, review: ItemReview(outcome: outcome))
                 }
-                // An unreadable base is no base: the merge then keeps local scalars and unions sets.
-                // Nor is a base newer than remote (the server rolled back or replays an old version):
-                // merged against it, every field we changed since remote would silently revert.
-                let stableRecord = try VaultDatabase.stableItem(remoteRecord.id, in: db)
-                let stable = try stableRecord.flatMap { record -> Item? in
-                    guard !Lineage.isOlder(remoteRecord.encrypted, than: record.encrypted) else { return nil }
-                    do { return try ItemSealing.open(record, ring: session.ring) } catch CoreError.tampered { return nil }
-                }
-                let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
-                let sealed = try ItemSealing.seal(outcome.merged, ring: session.ring, lineage: .following(remoteRecord.encrypted),
-                                                  lastModified: remoteRecord.lastModified)
-                try VaultDatabase.saveStableItem(remoteRecord, in: db)
-                try VaultDatabase.savePending(
-                    PendingChange(collection: .items, id: sealed.id, source: .local, action: .update,
-                                  lastModified: remoteRecord.lastModified, record: try RecordCoding.encode(sealed)), in: db)
-                try VaultDatabase.deletePending(.items, remoteRecord.id, source: .remote, in: db)
-                try saveReview(ItemReview(outcome: outcome), ring: session.ring, now: now, in: db)
-                merged.append(sealed.id)
             }
+            try plan.execute(in: db) { review in try saveReview(review, ring: session.ring, now: now, in: db) }
             CrashPoint.reach("sync.reconcile.items.inside")
-            return merged
+            return plan.merged
         }
     }
 
@@ -90,6 +87,12 @@ extension Vault {
             try remote.kdf.checkStrength()
             let remoteRing = try KeystoreSealing.openRing(remote, vaultKey: session.vaultKey)
             session.ring.formUnion(with: remoteRing)
+            // And the keys of the local change as stored now: another process (a `coffer add` next
+            // to the screen) may have saved keys since this session unlocked. Merged without them,
+            // their items could never be opened again on any device.
+            if !local.isDeleted {
+                session.ring.formUnion(with: try KeystoreSealing.openRing(local, vaultKey: session.vaultKey))
+            }
             let stable = try VaultDatabase.stableKeystore(in: db)
             // An older remote keystore (a rollback or replay) never brings back an old passphrase.
             let remoteIsOlder = stable.map { Lineage.isOlder(remote.encrypted, than: $0.encrypted) } ?? false
