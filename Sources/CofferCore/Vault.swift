@@ -206,13 +206,14 @@ public actor Vault {
             for item in items where try VaultDatabase.currentItem(item.id, in: db) != nil {
                 throw CoreError.duplicateItem(id: item.id)
             }
-            var ringChanged = false
-            for item in items { ringChanged = session.ring.addKey(for: item.id) || ringChanged }
+            // The keystore is saved whatever addKey answers: a write retried after SQLITE_BUSY runs
+            // this body again with the keys already in the ring, and must still store them.
+            for item in items { _ = session.ring.addKey(for: item.id) }
             for item in items {
                 try VaultDatabase.recordLocalChange(try ItemSealing.seal(item, ring: session.ring, lineage: .first), in: db)
             }
             CrashPoint.reach("\(crashLabel).inside-write")
-            if ringChanged { try saveKeystore(session, in: db) }
+            if !items.isEmpty { try saveKeystore(session, in: db) }
         }
         CrashPoint.reach("\(crashLabel).after-write")
     }
