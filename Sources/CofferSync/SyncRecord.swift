@@ -3,9 +3,9 @@ import Foundation
 import GRDB
 
 /// What the steps need to know of a record, whichever collection it is in.
-struct SyncRecordHeader: Sendable, Equatable {
-    var id: String
-    var lastModified: Int64
+package struct SyncRecordHeader: Sendable, Equatable {
+    package var id: String
+    package var lastModified: Int64
     var isDeleted: Bool
     /// The revision of its lineage: 0 for a record sealed before lineages, nil for a deletion or
     /// bytes that are no envelope (corrupt, not older).
@@ -14,13 +14,13 @@ struct SyncRecordHeader: Sendable, Equatable {
 
 /// A record as the server sent it, decoded once: its header and the record itself. Its JSON text
 /// is written only when needed (a first download stores most records without it).
-struct IncomingRecord {
+package struct IncomingRecord {
     enum Value {
         case item(ItemRecord)
         case keystore(KeystoreRecord)
     }
 
-    var header: SyncRecordHeader
+    package var header: SyncRecordHeader
     var value: Value
 
     /// Makes it the stable version (a deletion removes the stable row).
@@ -32,7 +32,7 @@ struct IncomingRecord {
     }
 
     /// The canonical JSON text (what `pending.record` holds).
-    func canonicalText() throws -> String {
+    package func canonicalText() throws -> String {
         switch value {
         case .item(let record): return try RecordCoding.encode(record)
         case .keystore(let record): return try RecordCoding.encode(record)
@@ -53,8 +53,8 @@ struct IncomingRecord {
 }
 
 /// Stable-record access for either collection, so the steps are written once.
-enum StableRecords {
-    static func incoming(_ data: Data, in collection: CollectionName) throws -> IncomingRecord {
+package enum StableRecords {
+    package static func incoming(_ data: Data, in collection: CollectionName) throws -> IncomingRecord {
         switch collection {
         case .items:
             let record = try RecordJSON.decode(ItemRecord.self, data, collection: collection)

@@ -1,4 +1,5 @@
 import CofferCore
+import CofferSync
 import Foundation
 
 /// The check the `FuzzKintoResponses` target runs on every input: the bytes as a `POST /batch`
