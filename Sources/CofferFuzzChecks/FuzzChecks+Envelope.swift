@@ -57,20 +57,18 @@ extension FuzzChecks {
     }
 
     private static func sealRoundTrip(_ plaintext: Data) throws {
-        let sealed: Data
-        do {
-            sealed = try Envelope.seal(plaintext, key: testKey, collection: collection, id: id)
-        } catch {
-            throw FuzzViolation("Envelope.seal threw \(error)")
+        let sealed: Data = try mustSucceed {
+            try Envelope.seal(plaintext, key: testKey, collection: collection, id: id)
+        } else: {
+            "Envelope.seal threw \($0)"
         }
         guard sealed.count == plaintext.count + Envelope.overhead else {
             throw FuzzViolation("sealed \(plaintext.count) bytes into \(sealed.count)")
         }
-        let opened: Data
-        do {
-            opened = try Envelope.open(sealed, key: testKey, collection: collection, id: id)
-        } catch {
-            throw FuzzViolation("a freshly sealed envelope does not open: \(error)")
+        let opened: Data = try mustSucceed {
+            try Envelope.open(sealed, key: testKey, collection: collection, id: id)
+        } else: {
+            "a freshly sealed envelope does not open: \($0)"
         }
         guard opened == plaintext else { throw FuzzViolation("open(seal(x)) != x") }
         // The same bytes inside a larger buffer (a `Data` slice whose indices do not start at 0).

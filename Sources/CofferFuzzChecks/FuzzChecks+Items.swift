@@ -17,17 +17,9 @@ extension FuzzChecks {
 
     /// What the vault does with an item: encode it, seal it, open it, decode it.
     static func itemSurvivesVault(_ item: Item, what: String) throws {
-        let encoded: Data
-        do {
-            encoded = try ItemCodec.encode(item)
-        } catch {
-            throw FuzzViolation("\(what) does not encode: \(error)")
-        }
-        let again: Item
-        do {
-            again = try ItemCodec.decode(encoded)
-        } catch {
-            throw FuzzViolation("\(what) encodes to JSON that does not decode: \(String(decoding: encoded, as: UTF8.self))")
+        let encoded: Data = try mustSucceed { try ItemCodec.encode(item) } else: { "\(what) does not encode: \($0)" }
+        let again: Item = try mustSucceed { try ItemCodec.decode(encoded) } else: { _ in
+            "\(what) encodes to JSON that does not decode: \(String(decoding: encoded, as: UTF8.self))"
         }
         guard again == item else {
             throw FuzzViolation("\(what) changed through encoding: \(String(decoding: encoded, as: UTF8.self))")
@@ -38,11 +30,10 @@ extension FuzzChecks {
         guard RecordID.isValid(item.id) else { return }
         let ring = KeyRing(hashingKey: SecureBuffer(copying: (0..<UInt8(KeyRing.keyLength)).map { $0 }))
         ring.addKey(for: item.id)
-        let opened: Item
-        do {
-            opened = try ItemSealing.open(try ItemSealing.seal(item, ring: ring, lineage: .first), ring: ring)
-        } catch {
-            throw FuzzViolation("\(what) does not seal and open: \(error)")
+        let opened: Item = try mustSucceed {
+            try ItemSealing.open(try ItemSealing.seal(item, ring: ring, lineage: .first), ring: ring)
+        } else: {
+            "\(what) does not seal and open: \($0)"
         }
         guard opened == item else { throw FuzzViolation("\(what) changed through sealing") }
     }
@@ -66,17 +57,13 @@ extension FuzzChecks {
             guard problems.isEmpty else { throw FuzzViolation("imported an invalid item: \(problems)") }
             try itemSurvivesVault(item, what: "an imported item")
         }
-        let exported: String
-        do {
-            exported = try ItemExchange.text(items.map(ItemExchange.exportObject))
-        } catch {
-            throw FuzzViolation("imported items do not export: \(error)")
+        let exported: String = try mustSucceed { try ItemExchange.text(items.map(ItemExchange.exportObject)) } else: {
+            "imported items do not export: \($0)"
         }
-        let again: [Item]
-        do {
-            again = try ItemExchange.parseExport(Data(exported.utf8), now: importNow)
-        } catch {
-            throw FuzzViolation("an export of imported items does not import: \(error)\n\(exported)")
+        let again: [Item] = try mustSucceed {
+            try ItemExchange.parseExport(Data(exported.utf8), now: importNow)
+        } else: {
+            "an export of imported items does not import: \($0)\n\(exported)"
         }
         guard again == items else { throw FuzzViolation("export and import changed the items:\n\(exported)") }
     }

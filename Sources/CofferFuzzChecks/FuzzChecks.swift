@@ -31,17 +31,11 @@ public enum FuzzChecks {
         let fromBytes = try? JSONDecoder().decode(type, from: data)
         let fromText = try? RecordCoding.decode(type, from: String(decoding: data, as: UTF8.self))
         for record in [fromBytes, fromText].compactMap({ $0 }) {
-            let text: String
-            do {
-                text = try RecordCoding.encode(record)
-            } catch {
-                throw FuzzViolation("\(type): a decoded record does not encode: \(error)")
+            let text: String = try mustSucceed { try RecordCoding.encode(record) } else: {
+                "\(type): a decoded record does not encode: \($0)"
             }
-            let again: Record
-            do {
-                again = try RecordCoding.decode(type, from: text)
-            } catch {
-                throw FuzzViolation("\(type): canonical text does not decode: \(text)")
+            let again: Record = try mustSucceed { try RecordCoding.decode(type, from: text) } else: { _ in
+                "\(type): canonical text does not decode: \(text)"
             }
             guard again == record else { throw FuzzViolation("\(type): round trip changed the record: \(text)") }
             guard (try? RecordCoding.encode(again)) == text else {
@@ -78,11 +72,8 @@ public enum FuzzChecks {
             return
         }
         let serialized = ring.serialized()
-        let again: KeyRing
-        do {
-            again = try serialized.withUnsafeBytes { try KeyRing.parse($0) }
-        } catch {
-            throw FuzzViolation("a parsed key ring's serialization does not parse: \(error)")
+        let again: KeyRing = try mustSucceed { try serialized.withUnsafeBytes { try KeyRing.parse($0) } } else: {
+            "a parsed key ring's serialization does not parse: \($0)"
         }
         guard again.count == ring.count, Set(again.itemIDs) == Set(ring.itemIDs),
               again.hashingKey.isEqual(to: ring.hashingKey) else {

@@ -113,11 +113,8 @@ public enum KintoFuzzChecks {
             guard header.id == id, header.lastModified == expectedTime else {
                 throw FuzzViolation("\(collection.rawValue): header \(header.id)@\(header.lastModified) of a record listed as \(id ?? "-")@\(expectedTime ?? -1)")
             }
-            let text: String
-            do {
-                text = try record.canonicalText()
-            } catch {
-                throw FuzzViolation("\(collection.rawValue): an accepted record has no canonical text: \(error)")
+            let text: String = try mustSucceed { try record.canonicalText() } else: {
+                "\(collection.rawValue): an accepted record has no canonical text: \($0)"
             }
             guard let again = try? StableRecords.incoming(Data(text.utf8), in: collection).header, again == header else {
                 throw FuzzViolation("\(collection.rawValue): the canonical text gives another header: \(text)")
