@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Module directions (DESIGN §1): coffer -> CofferTUI -> CofferSync -> CofferCore.
+// Module directions (DESIGN §1): coffer -> CofferTUI -> CofferSync -> CofferCore. CONTRIBUTING.md has
+// the whole map, with the tool and test-support targets.
 let package = Package(
     name: "Coffer",
     platforms: [.macOS(.v13)],
