@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Module directions (DESIGN §1): coffer -> CofferTUI -> CofferSync -> CofferCore.
+// Module directions (DESIGN §1): coffer -> CofferTUI -> CofferSync -> CofferCore. CONTRIBUTING.md has
+// the whole map, with the tool and test-support targets.
 let package = Package(
     name: "Coffer",
     platforms: [.macOS(.v13)],
@@ -49,15 +50,22 @@ let package = Package(
         ),
         .executableTarget(name: "CofferBench", dependencies: ["CofferCore", .product(name: "GRDB", package: "GRDB.swift")],
                           path: "Sources/CofferBench"),
-        .executableTarget(name: "FuzzRecords", dependencies: ["CofferCore"], path: "Sources/FuzzRecords"),
-        .executableTarget(name: "FuzzEnvelope", dependencies: ["CofferCore"], path: "Sources/FuzzEnvelope"),
-        .executableTarget(name: "FuzzItemJSON", dependencies: ["CofferCore"], path: "Sources/FuzzItemJSON"),
-        .executableTarget(name: "FuzzImport", dependencies: ["CofferCore"], path: "Sources/FuzzImport"),
-        .executableTarget(name: "FuzzKintoResponses", dependencies: ["CofferSync", "CofferCore"],
+        // Tool and test code stays out of the product modules: the fuzz checks and their shared entry
+        // (used by the fuzz executables and the tests), and what several test targets share.
+        .target(
+            name: "CofferFuzzChecks",
+            dependencies: ["CofferCore", "CofferSync", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(name: "CofferTestSupport", path: "Tests/CofferTestSupport"),
+        .executableTarget(name: "FuzzRecords", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzRecords"),
+        .executableTarget(name: "FuzzEnvelope", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzEnvelope"),
+        .executableTarget(name: "FuzzItemJSON", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzItemJSON"),
+        .executableTarget(name: "FuzzImport", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzImport"),
+        .executableTarget(name: "FuzzKintoResponses", dependencies: ["CofferFuzzChecks"],
                           path: "Sources/FuzzKintoResponses"),
-        .testTarget(name: "CofferCoreTests", dependencies: ["CofferCore"]),
-        .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore"]),
-        .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore"],
+        .testTarget(name: "CofferCoreTests", dependencies: ["CofferCore", "CofferFuzzChecks", "CofferTestSupport"]),
+        .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore", "CofferTestSupport"]),
+        .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore", "CofferTestSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "CofferCLITests", dependencies: ["CofferCore", .product(name: "GRDB", package: "GRDB.swift")]),
     ],

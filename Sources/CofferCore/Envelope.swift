@@ -11,7 +11,7 @@ import Foundation
 public enum Envelope {
     public static let version: UInt8 = 1
     public static let lineageVersion: UInt8 = 2
-    static let overhead = 1 + 12 + 16
+    package static let overhead = 1 + 12 + 16
 
     public static func associatedData(collection: String, id: String) -> Data {
         Data("coffer/v\(version)/\(collection)/\(id)".utf8)

@@ -19,7 +19,7 @@ public final class KeyRing: @unchecked Sendable {
         self.init(hashingKey: .random(count: KeyRing.keyLength))
     }
 
-    init(hashingKey: SecureBuffer, capacity: Int = 16) {
+    package init(hashingKey: SecureBuffer, capacity: Int = 16) {
         self.hashingKey = hashingKey
         storage = SecureBuffer(count: max(capacity, 1) * KeyRing.keyLength)
         offsets = [:]

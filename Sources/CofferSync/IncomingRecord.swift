@@ -2,9 +2,9 @@ import CofferCore
 import Foundation
 
 /// What the steps need to know of a record, whichever collection it is in.
-struct SyncRecordHeader: Sendable, Equatable {
-    var id: String
-    var lastModified: Int64
+package struct SyncRecordHeader: Sendable, Equatable {
+    package var id: String
+    package var lastModified: Int64
     var isDeleted: Bool
     /// The revision of its lineage: 0 for a record sealed before lineages, nil for a deletion or
     /// bytes that are no envelope (corrupt, not older).
@@ -13,15 +13,15 @@ struct SyncRecordHeader: Sendable, Equatable {
 
 /// A record as the server sent it, decoded once and checked: its header and the record itself.
 /// Its JSON text is written only when needed (a first download stores most records without it).
-struct IncomingRecord {
-    var header: SyncRecordHeader
-    var value: SyncedRecord
+package struct IncomingRecord {
+    package var header: SyncRecordHeader
+    package var value: SyncedRecord
 }
 
 extension IncomingRecord {
     /// Decodes and checks a record the server sent, in either collection; anything malformed or
     /// hostile is refused (`RefusedRecord`) before anything is stored.
-    static func decode(_ data: Data, in collection: CollectionName) throws -> IncomingRecord {
+    package static func decode(_ data: Data, in collection: CollectionName) throws -> IncomingRecord {
         switch collection {
         case .items:
             let record = try ServerRecordJSON.decode(ItemRecord.self, data, collection: collection)

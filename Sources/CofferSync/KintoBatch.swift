@@ -63,7 +63,7 @@ enum KintoRecordID {
 }
 
 /// Builds one `POST /batch` body and reads its answer.
-enum KintoBatchCoding {
+package enum KintoBatchCoding {
     /// A sub-request ready to send, or the reason it cannot be.
     enum Prepared {
         case send([String: Any])
@@ -99,13 +99,13 @@ enum KintoBatchCoding {
     }
 
     /// One parsed sub-response.
-    struct SubResponse {
-        var status: Int
-        var headers: KintoHeaders
-        var body: Any?
+    package struct SubResponse {
+        package var status: Int
+        package var headers: KintoHeaders
+        package var body: Any?
     }
 
-    static func subResponses(_ data: Data, expected: Int) throws -> [SubResponse] {
+    package static func subResponses(_ data: Data, expected: Int) throws -> [SubResponse] {
         let object = try KintoJSON.object(data, what: "batch answer")
         guard let responses = object["responses"] as? [Any], responses.count == expected else {
             throw KintoError.network(message: "the batch answer does not match the requests")
@@ -122,11 +122,11 @@ enum KintoBatchCoding {
 
     /// True when the whole chunk's outcome is unknown (DESIGN §4, TOOLCHAIN: on PostgreSQL a 409
     /// or 5xx can roll back earlier acknowledgements of the same batch).
-    static func isOutcomeUnknown(_ responses: [SubResponse]) -> Bool {
+    package static func isOutcomeUnknown(_ responses: [SubResponse]) -> Bool {
         responses.contains { $0.status == 409 || $0.status >= 500 }
     }
 
-    static func result(_ response: SubResponse) -> KintoWriteResult {
+    package static func result(_ response: SubResponse) -> KintoWriteResult {
         let body = response.body as? [String: Any]
         switch response.status {
         case 200..<300:

@@ -348,13 +348,13 @@ public actor KintoClient {
         return url
     }
 
-    struct ListedRecord {
-        var id: String
-        var lastModified: Int64
-        var data: Data
+    package struct ListedRecord {
+        package var id: String
+        package var lastModified: Int64
+        package var data: Data
     }
 
-    static func listedRecords(_ body: Data) throws -> [ListedRecord] {
+    package static func listedRecords(_ body: Data) throws -> [ListedRecord] {
         let object = try KintoJSON.object(body, what: "record listing")
         guard let items = object["data"] as? [Any] else {
             throw KintoError.network(message: "the record listing has no data")
@@ -374,7 +374,7 @@ public actor KintoClient {
     }
 
     /// Oldest first, keeping only the newest version of each id.
-    static func newestPerID(_ records: [ListedRecord]) -> [ListedRecord] {
+    package static func newestPerID(_ records: [ListedRecord]) -> [ListedRecord] {
         var newest: [String: ListedRecord] = [:]
         for record in records where (newest[record.id]?.lastModified ?? .min) <= record.lastModified {
             newest[record.id] = record

@@ -7,7 +7,7 @@ import FoundationNetworking
 ///
 /// Kinto's raw answers say `Etag` and `Next-Page`, its batch answers say `ETag` and `Retry-After`
 /// inside JSON: every lookup goes through here so the spelling never matters.
-struct KintoHeaders: Sendable, Equatable {
+package struct KintoHeaders: Sendable, Equatable {
     private var values: [String: String] = [:]
 
     init() {}
@@ -36,7 +36,7 @@ struct KintoHeaders: Sendable, Equatable {
     /// A header holding a number of seconds (`Backoff`, `Retry-After`), if present and sane, at
     /// most `longestWait` (`Backoff: 1e300` would otherwise give a deadline that traps when the
     /// vault stores it, and a few digits fewer one it cannot read back).
-    func seconds(_ name: String) -> TimeInterval? {
+    package func seconds(_ name: String) -> TimeInterval? {
         guard let text = self[name]?.trimmingCharacters(in: .whitespaces),
               let value = Double(text), value.isFinite, value >= 0 else { return nil }
         return min(value, Self.longestWait)

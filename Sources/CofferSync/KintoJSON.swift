@@ -1,9 +1,9 @@
 import Foundation
 
 /// Small helpers over `JSONSerialization` for the loosely shaped parts of Kinto's answers.
-enum KintoJSON {
+package enum KintoJSON {
     /// Parses `data` as a JSON object.
-    static func object(_ data: Data, what: String) throws -> [String: Any] {
+    package static func object(_ data: Data, what: String) throws -> [String: Any] {
         let parsed: Any
         do {
             parsed = try JSONSerialization.jsonObject(with: data, options: [])
@@ -26,7 +26,7 @@ enum KintoJSON {
     }
 
     /// An integer from a parsed JSON value, whatever numeric type the platform chose.
-    static func int64(_ value: Any?) -> Int64? {
+    package static func int64(_ value: Any?) -> Int64? {
         switch value {
         case let number as Int: return Int64(number)
         case let number as Int64: return number

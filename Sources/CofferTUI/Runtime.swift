@@ -53,10 +53,10 @@ final class Runtime {
     /// One turn: draw, wait briefly for input, take in finished work, let the clock tick.
     func turn(waitingAtMost milliseconds: Int) {
         screen.draw(Render.frame(state, size: screen.size, now: services.now()))
-        BenchTrace.shared?.frameDrawn(locked: state.page.isLocked)
+        options.timing?.frameDrawn(locked: state.page.isLocked)
         switch screen.nextInput(waitingAtMost: milliseconds) {
         case .key(let key)?:
-            BenchTrace.shared?.keyRead()
+            options.timing?.keyRead()
             dispatch(.key(key))
         case .resized(let size)?:
             dispatch(.resized(size))
@@ -194,7 +194,7 @@ final class Runtime {
         Task.detached {
             do {
                 try await vault.unlock(passphrase: buffer)
-                BenchTrace.shared?.unlockKeysReady()
+                self.options.timing?.unlockKeysReady()
                 let items = try await vault.listItems().map(ScreenItem.init)
                 inbox.post(.unlocked(items: items, summary: VaultSummary(try vault.database.status())))
             } catch CoreError.wrongPassphrase {

@@ -10,13 +10,16 @@ public struct ScreenOptions: Sendable {
     /// Argon2id parameters for a vault created on first run; nil calibrates (about 0.5 s).
     public var kdf: KDFParameters?
     public var timeZone: TimeZone
+    /// Told of frames, keys and unlocks for `make bench`; nil (the usual case) costs one check per frame.
+    public var timing: (any ScreenTimingObserver)?
 
     public init(autoLockSeconds: TimeInterval = 300, clipboardSeconds: TimeInterval = 10, kdf: KDFParameters? = nil,
-                timeZone: TimeZone = .current) {
+                timeZone: TimeZone = .current, timing: (any ScreenTimingObserver)? = nil) {
         self.autoLockSeconds = autoLockSeconds
         self.clipboardSeconds = clipboardSeconds
         self.kdf = kdf
         self.timeZone = timeZone
+        self.timing = timing
     }
 
     var settings: ScreenSettings {

@@ -1,32 +1,16 @@
-import CofferCore
-import Foundation
+import CofferFuzzChecks
 
 // Envelope.open on arbitrary bytes, seal/open round trips and bit flips (FuzzChecks.envelope).
-//
-// Under `make fuzz` (built with -sanitize=fuzzer and -D COFFER_FUZZ) libFuzzer drives
-// `LLVMFuzzerTestOneInput`. In a normal build this is a replayer: `FuzzEnvelope FILE|DIRECTORY…`
-// runs the same check over each file (a seed corpus, a crash file) and exits 1 on a finding.
-
-func check(_ data: Data) throws {
-    try FuzzChecks.envelope(data)
-}
+// Only the entry point is here, as libFuzzer wants one per binary; the body is FuzzEntry's.
 
 #if COFFER_FUZZ
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
-    do {
-        try check(data)
-    } catch {
-        fatalError("FuzzEnvelope: \(error)")
-    }
-    return 0
+    FuzzEntry.testOneInput(bytes, count, target: .envelope)
 }
 #else
 @main
 enum Replay {
-    static func main() {
-        exit(FuzzChecks.replay(Array(CommandLine.arguments.dropFirst()), name: "FuzzEnvelope", check: check))
-    }
+    static func main() { FuzzEntry.replayCommandLine(.envelope) }
 }
 #endif

@@ -1,33 +1,16 @@
-import CofferCore
-import CofferSync
-import Foundation
+import CofferFuzzChecks
 
 // Kinto answers: POST /batch sub-responses and record listings (KintoFuzzChecks.responses).
-//
-// Under `make fuzz` (built with -sanitize=fuzzer and -D COFFER_FUZZ) libFuzzer drives
-// `LLVMFuzzerTestOneInput`. In a normal build this is a replayer: `FuzzKintoResponses FILE|DIRECTORY…`
-// runs the same check over each file (a seed corpus, a crash file) and exits 1 on a finding.
-
-func check(_ data: Data) throws {
-    try KintoFuzzChecks.responses(data)
-}
+// Only the entry point is here, as libFuzzer wants one per binary; the body is FuzzEntry's.
 
 #if COFFER_FUZZ
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
-    do {
-        try check(data)
-    } catch {
-        fatalError("FuzzKintoResponses: \(error)")
-    }
-    return 0
+    FuzzEntry.testOneInput(bytes, count, target: .kintoResponses)
 }
 #else
 @main
 enum Replay {
-    static func main() {
-        exit(FuzzChecks.replay(Array(CommandLine.arguments.dropFirst()), name: "FuzzKintoResponses", check: check))
-    }
+    static func main() { FuzzEntry.replayCommandLine(.kintoResponses) }
 }
 #endif

@@ -113,7 +113,8 @@ struct Coffer: AsyncParsableCommand {
             print(Coffer.helpMessage())
             return
         }
-        let options = ScreenOptions(autoLockSeconds: autoLock, clipboardSeconds: clipboardSeconds)
+        let options = ScreenOptions(autoLockSeconds: autoLock, clipboardSeconds: clipboardSeconds,
+                                    timing: BenchTrace.fromEnvironment())
         let code = await ScreenLauncher.run(vaultPath: global.vaultPath, options: options)
         if code != 0 { throw ExitCode(code) }
     }

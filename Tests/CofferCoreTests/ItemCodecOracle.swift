@@ -1,5 +1,6 @@
 import Foundation
 @testable import CofferCore
+import CofferTestSupport
 
 /// The codec `ItemCodec` replaced (Foundation's coders, same options): the reference its output
 /// and its accepted inputs are compared with.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import CofferCore
+import CofferTestSupport
 
 /// `ItemMatcher`: the in-place ASCII search finds exactly what folding every field finds.
 final class ItemMatcherTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import CofferCore
+import CofferTestSupport
 
 final class KeyRingTests: XCTestCase {
     private func parse(_ bytes: [UInt8]) throws -> KeyRing { try bytes.withUnsafeBytes { try KeyRing.parse($0) } }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import CofferCore
+import CofferTestSupport
 
 final class MergePatchTests: XCTestCase {
     // MARK: RFC 7386 Appendix A

@@ -1,5 +1,6 @@
 import XCTest
 @testable import CofferCore
+import CofferTestSupport
 
 final class PassphraseStrengthTests: XCTestCase {
     /// Weakest to strongest.

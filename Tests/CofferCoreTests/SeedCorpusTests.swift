@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import CofferCore
+import CofferFuzzChecks
 
 /// The fuzz seed corpora (`Resources/fuzz/<target>/`) stay valid inputs: every file passes the
 /// check its fuzz target runs, so `make fuzz` starts from inputs that exercise the parsers.
@@ -16,17 +17,17 @@ final class SeedCorpusTests: XCTestCase {
         return try names.map { ($0, try Data(contentsOf: directory.appendingPathComponent($0))) }
     }
 
-    private func assertCorpusPasses(_ target: String, _ check: (Data) throws -> Void,
-                                    file: StaticString = #filePath, line: UInt = #line) throws {
-        let files = try Self.corpus(target)
-        XCTAssertGreaterThanOrEqual(files.count, 3, "\(target) has too small a seed corpus", file: file, line: line)
+    /// Every file of the target's corpus passes the check its fuzz executable runs.
+    private func assertCorpusPasses(_ target: FuzzTarget, file: StaticString = #filePath, line: UInt = #line) throws {
+        let files = try Self.corpus(target.rawValue)
+        XCTAssertGreaterThanOrEqual(files.count, 3, "\(target.rawValue) has too small a seed corpus", file: file, line: line)
         for (name, data) in files {
-            XCTAssertNoThrow(try check(data), "\(target)/\(name)", file: file, line: line)
+            XCTAssertNoThrow(try target.check(data), "\(target.rawValue)/\(name)", file: file, line: line)
         }
     }
 
     func testRecordsCorpus() throws {
-        try assertCorpusPasses("FuzzRecords", FuzzChecks.records)
+        try assertCorpusPasses(.records)
         // The corpus holds inputs each parser accepts, not only ones it refuses.
         let files = Dictionary(uniqueKeysWithValues: try Self.corpus("FuzzRecords").map { ($0.name, $0.data) })
         let item = try JSONDecoder().decode(ItemRecord.self, from: try XCTUnwrap(files["item-record.json"]))
@@ -40,14 +41,14 @@ final class SeedCorpusTests: XCTestCase {
     }
 
     func testEnvelopeCorpus() throws {
-        try assertCorpusPasses("FuzzEnvelope", FuzzChecks.envelope)
+        try assertCorpusPasses(.envelope)
         let sealed = try XCTUnwrap(try Self.corpus("FuzzEnvelope").first { $0.name == "sealed-item.bin" }).data
         let plaintext = try Envelope.open(sealed, key: FuzzChecks.testKey, collection: "items", id: "fuzz")
         XCTAssertEqual(String(decoding: plaintext, as: UTF8.self), #"{"title":"Example"}"#)
     }
 
     func testItemJSONCorpus() throws {
-        try assertCorpusPasses("FuzzItemJSON", FuzzChecks.itemJSON)
+        try assertCorpusPasses(.itemJSON)
         for (name, data) in try Self.corpus("FuzzItemJSON") {
             let item = try ItemCodec.decode(data)
             XCTAssertEqual(ItemValidation.problems(in: item), [], name)
@@ -55,21 +56,21 @@ final class SeedCorpusTests: XCTestCase {
     }
 
     func testImportCorpus() throws {
-        try assertCorpusPasses("FuzzImport", FuzzChecks.importFile)
+        try assertCorpusPasses(.importFile)
         let export = try XCTUnwrap(try Self.corpus("FuzzImport").first { $0.name == "export.json" }).data
         let items = try ItemExchange.parseExport(export, now: FuzzChecks.importNow)
         XCTAssertEqual(items.count, 2)
         XCTAssertEqual(items.last?.history.count, 2)
     }
 
-    /// The Kinto check lives in CofferSync, which this test target does not link: the built
-    /// `FuzzKintoResponses` replayer runs it over the corpus instead.
+    /// The Kinto corpus, also through the built `FuzzKintoResponses` replayer: that covers the
+    /// replay mode every fuzz executable shares (`FuzzEntry`).
     func testKintoResponsesCorpus() throws {
+        try assertCorpusPasses(.kintoResponses)
         let directory = Self.packageRoot.appendingPathComponent("Resources/fuzz/FuzzKintoResponses").path
         let result = try FuzzReplayer.run("FuzzKintoResponses", [directory])
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.output.contains("0 findings"), result.output)
-        XCTAssertGreaterThanOrEqual(try Self.corpus("FuzzKintoResponses").count, 3)
     }
 }
 

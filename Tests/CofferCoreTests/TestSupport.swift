@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import CofferCore
 
-/// Shared fixtures: fast KDF parameters, items, temporary directories, error capture, a seeded RNG.
+/// Shared fixtures: fast KDF parameters, items, temporary directories, error capture.
 enum Fixture {
     /// The floor of DESIGN §2 (≈ 0.1 s per derivation): the cheapest parameters a vault accepts.
     static func fastKDF() -> KDFParameters {
@@ -55,21 +55,6 @@ func thrownError<T>(_ body: () async throws -> T) async -> Error? {
 func isTampered(_ error: Error?) -> Bool {
     if case .tampered? = error as? CoreError { return true }
     return false
-}
-
-/// SplitMix64: a small deterministic generator so "random" tests fail the same way every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
 }
 
 extension SecureBuffer {

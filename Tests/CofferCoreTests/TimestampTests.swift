@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import CofferCore
+import CofferTestSupport
 
 final class TimestampTests: XCTestCase {
     func testFormatsKnownInstants() {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import CofferCore
+import CofferTestSupport
 
 /// The vault file itself: creation, permissions, refusing what is not a vault, migrations.
 final class VaultDatabaseTests: XCTestCase {

@@ -1,5 +1,6 @@
 import CofferCore
 @testable import CofferSync
+import CofferTestSupport
 import Foundation
 import XCTest
 
@@ -112,7 +113,7 @@ final class RandomHistory: @unchecked Sendable {
     let seed: UInt64
     let server: TestServer
     let directory: URL
-    private var random: SplitMix64
+    private var random: SeededGenerator
     private var devices: [Device] = []
     private var locked: [Bool] = []
     private var counter = 0
@@ -125,7 +126,7 @@ final class RandomHistory: @unchecked Sendable {
         self.seed = seed
         self.server = server
         self.directory = directory
-        self.random = SplitMix64(seed: seed)
+        self.random = SeededGenerator(seed: seed)
     }
 
     func run() async throws {
@@ -389,20 +390,5 @@ final class RandomHistory: @unchecked Sendable {
     private func describe(_ report: SyncReport) -> String {
         let outcome = report.error?.rawValue ?? "ok"
         return "\(outcome) ↓\(report.downloaded) ↑\(report.uploaded) merged \(report.merged)"
-    }
-}
-
-/// A small seeded generator (SplitMix64): the same seed gives the same history.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import CofferCore
 import XCTest
 @testable import CofferTUI
+import CofferTestSupport
 
 /// The list's title order from precomputed keys, and the filter narrowing as you type.
 final class ListOrderTests: XCTestCase {

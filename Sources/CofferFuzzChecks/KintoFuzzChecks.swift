@@ -1,4 +1,5 @@
 import CofferCore
+import CofferSync
 import Foundation
 
 /// The check the `FuzzKintoResponses` target runs on every input: the bytes as a `POST /batch`
@@ -112,11 +113,8 @@ public enum KintoFuzzChecks {
             guard header.id == id, header.lastModified == expectedTime else {
                 throw FuzzViolation("\(collection.rawValue): header \(header.id)@\(header.lastModified) of a record listed as \(id ?? "-")@\(expectedTime ?? -1)")
             }
-            let text: String
-            do {
-                text = try record.value.canonicalText()
-            } catch {
-                throw FuzzViolation("\(collection.rawValue): an accepted record has no canonical text: \(error)")
+            let text: String = try mustSucceed { try record.value.canonicalText() } else: {
+                "\(collection.rawValue): an accepted record has no canonical text: \($0)"
             }
             guard let again = try? IncomingRecord.decode(Data(text.utf8), in: collection).header, again == header else {
                 throw FuzzViolation("\(collection.rawValue): the canonical text gives another header: \(text)")

@@ -1,17 +1,21 @@
+import CofferTUI
 import Foundation
 
 /// Opt-in timings for `make bench` (Resources/bench/bench.py). With `COFFER_BENCH_TRACE=FILE` the
-/// runtime appends one line per measured event to FILE:
+/// screen's timing observer appends one line per measured event to FILE:
 ///
 ///     first-frame EPOCH_MS      the first frame on the terminal (wall clock, to compare with the
 ///                               moment the driver started the process)
 ///     unlock MS                 keys ready (the KDF and keystore are done) → list frame drawn
 ///     key MS                    key read → the next frame drawn
 ///
-/// Without the variable `shared` is nil and the runtime's only cost is that nil check.
-final class BenchTrace: @unchecked Sendable {
-    static let shared: BenchTrace? = ProcessInfo.processInfo.environment["COFFER_BENCH_TRACE"]
-        .flatMap { $0.isEmpty ? nil : BenchTrace(path: $0) }
+/// bench.py parses these lines: keep their format.
+final class BenchTrace: ScreenTimingObserver, @unchecked Sendable {
+    /// The trace `COFFER_BENCH_TRACE` names, or nil when it is unset or empty (the screen then
+    /// skips all timing) or the file cannot be opened.
+    static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> BenchTrace? {
+        environment["COFFER_BENCH_TRACE"].flatMap { $0.isEmpty ? nil : BenchTrace(path: $0) }
+    }
 
     private let lock = NSLock()
     private let handle: FileHandle
@@ -32,7 +36,6 @@ final class BenchTrace: @unchecked Sendable {
 
     func unlockKeysReady() { lock.withLock { unlockSince = BenchTrace.now } }
 
-    /// After a frame is on the terminal; `locked` tells whether it shows a locked page.
     func frameDrawn(locked: Bool) {
         let now = BenchTrace.now
         var lines: [String] = []

@@ -1,0 +1,106 @@
+import CofferCore
+import Crypto
+import Foundation
+
+extension FuzzChecks {
+    /// The bytes as a sealed envelope: opening with the test key fails with `tampered`, or the
+    /// bytes are exactly what sealing the plaintext with that key and their nonce gives. The
+    /// bytes as plaintext: `open(seal(x)) == x`, also from a `Data` slice; flipping a bit of the
+    /// sealed bytes, or opening under another id, collection or key, fails with `tampered`.
+    public static func envelope(_ data: Data) throws {
+        try openArbitrary(data)
+        try sealRoundTrip(data)
+    }
+
+    private static let otherKey = SecureBuffer(copying: (0..<UInt8(KeyRing.keyLength)).map { $0 ^ 0x01 })
+    private static let collection = CollectionName.items.rawValue
+    private static let id = "fuzz"
+
+    private static func expectTampered(_ what: String, _ body: () throws -> Data) throws {
+        do {
+            _ = try body()
+        } catch let error as CoreError {
+            guard case .tampered = error else { throw FuzzViolation("\(what): threw \(error), not tampered") }
+            return
+        } catch {
+            throw FuzzViolation("\(what): threw \(error), not CoreError.tampered")
+        }
+        throw FuzzViolation("\(what): opened")
+    }
+
+    private static func openArbitrary(_ data: Data) throws {
+        let plaintext: Data
+        do {
+            plaintext = try Envelope.open(data, key: testKey, collection: collection, id: id)
+        } catch let error as CoreError {
+            guard case .tampered = error else { throw FuzzViolation("Envelope.open threw \(error), not tampered") }
+            return
+        } catch {
+            throw FuzzViolation("Envelope.open threw \(error), not CoreError.tampered")
+        }
+        let bytes = [UInt8](data)
+        guard bytes.count >= Envelope.overhead, bytes[0] == Envelope.version else {
+            throw FuzzViolation("Envelope.open accepted \(bytes.count) bytes of an unknown format")
+        }
+        let resealed: Data?
+        do {
+            let key = testKey.withUnsafeBytes { SymmetricKey(data: $0) }
+            let nonce = try AES.GCM.Nonce(data: Array(bytes[1..<13]))
+            resealed = try AES.GCM.seal(plaintext, using: key, nonce: nonce,
+                                        authenticating: Envelope.associatedData(collection: collection, id: id)).combined
+        } catch {
+            throw FuzzViolation("could not reseal an opened envelope: \(error)")
+        }
+        guard let resealed, [Envelope.version] + [UInt8](resealed) == bytes else {
+            throw FuzzViolation("Envelope.open accepted bytes that the test key did not seal")
+        }
+    }
+
+    private static func sealRoundTrip(_ plaintext: Data) throws {
+        let sealed: Data = try mustSucceed {
+            try Envelope.seal(plaintext, key: testKey, collection: collection, id: id)
+        } else: {
+            "Envelope.seal threw \($0)"
+        }
+        guard sealed.count == plaintext.count + Envelope.overhead else {
+            throw FuzzViolation("sealed \(plaintext.count) bytes into \(sealed.count)")
+        }
+        let opened: Data = try mustSucceed {
+            try Envelope.open(sealed, key: testKey, collection: collection, id: id)
+        } else: {
+            "a freshly sealed envelope does not open: \($0)"
+        }
+        guard opened == plaintext else { throw FuzzViolation("open(seal(x)) != x") }
+        // The same bytes inside a larger buffer (a `Data` slice whose indices do not start at 0).
+        let slice = (Data([0xA5, 0x5A]) + sealed + Data([0x00])).dropFirst(2).dropLast()
+        guard (try? Envelope.open(slice, key: testKey, collection: collection, id: id)) == plaintext else {
+            throw FuzzViolation("a sealed envelope does not open from a Data slice")
+        }
+        try expectTampered("another id") { try Envelope.open(sealed, key: testKey, collection: collection, id: id + "x") }
+        try expectTampered("another collection") {
+            try Envelope.open(sealed, key: testKey, collection: CollectionName.keystores.rawValue, id: id)
+        }
+        try expectTampered("another key") { try Envelope.open(sealed, key: otherKey, collection: collection, id: id) }
+        try expectTampered("truncated") { try Envelope.open(sealed.dropLast(), key: testKey, collection: collection, id: id) }
+        try expectTampered("extended") { try Envelope.open(sealed + Data([0]), key: testKey, collection: collection, id: id) }
+
+        // Every byte of small envelopes; of larger ones the header, the tag and a spread of the rest.
+        var positions = Set(0..<min(sealed.count, 13))
+        positions.formUnion(max(0, sealed.count - 16)..<sealed.count)
+        if sealed.count <= 96 {
+            positions.formUnion(0..<sealed.count)
+        } else {
+            let step = max(1, sealed.count / 32)
+            positions.formUnion(stride(from: 13, to: sealed.count, by: step))
+        }
+        var flipped = [UInt8](sealed)
+        for position in positions.sorted() {
+            let mask = UInt8(1) << UInt8(position % 8)
+            flipped[position] ^= mask
+            try expectTampered("bit \(position % 8) of byte \(position) flipped") {
+                try Envelope.open(Data(flipped), key: testKey, collection: collection, id: id)
+            }
+            flipped[position] ^= mask
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import CofferCore
+import Foundation
+
+extension FuzzChecks {
+    /// `ItemCodec.decode`: an item that decodes re-encodes to bytes that decode equal (a fixed
+    /// point), seals and opens back equal, and its history patches apply without trouble.
+    public static func itemJSON(_ data: Data) throws {
+        guard let item = try? ItemCodec.decode(data) else { return }
+        _ = ItemValidation.problems(in: item)
+        try itemSurvivesVault(item, what: "a decoded item")
+        var entry = item.entry.jsonValue
+        for step in item.history {
+            entry = MergePatch.apply(step.patch, to: entry)
+            _ = Entry(jsonValue: entry)
+        }
+    }
+
+    /// What the vault does with an item: encode it, seal it, open it, decode it.
+    static func itemSurvivesVault(_ item: Item, what: String) throws {
+        let encoded: Data = try mustSucceed { try ItemCodec.encode(item) } else: { "\(what) does not encode: \($0)" }
+        let again: Item = try mustSucceed { try ItemCodec.decode(encoded) } else: { _ in
+            "\(what) encodes to JSON that does not decode: \(String(decoding: encoded, as: UTF8.self))"
+        }
+        guard again == item else {
+            throw FuzzViolation("\(what) changed through encoding: \(String(decoding: encoded, as: UTF8.self))")
+        }
+        guard (try? ItemCodec.encode(again)) == encoded else {
+            throw FuzzViolation("\(what): encoding is not a fixed point")
+        }
+        guard RecordID.isValid(item.id) else { return }
+        let ring = KeyRing(hashingKey: SecureBuffer(copying: (0..<UInt8(KeyRing.keyLength)).map { $0 }))
+        ring.addKey(for: item.id)
+        let opened: Item = try mustSucceed {
+            try ItemSealing.open(try ItemSealing.seal(item, ring: ring, lineage: .first), ring: ring)
+        } else: {
+            "\(what) does not seal and open: \($0)"
+        }
+        guard opened == item else { throw FuzzViolation("\(what) changed through sealing") }
+    }
+
+
+    /// `ItemExchange.parseExport`: refuses with `invalidImport` or returns valid items with
+    /// distinct ids, each of which survives the vault, and exporting them imports back equal.
+    public static func importFile(_ data: Data) throws {
+        let items: [Item]
+        do {
+            items = try ItemExchange.parseExport(data, now: importNow)
+        } catch let error as CoreError {
+            guard case .invalidImport = error else { throw FuzzViolation("parseExport threw \(error)") }
+            return
+        } catch {
+            throw FuzzViolation("parseExport threw \(error), not CoreError.invalidImport")
+        }
+        guard Set(items.map(\.id)).count == items.count else { throw FuzzViolation("imported a duplicate id") }
+        for item in items {
+            let problems = ItemValidation.problems(in: item)
+            guard problems.isEmpty else { throw FuzzViolation("imported an invalid item: \(problems)") }
+            try itemSurvivesVault(item, what: "an imported item")
+        }
+        let exported: String = try mustSucceed { try ItemExchange.text(items.map(ItemExchange.exportObject)) } else: {
+            "imported items do not export: \($0)"
+        }
+        let again: [Item] = try mustSucceed {
+            try ItemExchange.parseExport(Data(exported.utf8), now: importNow)
+        } else: {
+            "an export of imported items does not import: \($0)\n\(exported)"
+        }
+        guard again == items else { throw FuzzViolation("export and import changed the items:\n\(exported)") }
+    }
+}
