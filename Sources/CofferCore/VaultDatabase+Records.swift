@@ -7,15 +7,15 @@ import GRDB
 extension VaultDatabase {
     // MARK: Stable items
 
-    public static func stableItem(_ id: String, in db: Database) throws -> ItemRecord? {
+    package static func stableItem(_ id: String, in db: Database) throws -> ItemRecord? {
         try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM items WHERE id = ?"), arguments: [id]).map(itemRecord(from:))
     }
 
-    public static func stableItems(in db: Database) throws -> [ItemRecord] {
+    package static func stableItems(in db: Database) throws -> [ItemRecord] {
         try Row.fetchAll(db, sql: "SELECT * FROM items").map(itemRecord(from:))
     }
 
-    public static func saveStableItem(_ record: ItemRecord, in db: Database) throws {
+    package static func saveStableItem(_ record: ItemRecord, in db: Database) throws {
         if record.isDeleted {
             try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?").execute(arguments: [record.id])
             return
@@ -38,13 +38,13 @@ extension VaultDatabase {
 
     // MARK: Stable keystore
 
-    public static func stableKeystore(in db: Database) throws -> KeystoreRecord? {
+    package static func stableKeystore(in db: Database) throws -> KeystoreRecord? {
         guard let text = try String.fetchOne(try db.cachedStatement(sql: "SELECT record FROM keystores WHERE id = ?"),
                                              arguments: [CollectionName.keystoreID]) else { return nil }
         return try decodeStored(KeystoreRecord.self, text)
     }
 
-    public static func saveStableKeystore(_ record: KeystoreRecord, in db: Database) throws {
+    package static func saveStableKeystore(_ record: KeystoreRecord, in db: Database) throws {
         if record.isDeleted {
             try db.cachedStatement(sql: "DELETE FROM keystores WHERE id = ?").execute(arguments: [record.id])
             return
@@ -55,14 +55,14 @@ extension VaultDatabase {
 
     // MARK: Pending
 
-    public static func pendingChange(_ collection: CollectionName, _ id: String, source: PendingChange.Source,
+    package static func pendingChange(_ collection: CollectionName, _ id: String, source: PendingChange.Source,
                                      in db: Database) throws -> PendingChange? {
         try Row.fetchOne(try db.cachedStatement(sql: "SELECT * FROM pending WHERE collection = ? AND id = ? AND source = ?"),
                          arguments: [collection.rawValue, id, source.rawValue]).flatMap(pendingChange(from:))
     }
 
     /// Pending changes of a collection in the order they were recorded, optionally of one source.
-    public static func pendingChanges(_ collection: CollectionName, source: PendingChange.Source? = nil,
+    package static func pendingChanges(_ collection: CollectionName, source: PendingChange.Source? = nil,
                                       in db: Database) throws -> [PendingChange] {
         var sql = "SELECT * FROM pending WHERE collection = ?"
         var arguments: StatementArguments = [collection.rawValue]
@@ -74,7 +74,7 @@ extension VaultDatabase {
     }
 
     /// Inserts the change, replacing any earlier one for the same (source, collection, id).
-    public static func savePending(_ change: PendingChange, in db: Database) throws {
+    package static func savePending(_ change: PendingChange, in db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO pending (collection, id, source, action, last_modified, record) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (source, collection, id) DO UPDATE SET
@@ -83,7 +83,7 @@ extension VaultDatabase {
                                      change.action.rawValue, change.lastModified, change.record])
     }
 
-    public static func deletePending(_ collection: CollectionName, _ id: String, source: PendingChange.Source,
+    package static func deletePending(_ collection: CollectionName, _ id: String, source: PendingChange.Source,
                                      in db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM pending WHERE collection = ? AND id = ? AND source = ?")
             .execute(arguments: [collection.rawValue, id, source.rawValue])
@@ -101,7 +101,7 @@ extension VaultDatabase {
 
     /// Records a local edit of an item as a pending change: `add` if the server never had it,
     /// `update` otherwise; removing an item the server never saw just drops its pending add.
-    public static func recordLocalChange(_ record: ItemRecord, in db: Database) throws {
+    package static func recordLocalChange(_ record: ItemRecord, in db: Database) throws {
         let stable = try stableItem(record.id, in: db)
         if record.isDeleted {
             guard let stable else {
@@ -121,7 +121,7 @@ extension VaultDatabase {
                                       record: try RecordCoding.encode(stored)), in: db)
     }
 
-    public static func recordLocalChange(_ record: KeystoreRecord, in db: Database) throws {
+    package static func recordLocalChange(_ record: KeystoreRecord, in db: Database) throws {
         let stable = try stableKeystore(in: db)
         var stored = record
         stored.lastModified = stable?.lastModified ?? 0
@@ -133,7 +133,7 @@ extension VaultDatabase {
     // MARK: Current view (local pending over stable)
 
     /// The keystore as this device sees it: its own pending change, else the stable one.
-    public static func currentKeystore(in db: Database) throws -> KeystoreRecord? {
+    package static func currentKeystore(in db: Database) throws -> KeystoreRecord? {
         if let local = try pendingChange(.keystores, CollectionName.keystoreID, source: .local, in: db) {
             return try decodeStored(KeystoreRecord.self, local.record)
         }
@@ -141,7 +141,7 @@ extension VaultDatabase {
     }
 
     /// Every item record as this device sees it, with whether it carries an unsynced local change.
-    public static func currentItems(in db: Database) throws -> [CurrentItemRecord] {
+    package static func currentItems(in db: Database) throws -> [CurrentItemRecord] {
         var result: [CurrentItemRecord] = []
         try forEachCurrentItem(in: db) { result.append($0) }
         return result
@@ -149,7 +149,7 @@ extension VaultDatabase {
 
     /// The same records one at a time, read from cursors: a search over 100,000 items need not
     /// hold them all (nor all their pending JSON) at once.
-    public static func forEachCurrentItem(in db: Database, _ body: (CurrentItemRecord) throws -> Void) throws {
+    package static func forEachCurrentItem(in db: Database, _ body: (CurrentItemRecord) throws -> Void) throws {
         let localIDs = Set(try String.fetchAll(db, sql: "SELECT id FROM pending WHERE collection = 'items' AND source = 'local'"))
         let remoteIDs = Set(try String.fetchAll(db, sql: "SELECT id FROM pending WHERE collection = 'items' AND source = 'remote'"))
         let stable = try Row.fetchCursor(db, sql: "SELECT * FROM items")
@@ -167,7 +167,7 @@ extension VaultDatabase {
         }
     }
 
-    public static func currentItem(_ id: String, in db: Database) throws -> CurrentItemRecord? {
+    package static func currentItem(_ id: String, in db: Database) throws -> CurrentItemRecord? {
         if let local = try pendingChange(.items, id, source: .local, in: db) {
             guard local.action != .remove else { return nil }
             let conflict = try pendingChange(.items, id, source: .remote, in: db) != nil

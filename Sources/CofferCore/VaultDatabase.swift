@@ -23,7 +23,7 @@ public final class VaultDatabase: Sendable {
     /// The file is built under a temporary name and linked into place only when complete, so a
     /// crash never leaves a half-made vault at `path` (which `init` would then refuse to replace).
     /// What such a crash leaves under the temporary name goes at the next `create` or `open`.
-    public static func create(at path: String, initialize: (Database) throws -> Void = { _ in }) throws -> VaultDatabase {
+    package static func create(at path: String, initialize: (Database) throws -> Void = { _ in }) throws -> VaultDatabase {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         if fileManager.fileExists(atPath: path, isDirectory: &isDirectory) {
@@ -183,7 +183,7 @@ public final class VaultDatabase: Sendable {
         try write { db in try Self.setMeta(key, value, in: db) }
     }
 
-    public static func setMeta(_ key: MetaKey, _ value: String?, in db: Database) throws {
+    package static func setMeta(_ key: MetaKey, _ value: String?, in db: Database) throws {
         if let value {
             try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", arguments: [key.rawValue, value])
         } else {
@@ -196,7 +196,7 @@ public final class VaultDatabase: Sendable {
     /// Runs `body` in one write transaction (IMMEDIATE: what it reads stays current until it
     /// commits); storage errors become `CoreError`s. A vault another process keeps busy is retried
     /// for up to 10 s, then reported as busy.
-    public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    package func write<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try Self.retryingWhileBusy { try writer.write(body) }
         } catch let error as CoreError {
@@ -206,7 +206,7 @@ public final class VaultDatabase: Sendable {
         }
     }
 
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try Self.retryingWhileBusy { try writer.read(body) }
         } catch let error as CoreError {
