@@ -191,10 +191,11 @@ final class Runtime {
         guard let vault else { return }
         let buffer = Runtime.buffer(passphrase)
         let inbox = self.inbox
+        let timing = options.timing
         Task.detached {
             do {
                 try await vault.unlock(passphrase: buffer)
-                self.options.timing?.unlockKeysReady()
+                timing?.unlockKeysReady()
                 let items = try await vault.listItems().map(ScreenItem.init)
                 inbox.post(.unlocked(items: items, summary: VaultSummary(try vault.database.status())))
             } catch CoreError.wrongPassphrase {
