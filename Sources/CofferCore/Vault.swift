@@ -249,18 +249,8 @@ public actor Vault {
                 throw CoreError.noSuchItem(id: edited.id)
             }
             let current = try ItemSealing.open(stored.record, ring: session.ring)
-            var saved = SavedEdit(item: Self.applying(edited, to: current, at: now), mergedWithNewer: false, conflicts: [])
-            if let base, base != current {
-                let local = Self.applying(edited, to: base, at: now)
-                guard local != base else { return SavedEdit(item: current, mergedWithNewer: false, conflicts: []) }
-                let outcome = ItemMerge.merge(local: local, stable: base, remote: current, now: now, localWasShared: false)
-                // A value both changed is the one the edit overrode (lists combine: nothing of them is dropped).
-                let overridden = outcome.conflicts.filter { $0.changedOn == .both && $0.lists == nil }.map(\.field.rawValue)
-                saved = SavedEdit(item: outcome.merged, mergedWithNewer: true, conflicts: overridden)
-                if !overridden.isEmpty {
-                    try saveReview(ItemReview(outcome: outcome), ring: session.ring, now: now, in: db)
-                }
-            }
+            let (saved, review) = Self.edit(edited, from: base, over: current, at: now)
+            if let review { try saveReview(review, ring: session.ring, now: now, in: db) }
             guard saved.item != current else { return saved }
             try ItemValidation.validate(saved.item)
             // Sealed here: the new version is made from the server version stable holds now.
@@ -272,6 +262,22 @@ public actor Vault {
         }
         CrashPoint.reach("vault.update.after-write")
         return saved
+    }
+
+    /// What saving `edited`, made from `base`, over the `current` version gives (pure): the edit
+    /// applied as made when nothing changed since its base, else merged into the current version,
+    /// with the review to store when a value both sides changed was overridden.
+    static func edit(_ edited: Item, from base: Item?, over current: Item, at now: Timestamp) -> (SavedEdit, ItemReview?) {
+        guard let base, base != current else {
+            return (SavedEdit(item: applying(edited, to: current, at: now), mergedWithNewer: false, conflicts: []), nil)
+        }
+        let local = applying(edited, to: base, at: now)
+        guard local != base else { return (SavedEdit(item: current, mergedWithNewer: false, conflicts: []), nil) }
+        let outcome = ItemMerge.merge(local: local, stable: base, remote: current, now: now, localWasShared: false)
+        // A value both changed is the one the edit overrode (lists combine: nothing of them is dropped).
+        let overridden = outcome.conflicts.filter { $0.changedOn == .both && $0.lists == nil }.map(\.field.rawValue)
+        return (SavedEdit(item: outcome.merged, mergedWithNewer: true, conflicts: overridden),
+                overridden.isEmpty ? nil : ItemReview(outcome: outcome))
     }
 
     /// `stored` with the fields a user edits taken from `edited`; `modified` moves only if

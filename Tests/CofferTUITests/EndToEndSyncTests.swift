@@ -1,6 +1,7 @@
 import CofferCore
 import CofferSync
 import Foundation
+import CofferTestSupport
 import XCTest
 
 /// The real binary in tmux on a device that shares a vault with another through the test Kinto:

@@ -1,5 +1,6 @@
 import CofferCore
 import Foundation
+import CofferTestSupport
 import XCTest
 
 /// The real `coffer` binary in tmux: what a user sees, keys as a user types them.

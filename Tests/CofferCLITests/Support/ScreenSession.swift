@@ -1,65 +1,39 @@
+import CofferTestSupport
 import Foundation
 import XCTest
 
-/// The real `coffer` screen in a tmux window of its own (its own server socket): keys in with
-/// `send-keys`, the screen out with `capture-pane`, the process's pid for `kill -9`.
+/// The real `coffer` screen in a tmux window of its own (the shared `Tmux`), driven as a user
+/// would: create or unlock the vault, add an item, wait for what the screen shows.
 final class ScreenSession {
     struct TmuxMissing: Error, CustomStringConvertible {
         var description: String { "tmux is needed for the screen tests (make deps installs it)" }
     }
 
-    let socket = "coffer-shared-\(UUID().uuidString.prefix(8))"
-    static let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    private let tmux: Tmux
 
     /// Starts `coffer --vault PATH` (no command) in a 120×30 window; the shell prints its exit
     /// code when it ends, and the pane stays for inspection.
     init(vault: String, home: URL, file: StaticString = #filePath, line: UInt = #line) throws {
-        guard Self.tmux != nil else {
+        guard Tmux.isInstalled else {
             XCTFail("tmux is needed for the screen tests (make deps installs it)", file: file, line: line)
             throw TmuxMissing()
         }
         let binary = try CofferBinary.require(file: file, line: line)
         let command = "env -u NO_COLOR LANG=C.UTF-8 TERM=tmux-256color HOME='\(home.path)' "
             + "'\(binary)' --vault '\(vault)' --auto-lock 0; echo \"EXIT=$?\"; sleep 600"
-        try start(command)
-    }
-
-    deinit { _ = try? run(["kill-server"]) }
-
-    private func start(_ command: String) throws {
-        // The server keeps the descriptors Foundation watches for the client's exit: start it
-        // detached, then poll until it answers.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.tmux ?? "/usr/bin/tmux")
-        process.arguments = ["-L", socket, "new-session", "-d", "-s", "s", "-x", "120", "-y", "30", command]
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline, !(try run(["has-session", "-t", "s"])).isEmpty { Thread.sleep(forTimeInterval: 0.05) }
-    }
-
-    @discardableResult
-    func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.tmux ?? "/usr/bin/tmux")
-        process.arguments = ["-L", socket] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        tmux = try Tmux(command: command, width: 120, height: 30)
     }
 
     /// Keys as tmux names them (`Enter`, `Escape`, `End`, `C-u`…).
-    func press(_ keys: String...) throws { try run(["send-keys", "-t", "s"] + keys) }
+    func press(_ keys: String...) throws { try tmux.run(["send-keys", "-t", tmux.session] + keys) }
 
     /// Literal text.
-    func type(_ text: String) throws { try run(["send-keys", "-t", "s", "-l", text]) }
+    func type(_ text: String) throws { try tmux.type(text) }
 
-    var screen: String { (try? run(["capture-pane", "-p", "-t", "s"])) ?? "" }
+    var screen: String { tmux.screen }
+
+    /// The pid of the `coffer` the pane's shell runs.
+    var cofferPID: Int32? { tmux.programPID }
 
     /// Waits until `text` shows; fails the test with the screen when it does not within `timeout`.
     @discardableResult
@@ -86,14 +60,6 @@ final class ScreenSession {
             shown = screen
         }
         return true
-    }
-
-    /// The pid of the `coffer` the pane's shell runs.
-    var cofferPID: Int32? {
-        guard let shell = Int32((try? run(["display-message", "-p", "-t", "s", "#{pane_pid}"]))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") else { return nil }
-        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
-        return children.split(separator: " ").compactMap { Int32($0) }.first
     }
 
     /// Creates the vault from the first-run screen (passphrase twice) and waits for the list.

@@ -1,19 +1,19 @@
 import Foundation
-import XCTest
 
 /// A tmux server of our own (its own socket) running one command in a fixed-size window: keys
-/// in with `send-keys`, the screen out with `capture-pane`.
-final class Tmux {
-    let socket = "coffer-e2e-\(UUID().uuidString.prefix(8))"
-    let session = "coffer"
+/// in with `send-keys`, the screen out with `capture-pane`. Shared by the screen's end-to-end tests
+/// and the CLI tests that run the screen beside commands.
+public final class Tmux {
+    public let socket = "coffer-e2e-\(UUID().uuidString.prefix(8))"
+    public let session = "coffer"
 
-    static var isInstalled: Bool { executable != nil }
+    public static var isInstalled: Bool { executable != nil }
 
-    static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"]
+    public static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// Starts `command` (a shell line) in a `width`×`height` window.
-    init(command: String, width: Int = 100, height: Int = 30) throws {
+    public init(command: String, width: Int = 100, height: Int = 30) throws {
         // The server this starts keeps the descriptors Foundation uses to see the client exit, so
         // waiting for the client would wait for the server: start it, then poll until it answers.
         let process = Process()
@@ -35,7 +35,7 @@ final class Tmux {
     deinit { _ = try? run(["kill-server"]) }
 
     @discardableResult
-    func run(_ arguments: [String]) throws -> String {
+    public func run(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Tmux.executable ?? "/usr/bin/tmux")
         process.arguments = ["-L", socket] + arguments
@@ -49,16 +49,16 @@ final class Tmux {
     }
 
     /// Sends keys as tmux names them: literal text, or `Enter`, `Escape`, `C-c`, `Tab`…
-    func send(_ keys: String..., literally: Bool = false) throws {
+    public func send(_ keys: String..., literally: Bool = false) throws {
         try run(["send-keys", "-t", session] + (literally ? ["-l"] : []) + keys)
     }
 
-    func type(_ text: String) throws { try run(["send-keys", "-t", session, "-l", text]) }
+    public func type(_ text: String) throws { try run(["send-keys", "-t", session, "-l", text]) }
 
-    var screen: String { capture(["-p"]) }
+    public var screen: String { capture(["-p"]) }
 
     /// The screen with its SGR escape sequences (colours and attributes).
-    var styledScreen: String { capture(["-p", "-e"]) }
+    public var styledScreen: String { capture(["-p", "-e"]) }
 
     /// A capture, retried when it comes back empty (a busy machine sometimes loses one).
     private func capture(_ options: [String]) -> String {
@@ -70,14 +70,14 @@ final class Tmux {
         return ""
     }
 
-    var pasteBuffer: String { (try? run(["show-buffer"])) ?? "" }
+    public var pasteBuffer: String { (try? run(["show-buffer"])) ?? "" }
 
-    func resize(width: Int, height: Int) throws {
+    public func resize(width: Int, height: Int) throws {
         try run(["resize-window", "-t", session, "-x", "\(width)", "-y", "\(height)"])
     }
 
     /// The pid of the program running in the pane (the shell's child).
-    var programPID: Int32? {
+    public var programPID: Int32? {
         guard let shell = Int32((try? run(["list-panes", "-t", session, "-F", "#{pane_pid}"]))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") else { return nil }
         let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
@@ -86,7 +86,7 @@ final class Tmux {
 
     /// Waits until the screen contains `text`; returns the screen either way.
     @discardableResult
-    func wait(for text: String, timeout: TimeInterval = 10) -> (found: Bool, screen: String) {
+    public func wait(for text: String, timeout: TimeInterval = 10) -> (found: Bool, screen: String) {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {

@@ -1,0 +1,64 @@
+import CofferCore
+
+/// What apply does with one acknowledgement: what stable becomes, and what becomes of the
+/// local change (the one pushed, or a newer edit made meanwhile).
+struct ApplyDecision: Sendable, Equatable {
+    enum Stable: Sendable, Equatable {
+        /// The pushed record, with the server's timestamp.
+        case save(lastModified: Int64)
+        /// A removal the server accepted.
+        case delete
+        /// An accepted write without a timestamp: unsafe to make stable; the next fetch brings it.
+        case leave
+    }
+
+    enum Local: Sendable, Equatable {
+        /// It was exactly what was pushed: done.
+        case drop
+        /// A newer edit: it stays, now based on the server's new version.
+        case rebase(PendingChange)
+        /// Nothing pending, or nothing to change about it.
+        case keep
+    }
+
+    var stable: Stable
+    var local: Local
+
+    func execute(_ ack: PushStep.Acknowledgement, in store: SyncStore) throws {
+        switch stable {
+        case .save(let stamp): try store.saveStable(text: ack.pushedRecord, lastModified: stamp, in: ack.collection)
+        case .delete: try store.deleteStable(ack.collection, ack.id)
+        case .leave: return
+        }
+        switch local {
+        case .drop: try store.deletePending(ack.collection, ack.id, source: .local)
+        case .rebase(let change): try store.savePending(change)
+        case .keep: break
+        }
+    }
+}
+
+/// The apply rules: pure, from an acknowledgement and the local change pending now.
+enum ApplyRules {
+    static func decide(_ ack: PushStep.Acknowledgement, current: PendingChange?) -> ApplyDecision {
+        let stable: ApplyDecision.Stable
+        if let stamp = ack.lastModified {
+            guard stamp > 0 else { return ApplyDecision(stable: .leave, local: .keep) }
+            stable = .save(lastModified: stamp)
+        } else {
+            stable = .delete
+        }
+        guard var current else { return ApplyDecision(stable: stable, local: .keep) }
+        if current.record == ack.pushedRecord { return ApplyDecision(stable: stable, local: .drop) }
+        if let stamp = ack.lastModified {
+            current.lastModified = stamp
+            if current.action == .add { current.action = .update }
+            return ApplyDecision(stable: stable, local: .rebase(current))
+        }
+        guard current.action != .remove else { return ApplyDecision(stable: stable, local: .keep) }
+        // The server removed it (our push was a removal): the newer edit goes up as a new record.
+        current.lastModified = 0
+        current.action = .add
+        return ApplyDecision(stable: stable, local: .rebase(current))
+    }
+}
