@@ -155,9 +155,9 @@ extension Vault {
             guard let choice = choices[conflict.field], choice != conflict.chosen else { continue }
             item.take(choice, of: conflict)
         }
-        // Against the version reviewed: another process's edit since is merged, not reverted.
-        _ = try update(item, from: base)
-        try database.write { db in try db.execute(sql: "DELETE FROM reviews WHERE id = ?", arguments: [id]) }
+        // Against the version reviewed: another process's edit since is merged, not reverted; the
+        // choices and the cleared ⚑ are one transaction.
+        _ = try save(item, from: base, acceptingReview: true)
     }
 
     /// Accepts a merge after swapping to the remote value every field listed in `useRemote`. Clears ⚑.

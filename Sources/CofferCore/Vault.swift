@@ -237,7 +237,9 @@ public actor Vault {
         try save(edited, from: base)
     }
 
-    private func save(_ edited: Item, from base: Item?) throws -> SavedEdit {
+    /// `acceptingReview`: the edit resolves the item's ⚑ — its review goes in the same transaction
+    /// (a new one, for a value another process changed meanwhile, is stored after it).
+    func save(_ edited: Item, from base: Item?, acceptingReview: Bool = false) throws -> SavedEdit {
         let session = try unlockedSession()
         if !session.ring.contains(edited.id) { try refreshRing(session) }
         let now = clock()
@@ -250,6 +252,7 @@ public actor Vault {
             }
             let current = try ItemSealing.open(stored.record, ring: session.ring)
             let (saved, review) = Self.edit(edited, from: base, over: current, at: now)
+            if acceptingReview { try db.execute(sql: "DELETE FROM reviews WHERE id = ?", arguments: [edited.id]) }
             if let review { try saveReview(review, ring: session.ring, now: now, in: db) }
             guard saved.item != current else { return saved }
             try ItemValidation.validate(saved.item)

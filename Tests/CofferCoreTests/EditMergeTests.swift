@@ -133,6 +133,30 @@ final class EditMergeTests: XCTestCase {
         XCTAssertEqual(saved.item.history.count, 1)
     }
 
+    /// Accepting a review clears ⚑ in the transaction that saves the choices: a value another
+    /// process changed meanwhile under a swapped field gets a ⚑ of its own, which stays.
+    func testAcceptingAReviewKeepsTheReviewOfAMergeMadeMeanwhile() async throws {
+        let base = Fixture.item()
+        try await screen.add(base)
+        let loaded = try await screen.item(base.id)
+        var theirs = try await other.item(base.id)
+        theirs.entry.username = "changed elsewhere"
+        try await other.update(theirs)
+        var mine = loaded
+        mine.entry.username = "chosen in the review"
+        let saved = try await screen.save(mine, from: loaded, acceptingReview: true)
+        XCTAssertEqual(saved.conflicts, ["username"])
+        let review = try await screen.reviews().first { $0.id == base.id }
+        XCTAssertEqual(review?.conflicts.first { $0.field == .username }?.remote, "changed elsewhere")
+
+        var accepted = try await screen.item(base.id)
+        let current = accepted
+        accepted.title = "accepted"
+        _ = try await screen.save(accepted, from: current, acceptingReview: true)
+        let left = try await screen.reviews().contains { $0.id == base.id }
+        XCTAssertFalse(left, "accepting cleared nothing")
+    }
+
     /// Every string in the item's history patches.
     func history(_ item: Item) -> [String] {
         func strings(_ value: JSONValue) -> [String] {
