@@ -50,7 +50,7 @@ enum ItemRecordJSON {
             case .origins: origins = try ItemJSONReader.readStrings(&scanner, "origins")
             case .tags: tags = try ItemJSONReader.readStrings(&scanner, "tags")
             case .encrypted: encrypted = try scanner.readString("encrypted")
-            case .lastModified: lastModified = try scanner.skipNull() ? nil : try readInteger(&scanner)
+            case .lastModified: lastModified = try scanner.skipNull() ? nil : try scanner.readWholeNumber("last_modified")
             case .deleted: deleted = try scanner.skipNull() ? nil : try scanner.readBool()
             }
         }
@@ -63,16 +63,6 @@ enum ItemRecordJSON {
         guard let encrypted else { throw ItemJSONError.missingMember("encrypted") }
         return ItemRecord(id: id, isActive: active == "active", originHashes: origins, tagHashes: tags,
                           encrypted: encrypted, lastModified: lastModified ?? 0)
-    }
-
-    /// A whole number that fits `Int64` exactly (timestamps are milliseconds, far below 2^53).
-    private static func readInteger(_ scanner: inout JSONScanner) throws -> Int64 {
-        let start = scanner.position
-        let number = try scanner.readNumber()
-        guard number == number.rounded(.towardZero), abs(number) <= 9_007_199_254_740_992 else {
-            throw ItemJSONError.wrongType("last_modified as a whole number", offset: start)
-        }
-        return Int64(number)
     }
 }
 

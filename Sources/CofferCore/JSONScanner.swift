@@ -184,6 +184,17 @@ struct JSONScanner {
         return value
     }
 
+    /// A whole number that fits `Int64` exactly (timestamps are milliseconds, far below 2^53).
+    mutating func readWholeNumber(_ what: String) throws -> Int64 {
+        _ = try peek()
+        let start = position
+        let number = try readNumber()
+        guard number == number.rounded(.towardZero), abs(number) <= 9_007_199_254_740_992 else {
+            throw ItemJSONError.wrongType("\(what) as a whole number", offset: start)
+        }
+        return Int64(number)
+    }
+
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     private mutating func skipDigits() {

@@ -44,7 +44,7 @@ extension Vault {
                     // devices do not take ours for an older version.
                     let local = try ItemSealing.open(facts.local, ring: session.ring)
                     try plan.replace(facts.remote, with: ItemSealing.seal(local, ring: session.ring,
-                                                                          lineage: .following(facts.remote.encrypted),
+                                                                          lineage: .following(facts.remote.encrypted, now: now),
                                                                           lastModified: facts.remote.lastModified))
                 case .merge:
                     let local = try ItemSealing.open(facts.local, ring: session.ring)
@@ -56,7 +56,7 @@ extension Vault {
                     }
                     let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
                     let sealed = try ItemSealing.seal(outcome.merged, ring: session.ring,
-                                                      lineage: .following(facts.remote.encrypted),
+                                                      lineage: .following(facts.remote.encrypted, now: now),
                                                       lastModified: facts.remote.lastModified)
                     try plan.replace(facts.remote, with: sealed, review: ItemReview(outcome: outcome))
                 }
@@ -73,6 +73,7 @@ extension Vault {
     @discardableResult
     public func reconcileKeystore() throws -> Bool {
         let session = try unlockedSession()
+        let now = self.now
         return try database.write { db in
             guard let remoteChange = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .remote, in: db),
                   let localChange = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .local, in: db)
@@ -99,7 +100,7 @@ extension Vault {
             let localChangedWrapping = remoteIsOlder || (stable.map { !local.hasSameWrapping(as: $0) } ?? true)
             let wrapping = localChangedWrapping ? local : remote
             let merged = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey, keepingWrappingOf: wrapping,
-                                                    lineage: .following(remote.encrypted), lastModified: remote.lastModified)
+                                                    lineage: .following(remote.encrypted, now: now), lastModified: remote.lastModified)
             try VaultDatabase.saveStableKeystore(remote, in: db)
             try VaultDatabase.savePending(
                 PendingChange(collection: .keystores, id: merged.id, source: .local, action: .update,

@@ -16,6 +16,10 @@ public struct VaultStatus: Sendable, Equatable, Codable {
     public var backoffUntil: String?
     public var account: String?
     public var server: String?
+    /// The device clock's offset from the server's (server − device), as the last sync measured it.
+    public var clockSkewMs: Int64?
+    /// Set when that offset is past five minutes: "clock 7 min behind the server (corrected)".
+    public var clockWarning: String?
 }
 
 extension VaultDatabase {
@@ -39,10 +43,12 @@ extension VaultDatabase {
             func meta(_ key: MetaKey) throws -> String? {
                 try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key.rawValue])
             }
+            let skew = try meta(.clockSkew).flatMap(ClockSkew.init(stored:))
             return VaultStatus(items: items, pending: pending, conflicts: conflicts, unreviewed: unreviewed,
                                lastSync: try meta(.lastSync), lastError: try meta(.lastError),
                                lastErrorMessage: try meta(.lastErrorMessage), backoffUntil: try meta(.backoffUntil),
-                               account: try meta(.accountUser), server: try meta(.accountServer))
+                               account: try meta(.accountUser), server: try meta(.accountServer),
+                               clockSkewMs: skew?.offsetMilliseconds, clockWarning: skew?.warning)
         }
     }
 }

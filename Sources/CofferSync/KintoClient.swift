@@ -31,6 +31,10 @@ public actor KintoClient {
     /// The latest time the server asked us to stay away until, if any (never moves backwards).
     public private(set) var backoffUntil: Date?
 
+    /// How far this device's clock is from the server's, from the answers so far (nil before the
+    /// first one).
+    public private(set) var clockSkew: ClockSkew?
+
     /// - Parameters:
     ///   - server: the API root, e.g. `http://127.0.0.1:8888/v1` (a trailing `/` is fine).
     ///   - timeout: seconds without any answer before a request fails with `.network`.
@@ -269,13 +273,22 @@ public actor KintoClient {
             request.setValue(value, forHTTPHeaderField: name)
         }
         logger.debug("\(method) \(url.path)")
+        let sent = Timestamp(now())
         let response = try await transport.send(request)
+        noteClock(response.headers, sent: sent, received: Timestamp(now()))
         noteBackoff(response.headers, status: response.status)
         if let failure = Self.failure(response, now: now()) {
             logger.debug("\(method) \(url.path): HTTP \(response.status)")
             throw failure
         }
         return response
+    }
+
+    /// Narrows `clockSkew` by the answer's `Date` (every answer has one, errors and 304s too).
+    private func noteClock(_ headers: KintoHeaders, sent: Timestamp, received: Timestamp) {
+        guard let text = headers["Date"], let serverDate = HTTPDate.parse(text) else { return }
+        let sample = ClockSkew(serverDate: serverDate, sent: sent, received: received)
+        clockSkew = clockSkew?.narrowed(by: sample) ?? sample
     }
 
     private func noteBackoff(_ headers: KintoHeaders, status: Int) {
@@ -354,22 +367,18 @@ public actor KintoClient {
         package var data: Data
     }
 
+    /// The records of one listing page, each keeping its own bytes of the page (one pass; see
+    /// `RecordListing`).
     package static func listedRecords(_ body: Data) throws -> [ListedRecord] {
-        let object = try KintoJSON.object(body, what: "record listing")
-        guard let items = object["data"] as? [Any] else {
-            throw KintoError.network(message: "the record listing has no data")
+        let entries: [RecordListing.Entry]
+        do {
+            entries = try RecordListing.entries(of: body)
+        } catch {
+            throw KintoError.network(message: "the record listing is malformed")
         }
-        // Each record's own bytes from the page: writing 10,000 parsed records out again as JSON
-        // cost more than everything else a first download does.
-        guard let slices = JSONArraySlices.objects(under: "data", in: body), slices.count == items.count else {
-            throw KintoError.network(message: "malformed record in the listing")
-        }
-        return try zip(items, slices).map { item, slice in
-            guard let record = item as? [String: Any], let id = record["id"] as? String,
-                  let lastModified = KintoJSON.int64(record["last_modified"]) else {
-                throw KintoError.network(message: "malformed record in the listing")
-            }
-            return ListedRecord(id: id, lastModified: lastModified, data: body.subdata(in: slice))
+        return entries.map { entry in
+            ListedRecord(id: entry.id, lastModified: entry.lastModified,
+                         data: body.subdata(in: (body.startIndex + entry.range.lowerBound)..<(body.startIndex + entry.range.upperBound)))
         }
     }
 

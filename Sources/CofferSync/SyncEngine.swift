@@ -54,6 +54,7 @@ public actor SyncEngine {
             report.error = .network
             report.message = "Sync stopped: \(error)"
         }
+        report.clockSkew = await client.clockSkew
         if let asked = await client.backoffUntil, asked > now(), asked > (report.backoffUntil ?? .distantPast) {
             report.backoffUntil = asked
         }
@@ -72,6 +73,8 @@ public actor SyncEngine {
             report.rolledBack += fetched.rolledBack
             logger.info("fetch \(collection.rawValue): downloaded \(fetched.received)\(fetched.fullResync ? " (full re-sync)" : "")")
         }
+        // What this device writes from here on (merges, their times) uses the server's clock.
+        if let skew = await client.clockSkew { SyncState.record(skew, in: context.database, logger: logger) }
         var conflicts = 0
         for collection in collections {
             CrashPoint.reach("sync.examine.\(collection.rawValue).before")

@@ -9,6 +9,15 @@ enum SyncState {
         (try? database.meta(.backoffUntil)).flatMap { $0.flatMap(Timestamp.init(iso8601:)) }?.date
     }
 
+    /// The clock offset alone, as soon as the first answers give it.
+    static func record(_ skew: ClockSkew, in database: VaultDatabase, logger: Logger) {
+        do {
+            try database.syncWrite { store in try store.setMeta([.clockSkew: skew.stored]) }
+        } catch {
+            logger.error("could not record the clock offset: \(error)")
+        }
+    }
+
     static func record(_ report: SyncReport, at time: Date, in database: VaultDatabase, logger: Logger) {
         do {
             try database.syncWrite { store in
@@ -17,6 +26,7 @@ enum SyncState {
                 let backoff = report.backoffUntil.flatMap { $0 > time ? Timestamp($0).iso8601 : nil }
                 try store.setMeta([.lastError: report.error?.rawValue, .lastErrorMessage: report.message,
                                    .backoffUntil: backoff])
+                if let skew = report.clockSkew { try store.setMeta([.clockSkew: skew.stored]) }
             }
         } catch {
             logger.error("could not record the sync outcome: \(error)")

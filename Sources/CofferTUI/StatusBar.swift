@@ -16,6 +16,9 @@ enum StatusBar {
             syncSegment(state, now: now),
         ]
         guard state.hasVault else { return segments }
+        if let warning = state.summary.clockWarning {
+            segments.append(Segment(full: "⏱ \(warning)", short: "⏱ clock"))
+        }
         let age = Format.age(of: state.sync.lastSync, now: now)
         segments.append(state.sync.lastSync == nil ? Segment(full: "never synced", short: "never")
                                                    : Segment(full: "synced \(age)", short: age))

@@ -18,10 +18,12 @@ public struct VaultSummary: Sendable, Equatable {
     public var lastErrorMessage: String?
     public var backoffUntil: Date?
     public var account: String?
+    /// "clock 7 min behind the server (corrected)" when the last sync measured more than 5 min.
+    public var clockWarning: String?
 
     public init(items: Int = 0, pending: Int = 0, conflicts: Int = 0, unreviewed: Int = 0, lastSync: Date? = nil,
                 lastError: SyncErrorName? = nil, lastErrorMessage: String? = nil, backoffUntil: Date? = nil,
-                account: String? = nil) {
+                account: String? = nil, clockWarning: String? = nil) {
         self.items = items
         self.pending = pending
         self.conflicts = conflicts
@@ -31,6 +33,7 @@ public struct VaultSummary: Sendable, Equatable {
         self.lastErrorMessage = lastErrorMessage
         self.backoffUntil = backoffUntil
         self.account = account
+        self.clockWarning = clockWarning
     }
 
     public init(_ status: VaultStatus) {
@@ -40,6 +43,6 @@ public struct VaultSummary: Sendable, Equatable {
                   lastError: status.lastError.flatMap(SyncErrorName.init(rawValue:)),
                   lastErrorMessage: status.lastErrorMessage,
                   backoffUntil: status.backoffUntil.flatMap { Timestamp(iso8601: $0)?.date },
-                  account: status.account)
+                  account: status.account, clockWarning: status.clockWarning)
     }
 }

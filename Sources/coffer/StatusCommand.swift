@@ -17,6 +17,7 @@ struct StatusCommand: AsyncParsableCommand {
                 "locked": true, "items": status.items, "pending": status.pending, "conflicts": status.conflicts,
                 "lastSync": status.lastSync as Any? ?? NSNull(), "lastError": status.lastError as Any? ?? NSNull(),
                 "account": status.account as Any? ?? NSNull(),
+                "clockSkewMs": status.clockSkewMs as Any? ?? NSNull(),
             ]
             print(try ItemExchange.text(object))
         } else {
@@ -38,6 +39,7 @@ struct StatusCommand: AsyncParsableCommand {
             lines.append("last error \(error)" + (status.lastErrorMessage.map { ": \($0)" } ?? ""))
         }
         if let until = status.backoffUntil { lines.append("backoff    until \(until)") }
+        if let warning = status.clockWarning { lines.append("clock      \(warning.dropFirst("clock ".count))") }
         return lines.joined(separator: "\n")
     }
 }

@@ -23,6 +23,9 @@ struct SyncCommand: AsyncParsableCommand {
 /// Turns a sync report into the command's result: a summary line, or the error's exit code.
 enum SyncOutcomePrinter {
     static func finish(_ report: SyncReport) throws {
+        if let warning = report.clockSkew?.warning {
+            Terminal.write("This device's \(warning): the times it writes use the server's clock.\n")
+        }
         if let error = report.error {
             throw SyncFailure(name: error, description: report.message ?? error.rawValue)
         }

@@ -1,0 +1,73 @@
+import Foundation
+
+/// How far this device's clock is from the server's (seed 004), learnt from the `Date` header
+/// every answer carries.
+///
+/// An answer sent at t₀ and received at t₁ (device clock) with `Date: D` (whole seconds) says the
+/// offset (server − device) lies in [D − t₁, D + 1 s − t₀]. The answers of one sync narrow that
+/// interval by intersection; one that does not overlap means the device clock was stepped, and the
+/// estimate starts again from it. Never `last_modified`: any writer can push it forward.
+public struct ClockSkew: Sendable, Equatable {
+    /// The offset lies in `low...high` milliseconds.
+    public var low: Int64
+    public var high: Int64
+    /// When it was measured, by the device clock.
+    public var measured: Timestamp
+
+    /// Beyond this the device says its clock is off (the seed's five minutes).
+    public static let warningThreshold: Int64 = 5 * 60 * 1000
+
+    public init(low: Int64, high: Int64, measured: Timestamp) {
+        self.low = low
+        self.high = high
+        self.measured = measured
+    }
+
+    /// What one answer says.
+    public init(serverDate: Timestamp, sent: Timestamp, received: Timestamp) {
+        let server = serverDate.milliseconds
+        self.init(low: server - received.milliseconds, high: server + 1000 - sent.milliseconds, measured: received)
+    }
+
+    /// The best estimate: the middle of the interval. Positive when the device is behind the server.
+    public var offsetMilliseconds: Int64 { low + (high - low) / 2 }
+
+    /// How far the true offset may be from `offsetMilliseconds`.
+    public var uncertaintyMilliseconds: Int64 { (high - low + 1) / 2 }
+
+    /// This estimate narrowed by `sample`: their intersection, or `sample` alone when they do not
+    /// overlap (the device clock was stepped since).
+    public func narrowed(by sample: ClockSkew) -> ClockSkew {
+        let low = max(self.low, sample.low)
+        let high = min(self.high, sample.high)
+        guard low <= high else { return sample }
+        return ClockSkew(low: low, high: high, measured: max(measured, sample.measured))
+    }
+
+    /// `time` (device clock) as the server's clock reads it.
+    public func corrected(_ time: Timestamp) -> Timestamp {
+        Timestamp(milliseconds: time.milliseconds &+ offsetMilliseconds)
+    }
+
+    /// The status line's warning when the offset is past the threshold, e.g. "clock 7 min behind
+    /// the server (corrected)"; nil otherwise.
+    public var warning: String? {
+        let offset = offsetMilliseconds
+        guard abs(offset) > Self.warningThreshold else { return nil }
+        let minutes = (abs(offset) + 30_000) / 60_000
+        let amount = minutes >= 120 ? "\(minutes / 60) h" : "\(minutes) min"
+        return "clock \(amount) \(offset > 0 ? "behind" : "ahead of") the server (corrected)"
+    }
+
+    // MARK: Stored in `meta`
+
+    /// `low high measured` (milliseconds, milliseconds, ISO-8601).
+    public var stored: String { "\(low) \(high) \(measured.iso8601)" }
+
+    public init?(stored: String) {
+        let parts = stored.split(separator: " ")
+        guard parts.count == 3, let low = Int64(parts[0]), let high = Int64(parts[1]), low <= high,
+              let measured = Timestamp(iso8601: String(parts[2])) else { return nil }
+        self.init(low: low, high: high, measured: measured)
+    }
+}
