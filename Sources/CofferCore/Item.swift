@@ -13,17 +13,19 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
     public var lastUsed: Timestamp?
     /// Newest first, at most `Item.historyLimit` entries.
     public var history: [HistoryEntry]
+    /// When each single-valued field last changed (seed 004); empty for items older than that.
+    public var times: FieldTimes
 
     public static let historyLimit = 100
 
     enum CodingKeys: String, CodingKey {
-        case id, title, origins, tags, entry, disabled, created, modified, history
+        case id, title, origins, tags, entry, disabled, created, modified, history, times
         case lastUsed = "last_used"
     }
 
     public init(id: String = Item.newID(), title: String, origins: [String] = [], tags: [String] = [],
                 entry: Entry = Entry(), disabled: Bool = false, created: Timestamp, modified: Timestamp? = nil,
-                lastUsed: Timestamp? = nil, history: [HistoryEntry] = []) {
+                lastUsed: Timestamp? = nil, history: [HistoryEntry] = [], times: FieldTimes = FieldTimes()) {
         self.id = id
         self.title = title
         self.origins = origins
@@ -34,6 +36,39 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
         self.modified = modified ?? created
         self.lastUsed = lastUsed
         self.history = history
+        self.times = times
+    }
+
+    // `times` is left out when empty, as the hand-written codec does: items sealed before field
+    // times existed read and write back unchanged.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(String.self, forKey: .id),
+                  title: try container.decode(String.self, forKey: .title),
+                  origins: try container.decode([String].self, forKey: .origins),
+                  tags: try container.decode([String].self, forKey: .tags),
+                  entry: try container.decode(Entry.self, forKey: .entry),
+                  disabled: try container.decode(Bool.self, forKey: .disabled),
+                  created: try container.decode(Timestamp.self, forKey: .created),
+                  modified: try container.decode(Timestamp.self, forKey: .modified),
+                  lastUsed: try container.decodeIfPresent(Timestamp.self, forKey: .lastUsed),
+                  history: try container.decode([HistoryEntry].self, forKey: .history),
+                  times: try container.decodeIfPresent(FieldTimes.self, forKey: .times) ?? FieldTimes())
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(origins, forKey: .origins)
+        try container.encode(tags, forKey: .tags)
+        try container.encode(entry, forKey: .entry)
+        try container.encode(disabled, forKey: .disabled)
+        try container.encode(created, forKey: .created)
+        try container.encode(modified, forKey: .modified)
+        try container.encodeIfPresent(lastUsed, forKey: .lastUsed)
+        try container.encode(history, forKey: .history)
+        if !times.isEmpty { try container.encode(times, forKey: .times) }
     }
 
     /// A new client-generated id (UUID v4, lowercase): unique without asking the server.

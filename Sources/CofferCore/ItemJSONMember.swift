@@ -15,13 +15,14 @@ func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Boo
 // Each `init?(bytes:)` switches on the length first: ten comparisons per key would show at 100,000 items.
 
 enum ItemMember: Int, ItemJSONMember {
-    case id, title, origins, tags, entry, disabled, created, modified, lastUsed, history
+    case id, title, origins, tags, entry, disabled, created, modified, lastUsed, history, times
 
     init?(bytes: UnsafeBufferPointer<UInt8>) {
         switch bytes.count {
         case 2 where spells(bytes, "id"): self = .id
         case 4 where spells(bytes, "tags"): self = .tags
         case 5 where spells(bytes, "title"): self = .title
+        case 5 where spells(bytes, "times"): self = .times
         case 5 where spells(bytes, "entry"): self = .entry
         case 7 where spells(bytes, "created"): self = .created
         case 7 where spells(bytes, "origins"): self = .origins
@@ -60,6 +61,20 @@ enum HistoryMember: Int, ItemJSONMember {
         switch bytes.count {
         case 7 where spells(bytes, "created"): self = .created
         case 5 where spells(bytes, "patch"): self = .patch
+        default: return nil
+        }
+    }
+
+    var name: String { "\(self)" }
+}
+
+enum StampMember: Int, ItemJSONMember {
+    case at, by
+
+    init?(bytes: UnsafeBufferPointer<UInt8>) {
+        switch bytes.count {
+        case 2 where spells(bytes, "at"): self = .at
+        case 2 where spells(bytes, "by"): self = .by
         default: return nil
         }
     }

@@ -12,6 +12,7 @@ enum ItemJSONReader {
     private static func readItem(_ scanner: inout JSONScanner) throws -> Item {
         var id: String?, title: String?, origins: [String]?, tags: [String]?, entry: Entry?, disabled: Bool?
         var created: Timestamp?, modified: Timestamp?, lastUsed: Timestamp?, history: [HistoryEntry]?
+        var times = FieldTimes()
         var seen = Members()
         try scanner.enterObject("an item")
         while let key = try scanner.nextKey(after: seen.count) {
@@ -33,6 +34,7 @@ enum ItemJSONReader {
             case .modified: modified = try readTimestamp(&scanner, "modified")
             case .lastUsed: lastUsed = try scanner.skipNull() ? nil : try readTimestamp(&scanner, "last_used")
             case .history: history = try readHistory(&scanner)
+            case .times: times = try readTimes(&scanner)
             }
         }
         guard let id else { throw ItemJSONError.missingMember("id") }
@@ -45,7 +47,44 @@ enum ItemJSONReader {
         guard let modified else { throw ItemJSONError.missingMember("modified") }
         guard let history else { throw ItemJSONError.missingMember("history") }
         return Item(id: id, title: title, origins: origins, tags: tags, entry: entry, disabled: disabled,
-                    created: created, modified: modified, lastUsed: lastUsed, history: history)
+                    created: created, modified: modified, lastUsed: lastUsed, history: history, times: times)
+    }
+
+    /// `{"password": {"at": TIME, "by": DEVICE}, …}`; a field name this version does not know (a
+    /// newer device's) is skipped.
+    private static func readTimes(_ scanner: inout JSONScanner) throws -> FieldTimes {
+        var times = FieldTimes()
+        var members = 0
+        var named = Set<String>()
+        try scanner.enterObject("times")
+        while let key = try scanner.nextKey(after: members) {
+            members += 1
+            let name = scanner.string(of: key)
+            guard named.insert(name).inserted else { throw ItemJSONError.duplicateMember(name) }
+            guard let field = ItemField(rawValue: name), FieldTimes.timed.contains(field) else {
+                try scanner.skipValue()
+                continue
+            }
+            var at: Timestamp?, by: String?
+            var seen = Members()
+            try scanner.enterObject("a field time")
+            while let key = try scanner.nextKey(after: seen.count) {
+                guard let member = scanner.withBytes(of: key, { StampMember(bytes: $0) }) else {
+                    seen.count += 1
+                    try scanner.skipValue()
+                    continue
+                }
+                try seen.insert(member)
+                switch member {
+                case .at: at = try readTimestamp(&scanner, "at")
+                case .by: by = try scanner.readString("by")
+                }
+            }
+            guard let at else { throw ItemJSONError.missingMember("at") }
+            guard let by else { throw ItemJSONError.missingMember("by") }
+            times[field] = FieldStamp(at: at, by: by)
+        }
+        return times
     }
 
     private static func readEntry(_ scanner: inout JSONScanner) throws -> Entry {

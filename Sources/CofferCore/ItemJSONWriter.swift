@@ -53,6 +53,19 @@ struct ItemJSONWriter {
         strings(item.origins)
         raw(#","tags":"#)
         strings(item.tags)
+        if !item.times.isEmpty {
+            raw(#","times":{"#)
+            for (index, (field, stamp)) in item.times.sorted.enumerated() {
+                if index > 0 { raw(",") }
+                string(field.rawValue)
+                raw(#":{"at":"#)
+                timestamp(stamp.at)
+                raw(#","by":"#)
+                string(stamp.by)
+                raw("}")
+            }
+            raw("}")
+        }
         raw(#","title":"#)
         string(item.title)
         raw("}")

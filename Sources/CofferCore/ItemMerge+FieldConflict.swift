@@ -31,6 +31,10 @@ extension ItemMerge {
         public var changedOn: ChangedOn
         /// What the merge kept.
         public var chosen: Choice
+        /// For a field both changed: when each side changed it and on which device, as the merge
+        /// compared them (the later one won).
+        public var localStamp: FieldStamp?
+        public var remoteStamp: FieldStamp?
 
         /// A single value.
         public init(field: ItemField, local: String, remote: String, changedOn: ChangedOn = .both, chosen: Choice) {
@@ -53,7 +57,7 @@ extension ItemMerge {
         }
 
         enum CodingKeys: String, CodingKey {
-            case field, local, remote, combined, lists, changedOn, chosen
+            case field, local, remote, combined, lists, changedOn, chosen, localStamp, remoteStamp
         }
 
         /// Reviews stored before one-side fields and lists were recorded hold only fields changed on both sides.
@@ -66,6 +70,8 @@ extension ItemMerge {
             lists = try container.decodeIfPresent(ListValues.self, forKey: .lists)
             changedOn = try container.decodeIfPresent(ChangedOn.self, forKey: .changedOn) ?? .both
             chosen = try container.decode(Choice.self, forKey: .chosen)
+            localStamp = try container.decodeIfPresent(FieldStamp.self, forKey: .localStamp)
+            remoteStamp = try container.decodeIfPresent(FieldStamp.self, forKey: .remoteStamp)
         }
     }
 

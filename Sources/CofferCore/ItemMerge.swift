@@ -1,9 +1,9 @@
-/// The item merge of the Lockbox design ("Item Conflicts"): pure, over values.
+/// The item merge of the Lockbox design ("Item Conflicts"), amended by seed 004: pure, over values.
 ///
-/// Start from local; for `title`, `disabled` and each `entry` field keep local where it differs
-/// from stable, else take remote; three-way merge `origins` and `tags`; merge histories with local
-/// entries newer than remote ones; prepend a history entry holding the remote entry values the
-/// merge dropped; set `modified` to now.
+/// Start from local; for `title`, `disabled` and each `entry` field keep the side that changed it
+/// since stable, and where both did, the later change (`LaterChange`); three-way merge `origins`
+/// and `tags`; merge histories with local entries newer than remote ones; prepend a history entry
+/// holding the entry values the merge dropped; set `modified` to now.
 public enum ItemMerge {
     /// The merged item, and every field where local and remote differ (what a review shows).
     public struct Outcome: Sendable, Equatable {
@@ -16,9 +16,13 @@ public enum ItemMerge {
     ///
     /// `localWasShared` says whether remote can have been made from local (a pushed version): an
     /// edit being saved was seen by nobody, and two same-shaped edits made in one millisecond
-    /// would otherwise pass for one descending from the other.
+    /// would otherwise pass for one descending from the other. Such an edit is also the latest
+    /// change by definition: it keeps every field both changed.
+    ///
+    /// `remoteServerTime` is the server's timestamp of the record remote came in: no field time
+    /// it carries can be later.
     public static func merge(local: Item, stable: Item?, remote: Item, now: Timestamp,
-                             localWasShared: Bool = true) -> Outcome {
+                             localWasShared: Bool = true, remoteServerTime: Timestamp? = nil) -> Outcome {
         // Remote may have been made on top of local: our push reached the server, its
         // acknowledgement was lost (a crash, a dropped answer) so stable is still the older
         // version, and another device edited ours. Local is then the base, and remote's edits win.
@@ -27,10 +31,17 @@ public enum ItemMerge {
         var working = local
         var conflicts: [FieldConflict] = []
 
-        /// Who changed a value that differs between local and remote; without a base, both.
-        func changedOn<Value: Equatable>(_ path: KeyPath<Item, Value>) -> ChangedOn {
-            guard let stableValue = stable?[keyPath: path] else { return .both }
-            switch (local[keyPath: path] != stableValue, remote[keyPath: path] != stableValue) {
+        /// Who changed a value that differs between local and remote; without a base, both. A
+        /// side whose stamp for the field moved since the base changed it, even back to the base's
+        /// value (a revert is an edit too).
+        func changedOn<Value: Equatable>(_ path: KeyPath<Item, Value>, _ field: ItemField? = nil) -> ChangedOn {
+            guard let stable else { return .both }
+            func changed(_ side: Item) -> Bool {
+                if side[keyPath: path] != stable[keyPath: path] { return true }
+                guard let field, let stamp = side.times[field] else { return false }
+                return stamp != stable.times[field]
+            }
+            switch (changed(local), changed(remote)) {
             case (true, true): return .both
             case (true, false): return .local
             case (false, _): return .remote
@@ -41,10 +52,21 @@ public enum ItemMerge {
             let localValue = local[keyPath: path]
             let remoteValue = remote[keyPath: path]
             guard localValue != remoteValue else { return }
-            let changed = changedOn(path)
-            if changed == .remote { working[keyPath: path] = remoteValue }
-            conflicts.append(FieldConflict(field: field, local: describe(localValue), remote: describe(remoteValue),
-                                           changedOn: changed, chosen: changed == .remote ? .remote : .local))
+            let changed = changedOn(path, field)
+            var conflict = FieldConflict(field: field, local: describe(localValue), remote: describe(remoteValue),
+                                         changedOn: changed, chosen: changed == .remote ? .remote : .local)
+            if changed == .both, localWasShared, FieldTimes.timed.contains(field) {
+                let later = LaterChange.decide(field, local: local, remote: remote, stable: stable, now: now,
+                                               remoteServerTime: remoteServerTime)
+                conflict.chosen = later.chosen
+                conflict.localStamp = later.local
+                conflict.remoteStamp = later.remote
+                working.times[field] = later.chosen == .remote ? later.remote : later.local
+            } else if changed == .remote {
+                working.times[field] = remote.times[field]
+            }
+            if conflict.chosen == .remote { working[keyPath: path] = remoteValue }
+            conflicts.append(conflict)
         }
 
         func combine(_ field: ItemField, _ path: WritableKeyPath<Item, [String]>) {
@@ -74,14 +96,21 @@ public enum ItemMerge {
         }
         working.created = min(local.created, remote.created)
 
-        // Remote's values the merge dropped go into history, so nothing remote had is lost. Only
-        // those: a value remote did not change is stable's, which local's own history entry holds.
+        // The values the merge dropped go into history, so nothing either side had is lost: a
+        // remote value it did not keep, or ours where a later remote change won. Only those: a
+        // value a side did not change is stable's, which local's own history entry holds.
         let mergedEntry = working.entry
         var beforeMerge = mergedEntry
         func keepDropped<Value: Equatable>(_ path: WritableKeyPath<Entry, Value>) {
             let remoteValue = remote.entry[keyPath: path]
+            let localValue = local.entry[keyPath: path]
             let remoteChanged = stable.map { $0.entry[keyPath: path] != remoteValue } ?? true
-            if remoteChanged, mergedEntry[keyPath: path] != remoteValue { beforeMerge[keyPath: path] = remoteValue }
+            let localChanged = stable.map { $0.entry[keyPath: path] != localValue } ?? true
+            if remoteChanged, mergedEntry[keyPath: path] != remoteValue {
+                beforeMerge[keyPath: path] = remoteValue
+            } else if localChanged, mergedEntry[keyPath: path] != localValue {
+                beforeMerge[keyPath: path] = localValue
+            }
         }
         keepDropped(\.kind)
         keepDropped(\.username)

@@ -54,7 +54,8 @@ extension Vault {
                         guard ReconcileRules.isUsableBase(record, against: facts.remote) else { return nil }
                         do { return try ItemSealing.open(record, ring: session.ring) } catch CoreError.tampered { return nil }
                     }
-                    let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
+                    let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now,
+                                                  remoteServerTime: Timestamp(milliseconds: facts.remote.lastModified))
                     let sealed = try ItemSealing.seal(outcome.merged, ring: session.ring,
                                                       lineage: .following(facts.remote.encrypted, now: now),
                                                       lastModified: facts.remote.lastModified)

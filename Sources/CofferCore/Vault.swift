@@ -11,6 +11,7 @@ public actor Vault {
     private let clock: @Sendable () -> Timestamp
     /// The items the last full listing opened, by id (see `listItems()`); empty while locked.
     private var lastListing: [String: OpenedRecord] = [:]
+    private var cachedDeviceID: String?
 
     init(database: VaultDatabase, clock: @escaping @Sendable () -> Timestamp, session: UnlockedSession? = nil) {
         self.database = database
@@ -92,6 +93,14 @@ public actor Vault {
     func unlockedSession() throws -> UnlockedSession {
         guard let session else { throw CoreError.locked }
         return session
+    }
+
+    /// This device's id (`meta.device_id`), which stamps the fields it changes; "" if unknown.
+    var deviceID: String {
+        if let cachedDeviceID { return cachedDeviceID }
+        let id = ((try? database.meta(.deviceID)) ?? nil) ?? ""
+        cachedDeviceID = id
+        return id
     }
 
     /// The time this device writes (modified, history, field times, lineages): its clock corrected
@@ -250,6 +259,7 @@ public actor Vault {
         let session = try unlockedSession()
         if !session.ring.contains(edited.id) { try refreshRing(session) }
         let now = self.now
+        let device = deviceID
         CrashPoint.reach("vault.update.before-write")
         // Read, merge and write in one IMMEDIATE transaction: no other process commits in between.
         let saved = try database.write { db -> SavedEdit in
@@ -258,7 +268,7 @@ public actor Vault {
                 throw CoreError.noSuchItem(id: edited.id)
             }
             let current = try ItemSealing.open(stored.record, ring: session.ring)
-            let (saved, review) = Self.edit(edited, from: base, over: current, at: now)
+            let (saved, review) = Self.edit(edited, from: base, over: current, at: now, by: device)
             if acceptingReview { try db.execute(sql: "DELETE FROM reviews WHERE id = ?", arguments: [edited.id]) }
             if let review { try saveReview(review, ring: session.ring, now: now, in: db) }
             guard saved.item != current else { return saved }
@@ -277,11 +287,13 @@ public actor Vault {
     /// What saving `edited`, made from `base`, over the `current` version gives (pure): the edit
     /// applied as made when nothing changed since its base, else merged into the current version,
     /// with the review to store when a value both sides changed was overridden.
-    static func edit(_ edited: Item, from base: Item?, over current: Item, at now: Timestamp) -> (SavedEdit, ItemReview?) {
+    static func edit(_ edited: Item, from base: Item?, over current: Item, at now: Timestamp,
+                     by device: String = "") -> (SavedEdit, ItemReview?) {
         guard let base, base != current else {
-            return (SavedEdit(item: applying(edited, to: current, at: now), mergedWithNewer: false, conflicts: []), nil)
+            return (SavedEdit(item: applying(edited, to: current, at: now, by: device), mergedWithNewer: false,
+                              conflicts: []), nil)
         }
-        let local = applying(edited, to: base, at: now)
+        let local = applying(edited, to: base, at: now, by: device)
         guard local != base else { return (SavedEdit(item: current, mergedWithNewer: false, conflicts: []), nil) }
         let outcome = ItemMerge.merge(local: local, stable: base, remote: current, now: now, localWasShared: false)
         // A value both changed is the one the edit overrode (lists combine: nothing of them is dropped).
@@ -291,8 +303,8 @@ public actor Vault {
     }
 
     /// `stored` with the fields a user edits taken from `edited`; `modified` moves only if
-    /// something changed.
-    static func applying(_ edited: Item, to stored: Item, at now: Timestamp) -> Item {
+    /// something changed, and each changed field is stamped with `now` and `device`.
+    static func applying(_ edited: Item, to stored: Item, at now: Timestamp, by device: String = "") -> Item {
         var item = stored
         item.title = edited.title
         item.origins = edited.origins
@@ -300,6 +312,7 @@ public actor Vault {
         item.disabled = edited.disabled
         item.lastUsed = edited.lastUsed
         item.replaceEntry(with: edited.entry, at: now)
+        item.stampChanges(from: stored, at: now, by: device)
         if item != stored { item.modified = max(now, item.created) }
         return item
     }

@@ -19,8 +19,19 @@ final class ItemMergeTests: XCTestCase {
         result.entry = item.entry
         result.history = item.history
         result.replaceEntry(with: changed.entry, at: time)
+        result.stampChanges(from: item, at: time, by: "device")
         result.modified = time
         return result
+    }
+
+    /// Review rows without the stamps the merge compared (tests of who changed what).
+    private func unstamped(_ conflicts: [ItemMerge.FieldConflict]) -> [ItemMerge.FieldConflict] {
+        conflicts.map { conflict in
+            var row = conflict
+            row.localStamp = nil
+            row.remoteStamp = nil
+            return row
+        }
     }
 
     // MARK: Scalar fields
@@ -95,33 +106,44 @@ final class ItemMergeTests: XCTestCase {
         }
     }
 
-    func testAFieldChangedDifferentlyOnBothSidesKeepsLocalAndRecordsRemoteInHistoryOnce() {
+    /// Seed 004: the later change keeps the field (kind has no time: local keeps it); the other
+    /// value goes into the merge's history step once.
+    func testAFieldChangedDifferentlyOnBothSidesKeepsTheLaterChangeAndRecordsTheOtherInHistoryOnce() {
         for field in fields where field.local != field.remote {
-            let local = setting(field, to: field.local, in: stable, at: at(10))
-            let remote = setting(field, to: field.remote, in: stable, at: at(20))
-            let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
-            XCTAssertEqual(value(of: field, in: outcome.merged), field.local, field.name.rawValue)
-            XCTAssertEqual(outcome.conflicts, [ItemMerge.FieldConflict(field: field.name, local: field.local, remote: field.remote,
-                                                                       changedOn: .both, chosen: .local)], field.name.rawValue)
-            let steps = outcome.merged.history.filter { $0.created == now }
-            if field.isEntry {
-                XCTAssertEqual(steps.map(\.patch), [.object([field.name.rawValue: .string(field.remote)])], field.name.rawValue)
-            } else {
-                XCTAssertEqual(steps, [], "\(field.name) is not part of the entry history")
+            for (localTime, remoteTime) in [(Int64(20), Int64(10)), (10, 20)] {
+                let label = "\(field.name) local at \(localTime), remote at \(remoteTime)"
+                let local = setting(field, to: field.local, in: stable, at: at(localTime))
+                let remote = setting(field, to: field.remote, in: stable, at: at(remoteTime))
+                let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
+                let remoteWins = FieldTimes.timed.contains(field.name) && remoteTime > localTime
+                XCTAssertEqual(value(of: field, in: outcome.merged), remoteWins ? field.remote : field.local, label)
+                XCTAssertEqual(unstamped(outcome.conflicts),
+                               [ItemMerge.FieldConflict(field: field.name, local: field.local, remote: field.remote,
+                                                        changedOn: .both, chosen: remoteWins ? .remote : .local)], label)
+                let steps = outcome.merged.history.filter { $0.created == now }
+                if field.isEntry {
+                    XCTAssertEqual(steps.map(\.patch), [.object([field.name.rawValue: .string(remoteWins ? field.local : field.remote)])],
+                                   label)
+                } else {
+                    XCTAssertEqual(steps, [], "\(field.name) is not part of the entry history")
+                }
+                if FieldTimes.timed.contains(field.name) {
+                    XCTAssertEqual(outcome.merged.times[field.name]?.at, at(max(localTime, remoteTime)), "\(label): the winner's time")
+                }
             }
         }
     }
 
-    func testWithoutABaseLocalWinsAndEveryDifferenceIsAReviewRow() {
+    func testWithoutABaseTheLaterWinsAndEveryDifferenceIsAReviewRow() {
         for field in fields {
-            let local = setting(field, to: field.local, in: stable, at: at(10))
-            let remote = setting(field, to: field.remote, in: stable, at: at(20))
+            let local = setting(field, to: field.local, in: stable, at: at(20))
+            let remote = setting(field, to: field.remote, in: stable, at: at(10))
             let outcome = ItemMerge.merge(local: local, stable: nil, remote: remote, now: now)
             XCTAssertEqual(value(of: field, in: outcome.merged), field.local, field.name.rawValue)
             let expected = field.local == field.remote ? [] : [
                 ItemMerge.FieldConflict(field: field.name, local: field.local, remote: field.remote, changedOn: .both, chosen: .local),
             ]
-            XCTAssertEqual(outcome.conflicts, expected, field.name.rawValue)
+            XCTAssertEqual(unstamped(outcome.conflicts), expected, field.name.rawValue)
         }
     }
 
@@ -202,9 +224,9 @@ final class ItemMergeTests: XCTestCase {
     }
 
     func testTheMergeStepRecordsOnlyWhatItDroppedOfRemotes() {
-        // username changed on both (local kept: remote's dropped), password only there (taken), notes only here.
-        let local = edited(stable, at: at(10)) { $0.entry.username = "u-local"; $0.entry.notes = "n-local" }
-        let remote = edited(stable, at: at(20)) { $0.entry.username = "u-remote"; $0.entry.password = "p-remote" }
+        // username changed on both (local later, kept: remote's dropped), password only there (taken), notes only here.
+        let local = edited(stable, at: at(20)) { $0.entry.username = "u-local"; $0.entry.notes = "n-local" }
+        let remote = edited(stable, at: at(10)) { $0.entry.username = "u-remote"; $0.entry.password = "p-remote" }
         let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now)
         XCTAssertEqual(outcome.merged.entry, Entry(username: "u-local", password: "p-remote", notes: "n-local"))
         XCTAssertEqual(outcome.merged.history.first, HistoryEntry(created: now, patch: .object(["username": .string("u-remote")])))
@@ -214,18 +236,21 @@ final class ItemMergeTests: XCTestCase {
         XCTAssertEqual(occurrences(of: "password", "p0", in: outcome.merged.history), 1)
     }
 
-    func testWithoutABaseEveryRemoteValueTheMergeDropsIsRecorded() {
+    /// Without a base every difference counts as changed on both sides: each field goes to the
+    /// side that stamped it later (a field never stamped dates from the item's creation), and
+    /// every value the merge dropped, from either side, is recorded.
+    func testWithoutABaseEveryValueTheMergeDropsIsRecorded() {
         let local = edited(stable, at: at(10)) { $0.entry.username = "u-local" }
         let remote = edited(stable, at: at(20)) { $0.entry.password = "p-remote" }
         let outcome = ItemMerge.merge(local: local, stable: nil, remote: remote, now: now)
-        XCTAssertEqual(outcome.merged.entry, local.entry)
+        XCTAssertEqual(outcome.merged.entry, Entry(username: "u-local", password: "p-remote", notes: "n0"))
         XCTAssertEqual(outcome.merged.history.first,
-                       HistoryEntry(created: now, patch: .object(["username": .string("u0"), "password": .string("p-remote")])))
+                       HistoryEntry(created: now, patch: .object(["username": .string("u0"), "password": .string("p0")])))
     }
 
     /// Random edits on both sides, with and without a base: every value either side held, now or
     /// in its history, is in the merged entry or its history; the merge's own step records only
-    /// remote values the merged entry does not hold.
+    /// values of either side that the merged entry does not hold.
     func testNothingEitherSideHadIsLostFromHistory() {
         var generator = SeededGenerator(seed: 10)
         let names: [ItemField] = [.username, .password, .notes, .totp]
@@ -250,7 +275,8 @@ final class ItemMergeTests: XCTestCase {
             }
             for step in outcome.merged.history where step.created == now {
                 for (name, value) in step.patch.objectValue ?? [:] {
-                    XCTAssertEqual(remote.entry.jsonValue.objectValue?[name] ?? .null, value, "round \(round): \(name)")
+                    let sides = [remote, local].map { $0.entry.jsonValue.objectValue?[name] ?? .null }
+                    XCTAssertTrue(sides.contains(value), "round \(round): \(name)")
                     XCTAssertNotEqual(outcome.merged.entry.jsonValue.objectValue?[name] ?? .null, value, "round \(round)")
                 }
             }
