@@ -32,10 +32,13 @@ requests pass first (default 0), e.g. to fail the second chunk of a batch. Modes
                             request still reaches Kinto after the client gave up)
     batch_409               forward a POST /batch, then turn its last sub-response into a 409 with
                             Retry-After: N (the PostgreSQL "commit unknown" case)
+    shift_date              forward, move the answer's Date header by N seconds (may be negative):
+                            a server whose clock differs from the device's
 """
 
 import argparse
 import asyncio
+import email.utils
 import json
 import signal
 import socket
@@ -45,7 +48,7 @@ from urllib.parse import urlsplit
 
 MODES = {
     "pass", "reset_before", "reset_after", "status_500", "status_503_retry_after", "status_401",
-    "status_404", "backoff_header", "garbled_json", "truncated", "delay", "batch_409",
+    "status_404", "backoff_header", "garbled_json", "truncated", "delay", "batch_409", "shift_date",
 }
 LOG_LIMIT = 2000
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "proxy-connection",
@@ -179,6 +182,17 @@ async def answer(writer, response, extra_headers=(), body=None, declared_length=
     await writer.drain()
 
 
+def with_shifted_date(response, seconds):
+    """The answer with its Date header moved by `seconds` (whole seconds, as servers send it)."""
+    headers = []
+    for name, value in response.headers:
+        if name.lower() == "date":
+            moved = email.utils.parsedate_to_datetime(value).timestamp() + seconds
+            value = email.utils.formatdate(int(moved), usegmt=True)
+        headers.append((name, value))
+    return Message(response.start, headers, response.body)
+
+
 def reset(writer):
     """Closes with a TCP reset (SO_LINGER 0) rather than an orderly FIN."""
     sock = writer.get_extra_info("socket")
@@ -267,6 +281,8 @@ async def handle(state, upstream, reader, writer):
                              declared_length=len(response.body))
             elif mode == "batch_409":
                 await answer(writer, response, body=with_batch_409(response, seconds))
+            elif mode == "shift_date":
+                await answer(writer, with_shifted_date(response, seconds))
             else:
                 await answer(writer, response)
         state.record(method, path, status, mode)

@@ -5,7 +5,7 @@ extension ItemMerge {
     ///
     /// Times are clamped before they are compared: no later than the moment that could have seen
     /// them (`now` for ours; for theirs also the server time of the record that carried it), and no
-    /// earlier than the base's time for the field — a clock set to 2100 cannot win. Equal times are
+    /// earlier than the base's stamp for the field — a clock set to 2100 cannot win. Equal times are
     /// broken by the device id, then by the values' bytes: deterministic, never by who merges.
     public struct LaterChange: Sendable, Equatable {
         public var chosen: Choice
@@ -15,7 +15,9 @@ extension ItemMerge {
 
         public static func decide(_ field: ItemField, local: Item, remote: Item, stable: Item?,
                                   now: Timestamp, remoteServerTime: Timestamp?) -> LaterChange {
-            let floor = stable?.stamp(of: field).at
+            // Only a stamp the base really carries: `modified`, standing in for an item without
+            // times, may be later than when this field changed.
+            let floor = stable?.times[field]?.at
             func clamped(_ stamp: FieldStamp, ceiling: Timestamp) -> FieldStamp {
                 var at = min(stamp.at, ceiling)
                 if let floor { at = max(at, floor) }

@@ -199,9 +199,13 @@ public actor Vault {
 
     // MARK: Writing
 
-    /// Adds a new item (a new key for it goes into the keystore in the same transaction).
+    /// Adds a new item (a new key for it goes into the keystore in the same transaction), created
+    /// and modified now by the corrected clock: the caller's clock may be the uncorrected one.
     @discardableResult
     public func add(_ item: Item) throws -> Item {
+        var item = item
+        item.created = now
+        item.modified = item.created
         try insert([item], crashLabel: "vault.add")
         return item
     }

@@ -1,3 +1,5 @@
+import CofferCore
+
 /// The conflict review page: per merged item, each field where the two versions differ.
 extension Render {
     static func drawReview(_ state: ScreenState, review: ReviewState, body: Body, into grid: inout Grid) {
@@ -44,7 +46,13 @@ extension Render {
                 if field.isSecret, !review.isRevealed { return value.isEmpty ? "—" : DetailLayout.mask }
                 return value.isEmpty ? "—" : TextLayout.singleLine(value)
             }
-            let values = [field.name.rawValue, shown(field.local), shown(field.remote), kept(field, shown: shown)]
+            /// A value changed on both sides, with when that side changed it (seed 004: the later won).
+            func timed(_ value: String, _ stamp: FieldStamp?) -> String {
+                guard let stamp else { return value }
+                return value + " · " + Format.dateTime(stamp.at.date, in: state.settings.timeZone)
+            }
+            let values = [field.name.rawValue, timed(shown(field.local), field.merged.localStamp),
+                          timed(shown(field.remote), field.merged.remoteStamp), kept(field, shown: shown)]
             for (value, (x, width)) in zip(values, zip(columns, [nameWidth, valueWidth, valueWidth, keptWidth])) {
                 grid.write(TextLayout.truncated(value, to: width), x: x, y: y, style: style, maxWidth: width)
             }
@@ -67,13 +75,15 @@ extension Render {
         case .remote: "only there"
         }
         let yours = isSwapped ? " (yours)" : ""
+        // Both changed it: the merge kept the later change (seed 004), when it knows the times.
+        let newer = field.changedOn == .both && field.merged.localStamp != nil ? "newer" : nil
         switch field.chosen {
         case .combined:
             return (oneSide ?? "both") + ": " + shown(field.value(of: .combined)) + yours
         case .local, .remote:
             let side = field.chosen == .local ? "this device" : "other device"
             if isSwapped { return side + yours }
-            return oneSide.map { "\(side) (\($0))" } ?? side
+            return (oneSide ?? newer).map { "\(side) (\($0))" } ?? side
         }
     }
 }

@@ -266,7 +266,7 @@ final class Runtime {
                 guard let base else {
                     var stored = item
                     stored.id = Item.newID()
-                    try await vault.add(stored)
+                    stored = try await vault.add(stored)
                     inbox.post(.itemSaved(stored))
                     return
                 }

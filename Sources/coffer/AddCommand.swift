@@ -14,7 +14,7 @@ struct AddCommand: AsyncParsableCommand {
         let vault = try await global.unlockedVault()
         var item = Item(title: "", created: .now())
         try fields.apply(to: &item)
-        try await vault.add(item)
+        item = try await vault.add(item)
         if output.json {
             print(try ItemExchange.text(ItemExchange.detail(item, badges: [.pending], reveal: false)))
         } else {

@@ -542,6 +542,7 @@ final class SyncFaultTests: XCTestCase {
         let (a, b, _) = try await pair()
         let source = try await a.add("Source", username: "source-user", password: "source-pw")
         var target = try await a.add("Target", username: "target-user", password: "target-pw")
+        a.clock.advance(1)  // lineages take the device's (corrected) clock: a later time, a later revision
         target = try await a.edit(target.id) { $0.entry.notes = "a later revision than Source's" }
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()

@@ -93,24 +93,31 @@ final class SyncScenarioTests: XCTestCase {
         try await assertConverged([a, b])
     }
 
-    func testSameFieldChangedOnBothSidesKeepsLocalAndRecordsTheChoice() async throws {
+    /// Seed 004: the later change wins (B's here, ten seconds after A's), whoever merges.
+    func testSameFieldChangedOnBothSidesKeepsTheLaterAndRecordsTheChoice() async throws {
         let (a, b) = try await pair()
         let item = try await a.add("Shop", password: "one")
         _ = await a.sync()
         _ = await b.sync()
         try await a.edit(item.id) { $0.entry.password = "from-a" }
+        b.clock.advance(10)
         try await b.edit(item.id) { $0.entry.password = "from-b" }
         _ = await a.sync()
         _ = await b.sync()
         _ = await a.sync()
         let merged = try await b.items()[item.id]
-        XCTAssertEqual(merged?.entry.password, "from-b", "local wins on the device that merges")
+        XCTAssertEqual(merged?.entry.password, "from-b", "the later change wins")
         let history = try XCTUnwrap(merged?.history)
         XCTAssertEqual(history.first?.patch, .object(["password": .string("from-a")]),
                        "the remote value is the newest history entry: nothing is lost")
         let review = try await XCTUnwrapAsync(await b.vault.reviews().first)
-        XCTAssertEqual(review.conflicts, [ItemMerge.FieldConflict(field: .password, local: "from-b", remote: "from-a",
-                                                                  chosen: .local)])
+        var row = try XCTUnwrap(review.conflicts.first)
+        let (localStamp, remoteStamp) = (try XCTUnwrap(row.localStamp), try XCTUnwrap(row.remoteStamp))
+        XCTAssertGreaterThan(localStamp.at, remoteStamp.at, "the review shows B's change as the later")
+        XCTAssertNotEqual(localStamp.by, remoteStamp.by, "and each side's device")
+        (row.localStamp, row.remoteStamp) = (nil, nil)
+        XCTAssertEqual(review.conflicts.count, 1)
+        XCTAssertEqual(row, ItemMerge.FieldConflict(field: .password, local: "from-b", remote: "from-a", chosen: .local))
         try await b.vault.resolveReview(item.id, useRemote: [.password])
         let swapped = try await b.vault.item(item.id)
         XCTAssertEqual(swapped.entry.password, "from-a")

@@ -116,11 +116,29 @@ func secret(_ text: String) -> SecureBuffer { SecureBuffer(copying: Array(text.u
 final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current = Date()
+    /// Set for a clock that runs: the real time moved by this many seconds.
+    private var liveOffset: TimeInterval?
 
-    var date: Date { lock.withLock { current } }
+    /// A stopped clock at the real time now; only `advance` moves it.
+    init() {}
+
+    /// A clock that runs with the real one, `offset` seconds ahead (negative: behind).
+    static func live(offset: TimeInterval = 0) -> TestClock {
+        let clock = TestClock()
+        clock.liveOffset = offset
+        return clock
+    }
+
+    var date: Date {
+        lock.withLock { liveOffset.map { Date().addingTimeInterval($0) } ?? current }
+    }
     var timestamp: Timestamp { Timestamp(date) }
 
-    func advance(_ seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
+    func advance(_ seconds: TimeInterval) {
+        lock.withLock {
+            if let offset = liveOffset { liveOffset = offset + seconds } else { current = current.addingTimeInterval(seconds) }
+        }
+    }
 }
 
 /// A temporary directory removed at the end of the test.

@@ -28,6 +28,7 @@ final class FaultProxy: @unchecked Sendable {
         case truncated
         case delay
         case batch409 = "batch_409"
+        case shiftDate = "shift_date"
     }
 
     /// One request that went through the proxy.
