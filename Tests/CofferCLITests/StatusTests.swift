@@ -15,6 +15,7 @@ final class StatusTests: XCTestCase {
         XCTAssertTrue(initial["lastSync"] is NSNull)
         XCTAssertTrue(initial["lastError"] is NSNull)
         XCTAssertTrue(initial["account"] is NSNull)
+        XCTAssertTrue(initial["clockSkewMs"] is NSNull, "no sync, no measured offset")
         let basePending = try XCTUnwrap(initial["pending"] as? Int)
 
         let first = try vault.add("one")

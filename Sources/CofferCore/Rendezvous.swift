@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+
+/// What both sides of an invitation derive from its code (seed 004's pairing, on Kinto alone).
+///
+/// The code is stretched with Argon2id (the vault's minimum cost), so what the server sees — the
+/// name and password of the throwaway account the two sides meet in — does not let it try the
+/// 2⁵⁰ codes; HKDF then splits the result into that name and password and a key that seals
+/// everything the two sides write there. The server sees ciphertext only.
+public struct RendezvousKeys: Sendable {
+    public let accountName: String
+    public let accountPassword: String
+    private let boxKey: SymmetricKey
+
+    /// Fixed: both sides must derive the same keys from the code alone.
+    private static let salt = Data("coffer-pairing-1".utf8)
+
+    public init(code: InvitationCode) throws {
+        let stretched = try Argon2id.derive(passphrase: SecureBuffer(copying: Data(code.symbols.utf8)), salt: Self.salt,
+                                            memory: KDFParameters.minimumMemory, iterations: KDFParameters.minimumIterations)
+        let name = HKDFSHA256.derive(inputKey: stretched, info: "coffer rendezvous account", length: 16)
+        let password = HKDFSHA256.derive(inputKey: stretched, info: "coffer rendezvous password", length: 32)
+        let box = HKDFSHA256.derive(inputKey: stretched, info: "coffer rendezvous box", length: 32)
+        accountName = "rv-" + name.withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() }
+        accountPassword = password.withUnsafeBytes { Data($0).base64EncodedString() }
+        boxKey = box.withUnsafeBytes { SymmetricKey(data: $0) }
+    }
+
+    /// Seals `plaintext` for the record `label` (the label is bound in: a record cannot be moved).
+    public func seal(_ plaintext: Data, label: String) throws -> String {
+        try Self.seal(plaintext, key: boxKey, label: label)
+    }
+
+    /// Opens what `seal` made for `label`; `CoreError.tampered` for anything else.
+    public func open(_ sealed: String, label: String) throws -> Data {
+        try Self.open(sealed, key: boxKey, label: label)
+    }
+
+    static func seal(_ plaintext: Data, key: SymmetricKey, label: String) throws -> String {
+        do {
+            return try AES.GCM.seal(plaintext, using: key, authenticating: Data(label.utf8)).combined?.base64EncodedString() ?? ""
+        } catch {
+            throw CoreError.storage(reason: "sealing the \(label) record failed")
+        }
+    }
+
+    static func open(_ sealed: String, key: SymmetricKey, label: String) throws -> Data {
+        guard let data = Data(base64Encoded: sealed), let box = try? AES.GCM.SealedBox(combined: data),
+              let plaintext = try? AES.GCM.open(box, using: key, authenticating: Data(label.utf8)) else {
+            throw CoreError.tampered(what: "the \(label) record of the invitation")
+        }
+        return plaintext
+    }
+}
+
+/// One side's ephemeral X25519 key for a pairing, and what it agrees on with the other side's.
+///
+/// Both sides derive, from the shared secret and both public keys, a key that seals the account
+/// credentials and a confirmation number the two people compare: a server that put its own key
+/// in the middle would make the two numbers differ.
+public struct PairingHandshake: Sendable {
+    private let privateKey: Curve25519.KeyAgreement.PrivateKey
+
+    public init() {
+        privateKey = Curve25519.KeyAgreement.PrivateKey()
+    }
+
+    public var publicKey: Data { privateKey.publicKey.rawRepresentation }
+
+    public struct Agreement: Sendable {
+        let key: SymmetricKey
+        /// Six digits as people read them: `4821-93`.
+        public let confirmation: String
+
+        public func seal(_ plaintext: Data, label: String) throws -> String {
+            try RendezvousKeys.seal(plaintext, key: key, label: label)
+        }
+
+        public func open(_ sealed: String, label: String) throws -> Data {
+            try RendezvousKeys.open(sealed, key: key, label: label)
+        }
+    }
+
+    /// The agreement between the inviter's and the claimant's public keys (one of them ours).
+    public func agree(inviter: Data, claimant: Data) throws -> Agreement {
+        let other = inviter == publicKey ? claimant : inviter
+        guard let theirs = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: other),
+              let shared = try? privateKey.sharedSecretFromKeyAgreement(with: theirs) else {
+            throw CoreError.tampered(what: "the other device's pairing key")
+        }
+        let transcript = Data("coffer pairing".utf8) + inviter + claimant
+        let key = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: transcript, sharedInfo: Data("key".utf8),
+                                                 outputByteCount: 32)
+        let check = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: transcript, sharedInfo: Data("confirm".utf8),
+                                                   outputByteCount: 4)
+        let number = check.withUnsafeBytes { $0.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } } % 1_000_000
+        let digits = String(format: "%06u", number)
+        return Agreement(key: key, confirmation: "\(digits.prefix(4))-\(digits.suffix(2))")
+    }
+}
