@@ -266,4 +266,6 @@ public enum MetaKey: String, Sendable, CaseIterable {
     case keystoreWaitingForPassphrase = "keystore_waiting_for_passphrase"
     case autoLockSeconds = "auto_lock_seconds"
     case clipboardSeconds = "clipboard_seconds"
+    /// A rendezvous this device opened for an invitation and has not removed yet (`server user password`).
+    case pendingInvitation = "pending_invitation"
 }

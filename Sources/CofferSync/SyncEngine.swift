@@ -39,6 +39,7 @@ public actor SyncEngine {
             withDeadline.backoffUntil = until
             return withDeadline
         }
+        await InvitationLeftover.removeLeftover(of: database)
         let context = SyncContext(vault: vault, client: client, logger: logger, progress: progress)
         var report = SyncReport()
         do {

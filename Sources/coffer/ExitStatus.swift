@@ -14,6 +14,7 @@ enum ExitStatus {
     static let network: Int32 = 11
     static let syncLocked: Int32 = 12
     static let syncAuth: Int32 = 13
+    static let invite: Int32 = 14
 
     static func code(for error: Error) -> Int32 {
         switch error {
@@ -25,6 +26,7 @@ enum ExitStatus {
             default: return failure
             }
         case let error as SyncFailure: return code(for: error.name)
+        case is InvitationError, is InvitationCode.Problem: return invite
         case is ValidationError, is UsageError: return usage
         default: return failure
         }

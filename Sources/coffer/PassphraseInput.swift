@@ -78,6 +78,20 @@ enum Terminal {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
+    /// One answer: from the terminal, or the next line of stdin when it is not a terminal.
+    static func readLine() throws -> String {
+        guard isatty(STDIN_FILENO) != 0 else {
+            return try StandardInputLines.shared.next().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        }
+        let descriptor = open("/dev/tty", O_RDONLY | O_CLOEXEC)
+        let input = descriptor >= 0 ? descriptor : STDIN_FILENO
+        defer { if descriptor >= 0 { close(descriptor) } }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while Glibc.read(input, &byte, 1) == 1, byte != 0x0A, byte != 0x0D { bytes.append(byte) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     static func readHidden(prompt: String) throws -> SecureBuffer {
         let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC)
         let input = descriptor >= 0 ? descriptor : STDIN_FILENO

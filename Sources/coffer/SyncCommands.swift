@@ -47,31 +47,58 @@ enum SyncProgressPrinter {
 
 struct JoinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "join", abstract: "Create this device's vault from one already on the server.")
+        commandName: "join", abstract: "Create this device's vault from one already on the server (an account, or a code from `coffer device invite`).")
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "The Kinto server, e.g. http://127.0.0.1:8888/v1.") var server: String
-    @Option(help: "The account name.") var user: String
+    @Option(help: "The account name.") var user: String?
     @Option(help: "Read the account password from this file.") var passwordFile: String?
+    @Option(help: "A one-time code from `coffer device invite` on a device of the vault (instead of --user).") var code: String?
+    @Option(help: "This device's name, as the other devices show it.") var name: String = Vault.defaultDeviceName
 
     func run() async throws {
-        let account = try AccountOptions.account(server: server, user: user, passwordFile: passwordFile)
+        guard (user == nil) != (code == nil) else {
+            throw UsageError("Give either --user (with the account password) or --code (from `coffer device invite`).")
+        }
         let path = global.vaultPath
         if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
+        let account: SyncAccount
+        if let code {
+            account = try await Self.accountFromInvitation(code: code, server: server, name: name)
+        } else {
+            account = try AccountOptions.account(server: server, user: user ?? "", passwordFile: passwordFile)
+        }
         let client = KintoClient(server: account.server, credentials: account.credentials)
         _ = try await AccountOptions.mapped { try await client.checkCredentials() }
         let changes = try await AccountOptions.mapped { try await client.fetchChanges(collection: .keystores, since: nil) }
         guard case .changes(let records, _) = changes, let first = records.first,
               let keystore = try? JSONDecoder().decode(KeystoreRecord.self, from: first), !keystore.isDeleted else {
-            throw UsageError("The account \(user) holds no vault yet; create one with `coffer init`, then `coffer account login`.")
+            throw UsageError("The account \(account.user) holds no vault yet; create one with `coffer init`, then `coffer account login`.")
         }
         let passphrase = try global.passphraseInput.read(prompt: "Passphrase of the vault on \(account.server.host ?? "the server"): ")
-        let vault = try Vault.join(at: path, keystore: keystore, passphrase: passphrase)
+        let vault = try Vault.join(at: path, keystore: keystore, passphrase: passphrase, deviceName: name)
         try account.save(to: vault.database)
         let engine = SyncEngine(vault: vault, client: client)
         let report = await engine.sync(progress: SyncProgressPrinter.make())
         try SyncOutcomePrinter.finish(report)
         Terminal.write("Joined: \(path) now holds \(try vault.database.status().items) item(s).\n")
+    }
+
+    /// Claims the invitation, shows the confirmation number, and waits for the inviting device to
+    /// allow it: the sync account arrives sealed to this device's key. The passphrase never travels.
+    static func accountFromInvitation(code text: String, server: String, name: String) async throws -> SyncAccount {
+        let code = try InvitationCode(parsing: text)  // a typo stops here, before any request
+        guard let url = SyncAccount.normalizedServer(server) else { throw UsageError("\(server) is not an http(s) server address.") }
+        let guest = try await AccountOptions.mapped { try await InvitationGuest.claim(server: url, code: code, kind: .device, name: name) }
+        Terminal.write("Confirmation number: \(guest.confirmation) — allow this device on the inviting one if it shows the same.\n")
+        let payload = try await AccountOptions.mapped { try await guest.waitForAnswer() }
+        guard let object = try? JSONSerialization.jsonObject(with: payload) as? [String: String],
+              let serverText = object["server"], let accountServer = URL(string: serverText),
+              let user = object["user"], let password = object["password"] else {
+            throw InvitationError.tampered
+        }
+        Terminal.write("Allowed: this device gets the sync account \(user).\n")
+        return SyncAccount(server: accountServer, user: user, password: password)
     }
 }
 

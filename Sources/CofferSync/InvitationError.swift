@@ -1,0 +1,38 @@
+import Foundation
+
+/// Why an invitation did not lead anywhere: exit 14 `INVITE`, one sentence each.
+public enum InvitationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No rendezvous answers to this code: never made, expired and removed, or already used.
+    case unknown
+    case expired
+    /// Another device claimed it first.
+    case used
+    case declined
+    /// A record did not open under the code's key (or the other side's): someone changed it.
+    case tampered
+    /// The code is for something else (a device invitation given to `receive`, or an item to `join`).
+    case wrongKind(expected: String)
+    /// Nobody claimed the invitation before it expired.
+    case unclaimed
+
+    public var description: String { userMessage }
+
+    public var userMessage: String {
+        switch self {
+        case .unknown:
+            return "No invitation answers to this code: it is unknown, expired or already used."
+        case .expired:
+            return "This invitation has expired; ask for a new code."
+        case .used:
+            return "This invitation was already claimed by another device; ask for a new code."
+        case .declined:
+            return "The invitation was declined on the inviting device."
+        case .tampered:
+            return "The invitation's records were changed on the server; nothing was accepted."
+        case .wrongKind(let expected):
+            return "This code is not \(expected)."
+        case .unclaimed:
+            return "Nobody used the invitation before it expired; it was removed from the server."
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import CofferCore
+import Foundation
+
+/// The inviting side of an invitation (`coffer device invite`, `coffer send`): opens the
+/// rendezvous, waits for a claim, answers it, removes everything.
+///
+/// Works while the vault is locked: what it hands over (the sync account, or an item the caller
+/// has already opened) is given to it as bytes.
+public struct InvitationHost: Sendable {
+    public let code: InvitationCode
+    public let expires: Date
+    public let kind: InvitationKind
+    let rendezvous: Rendezvous
+    let handshake: PairingHandshake
+
+    /// How long a code is valid unless told otherwise (seed 004: ten minutes).
+    public static let lifetime: TimeInterval = 600
+
+    /// Opens a rendezvous on `server` for a new random code.
+    ///
+    /// - Throws: `KintoError` when the server cannot be reached or refuses new accounts.
+    public static func open(server: URL, kind: InvitationKind, lifetime: TimeInterval = InvitationHost.lifetime)
+        async throws -> InvitationHost {
+        while true {
+            let code = InvitationCode.random()
+            let keys = try RendezvousKeys(code: code)
+            do {
+                try await KintoClient.createAccount(server: server, user: keys.accountName, password: keys.accountPassword)
+            } catch KintoError.accountExists {
+                continue  // a code in use (one in 2⁵⁰): draw another
+            }
+            let rendezvous = Rendezvous(server: server, keys: keys)
+            let handshake = PairingHandshake()
+            _ = try await rendezvous.client.checkCredentials()  // also reads the server's clock
+            let expires = await rendezvous.serverNow().addingTimeInterval(lifetime)
+            let offer: [String: Any] = ["kind": kind.rawValue, "expires": Timestamp(expires).milliseconds,
+                                        "key": handshake.publicKey.base64EncodedString()]
+            try await rendezvous.write("invite", offer)
+            return InvitationHost(code: code, expires: expires, kind: kind, rendezvous: rendezvous, handshake: handshake)
+        }
+    }
+
+    /// Someone who claimed the invitation: the name they gave and the number both sides show.
+    public struct Claim: Sendable {
+        public let name: String
+        public let agreement: PairingHandshake.Agreement
+    }
+
+    /// Waits for a claim until the invitation expires.
+    ///
+    /// - Throws: `InvitationError.unclaimed` at expiry, `.tampered` for a claim that does not open.
+    public func waitForClaim(polling interval: TimeInterval = 1) async throws -> Claim {
+        while await rendezvous.serverNow() < expires {
+            if let claim = try await rendezvous.read("claim") {
+                guard let name = claim["name"] as? String, let keyText = claim["key"] as? String,
+                      let key = Data(base64Encoded: keyText) else { throw InvitationError.tampered }
+                let agreement = try handshake.agree(inviter: handshake.publicKey, claimant: key)
+                return Claim(name: String(name.prefix(100)), agreement: agreement)
+            }
+            try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+        }
+        throw InvitationError.unclaimed
+    }
+
+    /// Answers a claim: `payload` sealed to the claimant when allowed, a refusal otherwise.
+    public func answer(_ claim: Claim, allowing payload: Data?) async throws {
+        var answer: [String: Any] = ["allowed": payload != nil]
+        if let payload { answer["grant"] = try claim.agreement.seal(payload, label: "grant") }
+        try await rendezvous.write("answer", answer)
+    }
+
+    /// Waits a little for the claimant to remove the rendezvous after reading the answer, then
+    /// removes whatever is left.
+    public func close(waiting seconds: TimeInterval = 30) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            do {
+                _ = try await rendezvous.client.record(in: Rendezvous.collection, id: "answer")
+            } catch KintoError.unauthorized {
+                return  // the claimant removed the account
+            }
+            try await Task.sleep(nanoseconds: 500_000_000)
+        }
+        try await rendezvous.remove()
+    }
+
+    /// Removes the rendezvous now (expired, declined, or on the way out).
+    public func remove() async throws {
+        try await rendezvous.remove()
+    }
+
+    /// What to remember so that a run after a crash can remove this rendezvous.
+    public var leftover: InvitationLeftover {
+        InvitationLeftover(server: rendezvous.client.server, user: rendezvous.keys.accountName,
+                           password: rendezvous.keys.accountPassword, expires: expires)
+    }
+}

@@ -1,0 +1,136 @@
+import ArgumentParser
+import CofferCore
+import CofferSync
+import Foundation
+
+/// `coffer device …`: this vault as one device among the account's.
+struct DeviceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device", abstract: "The devices that sync this vault.",
+        subcommands: [InviteDevice.self])
+
+    struct InviteDevice: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "invite",
+            abstract: "Print a one-time code that lets a new device join this vault (works while locked).")
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: ArgumentHelp("Seconds the code stays valid.", visibility: .hidden))
+        var validSeconds: Double = InvitationHost.lifetime
+
+        func run() async throws {
+            let vault = try Vault.open(at: global.vaultPath)
+            guard let account = try SyncAccount.load(from: vault.database) else {
+                throw UsageError("This vault has no sync account to share; set one with `coffer account signup` first.")
+            }
+            await InvitationLeftover.removeLeftover(of: vault.database)
+            let host = try await AccountOptions.mapped {
+                try await InvitationHost.open(server: account.server, kind: .device, lifetime: validSeconds)
+            }
+            try host.leftover.remember(in: vault.database)
+            Terminal.write("""
+                Invitation code: \(host.code)   (valid \(Int(validSeconds / 60)) min, once)
+                On the new device run:  coffer join --server \(account.server.absoluteString) --code \(host.code)
+                Waiting for it…
+
+                """)
+            try await InvitationPrompt.serve(host, database: vault.database) { claim in
+                let question = "\u{201C}\(claim.name)\u{201D} wants to join · \(claim.agreement.confirmation) · allow? [y/N] "
+                guard try InvitationPrompt.confirm(question) else { return nil }
+                return try JSONSerialization.data(withJSONObject: ["server": account.server.absoluteString, "user": account.user,
+                                                                   "password": account.password])
+            }
+        }
+    }
+}
+
+/// The inviting side's run: wait for a claim, answer it with what `decide` gives (nil declines),
+/// remove the rendezvous; the leftover record in `meta` goes with it.
+enum InvitationPrompt {
+    static func serve(_ host: InvitationHost, database: VaultDatabase,
+                      decide: (InvitationHost.Claim) throws -> Data?) async throws {
+        do {
+            let claim = try await AccountOptions.mapped { try await host.waitForClaim() }
+            let payload = try decide(claim)
+            try await AccountOptions.mapped { try await host.answer(claim, allowing: payload) }
+            try await AccountOptions.mapped { try await host.close() }
+            try InvitationLeftover.forget(in: database)
+            if payload == nil { throw InvitationError.declined }
+            Terminal.write("Done: \u{201C}\(claim.name)\u{201D} has what it needs; nothing is left on the server.\n")
+        } catch let error as InvitationError {
+            if error != .declined {
+                try? await host.remove()
+                try? InvitationLeftover.forget(in: database)
+            }
+            throw error
+        }
+    }
+
+    /// Asks a yes/no question on the terminal, or reads the first line of stdin when it is not one.
+    static func confirm(_ question: String) throws -> Bool {
+        Terminal.write(question)
+        let answer = try Terminal.readLine()
+        if isatty(STDIN_FILENO) == 0 { Terminal.write("\(answer)\n") }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}
+
+/// `coffer send NAME`: one item to another person, through a one-time code.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send", abstract: "Give one item to another person: prints a one-time code for `coffer receive`.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The item's id.") var id: String
+    @Option(help: "The Kinto server to meet on (default: this vault's sync server).") var server: String?
+    @Option(help: ArgumentHelp("Seconds the code stays valid.", visibility: .hidden))
+    var validSeconds: Double = InvitationHost.lifetime
+
+    func run() async throws {
+        let vault = try await global.unlockedVault()
+        let item = try await vault.item(id)
+        let meeting = try server.map { text in
+            guard let url = SyncAccount.normalizedServer(text) else { throw UsageError("\(text) is not an http(s) server address.") }
+            return url
+        } ?? SyncAccount.load(from: vault.database)?.server
+        guard let meeting else { throw UsageError("This vault has no sync server; name one with --server.") }
+        await InvitationLeftover.removeLeftover(of: vault.database)
+        let host = try await AccountOptions.mapped { try await InvitationHost.open(server: meeting, kind: .item, lifetime: validSeconds) }
+        try host.leftover.remember(in: vault.database)
+        Terminal.write("""
+            Code for \u{201C}\(item.title)\u{201D}: \(host.code)   (valid \(Int(validSeconds / 60)) min, once)
+            The other person runs:  coffer receive --server \(meeting.absoluteString) \(host.code)
+            Waiting for them…
+
+            """)
+        let payload = Data(try ItemExchange.text([ItemExchange.exportObject(item)]).utf8)
+        try await InvitationPrompt.serve(host, database: vault.database) { claim in
+            Terminal.write("Sending to \u{201C}\(claim.name)\u{201D} (confirmation \(claim.agreement.confirmation)).\n")
+            return payload
+        }
+    }
+}
+
+/// `coffer receive --server URL CODE`: adds the item another person sent.
+struct ReceiveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receive", abstract: "Add the item someone sent you with `coffer send`.")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The Kinto server the code was made on.") var server: String
+    @Argument(help: "The code, e.g. K7Q4-M2XP-9RT.") var code: String
+    @Option(help: "Your name, as the sender sees it.") var name: String = Vault.defaultDeviceName
+
+    func run() async throws {
+        let code = try InvitationCode(parsing: code)
+        guard let url = SyncAccount.normalizedServer(server) else { throw UsageError("\(server) is not an http(s) server address.") }
+        let vault = try await global.unlockedVault()
+        let guest = try await AccountOptions.mapped { try await InvitationGuest.claim(server: url, code: code, kind: .item, name: name) }
+        Terminal.write("Confirmation number: \(guest.confirmation)\n")
+        let payload = try await AccountOptions.mapped { try await guest.waitForAnswer() }
+        var received = try ItemExchange.parseExport(payload, now: .now())
+        for index in received.indices { received[index].id = Item.newID() }  // a copy of theirs, not their item
+        try await vault.addAll(received)
+        Terminal.write("Received \u{201C}\(received.first?.title ?? "")\u{201D}; it is in your vault now.\n")
+    }
+}
