@@ -45,7 +45,13 @@ public struct InvitationGuest: Sendable {
     public func waitForAnswer(polling interval: TimeInterval = 0.5) async throws -> Data {
         defer { Task { [rendezvous] in try? await rendezvous.remove() } }
         while await rendezvous.serverNow() < expires {
-            if let answer = try await rendezvous.read("answer") {
+            let found: [String: Any]?
+            do {
+                found = try await rendezvous.read("answer")
+            } catch KintoError.unauthorized {
+                throw InvitationError.unknown  // the inviter gave up and removed the rendezvous
+            }
+            if let answer = found {
                 try await rendezvous.remove()
                 guard answer["allowed"] as? Bool == true else { throw InvitationError.declined }
                 guard let grant = answer["grant"] as? String else { throw InvitationError.tampered }

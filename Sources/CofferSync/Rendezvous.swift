@@ -19,8 +19,8 @@ struct Rendezvous: Sendable {
     /// The record `id`, opened with the code's key; nil when it is not there (yet).
     func read(_ id: String) async throws -> [String: Any]? {
         guard let data = try await client.record(in: Self.collection, id: id) else { return nil }
-        guard let box = data["box"] as? String,
-              let object = try JSONSerialization.jsonObject(with: keys.open(box, label: id)) as? [String: Any] else {
+        guard let box = data["box"], let plaintext = try? keys.open(box, label: id),
+              let object = try? JSONSerialization.jsonObject(with: plaintext) as? [String: Any] else {
             throw InvitationError.tampered
         }
         return object

@@ -1,0 +1,247 @@
+import CofferCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+
+/// Seed 004's pairing with two real processes of the built binary on the real Kinto: `device
+/// invite` on one vault, `join --code` on a new device, the allow prompt between them; `send` and
+/// `receive` for one item. Nothing of an invitation may stay on the server.
+final class PairingTests: XCTestCase {
+    private var server: URL!
+    private var vaults: [TestVault] = []
+
+    override func setUpWithError() throws {
+        server = try SyncCommandServer.require()
+    }
+
+    override func tearDown() {
+        for vault in vaults { vault.destroy() }
+        super.tearDown()
+    }
+
+    // MARK: Helpers
+
+    /// A vault with an item and a sync account, synced.
+    private func inviter() throws -> (vault: TestVault, account: (user: String, password: String)) {
+        let vault = try TestVault.make()
+        vaults.append(vault)
+        _ = try vault.add("GitHub", ["--username", "ann", "--password", "canary-item-password"])
+        let account = (user: "pair-\(UUID().uuidString.lowercased())", password: "canary-account-\(UUID().uuidString)")
+        let passwordFile = try vault.writeWorkFile("account-password", account.password + "\n")
+        assertOK(try vault.run(["account", "signup", "--server", server.absoluteString, "--user", account.user,
+                                "--password-file", passwordFile], unlock: false))
+        return (vault, account)
+    }
+
+    private func newDevice(passphrase: String) throws -> TestVault {
+        let device = try TestVault(passphrase: passphrase)
+        vaults.append(device)
+        return device
+    }
+
+    private func invite(_ vault: TestVault, _ extra: [String] = []) throws -> (process: RunningCoffer, code: String) {
+        let process = try RunningCoffer(["--vault", vault.path, "device", "invite"] + extra, home: vault.root)
+        process.waitFor("Waiting for it")
+        let code = try XCTUnwrap(process.err.range(of: #"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{3}"#, options: .regularExpression)
+            .map { String(process.err[$0]) }, "no code in: \(process.err)")
+        return (process, code)
+    }
+
+    private func join(_ device: TestVault, code: String, name: String = "laptop") throws -> RunningCoffer {
+        try RunningCoffer(["--vault", device.path, "--passphrase-file", device.passphraseFile, "join",
+                           "--server", server.absoluteString, "--code", code, "--name", name], home: device.root)
+    }
+
+    /// The rendezvous account the code names is gone: its credentials are refused.
+    private func assertRendezvousGone(_ code: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(try rendezvousStatus(code), 401, "the rendezvous account is still on the server", file: file, line: line)
+    }
+
+    /// The HTTP status of listing the rendezvous with the code's credentials, asked with curl:
+    /// URLSession waits forever on the 401 that answers credentials of an account that is gone.
+    private func rendezvousStatus(_ code: String) throws -> Int {
+        let keys = try RendezvousKeys(code: InvitationCode(parsing: code))
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "10", "-u", "\(keys.accountName):\(keys.accountPassword)",
+                          server.appendingPathComponent("buckets/default/collections/rendezvous/records").absoluteString]
+        let output = Pipe()
+        curl.standardOutput = output
+        try curl.run()
+        curl.waitUntilExit()
+        return Int(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)) ?? -1
+    }
+
+    /// Exit 14 with `words` in the last line of stderr (the lines before it are the exchange's).
+    private func assertInviteError(_ result: CofferResult, mentions words: [String],
+                                   file: StaticString = #filePath, line: UInt = #line) {
+        assertExit(result, 14, file: file, line: line)
+        let last = result.err.split(separator: "\n").last.map(String.init) ?? ""
+        for word in words {
+            XCTAssertTrue(last.contains(word), "the last line does not mention \(word): \(result.summary)", file: file, line: line)
+        }
+    }
+
+    private func confirmation(in text: String) -> String? {
+        text.range(of: #"[0-9]{4}-[0-9]{2}"#, options: .regularExpression).map { String(text[$0]) }
+    }
+
+    // MARK: Device invitations
+
+    func testAnInvitedDeviceJoinsWithTheSameNumberOnBothSidesAndNothingStaysOnTheServer() throws {
+        let (a, account) = try inviter()
+        let (host, code) = try invite(a)
+        let device = try newDevice(passphrase: a.passphrase)
+        let guest = try join(device, code: code)
+        host.waitFor("wants to join")
+        guest.waitFor("Confirmation number")
+
+        // Mid-way, the server holds the rendezvous: ciphertext only (canaries).
+        let keys = try RendezvousKeys(code: InvitationCode(parsing: code))
+        let (body, status) = try SyncCommandServer.send(URLRequest(url: server.appendingPathComponent("buckets/default/collections/rendezvous/records")),
+                                                        account: (keys.accountName, keys.accountPassword))
+        XCTAssertEqual(status, 200)
+        let onServer = String(decoding: body, as: UTF8.self)
+        XCTAssertTrue(onServer.contains("\"claim\"") && onServer.contains("\"invite\""), onServer)
+        for canary in [code, code.replacingOccurrences(of: "-", with: ""), account.password, a.passphrase, "laptop"] {
+            XCTAssertFalse(onServer.contains(canary), "\(canary) on the server")
+            XCTAssertFalse(onServer.contains(Data(canary.utf8).base64EncodedString().dropLast(2)), "\(canary) in base64 on the server")
+        }
+
+        let number = try XCTUnwrap(confirmation(in: guest.err))
+        XCTAssertEqual(confirmation(in: host.err.components(separatedBy: "wants to join").last ?? ""), number,
+                       "both sides show the same number")
+        XCTAssertTrue(host.err.contains("“laptop” wants to join · \(number) · allow? [y/N]"), host.err)
+        host.answer("y")
+        let hosted = host.finish()
+        let joined = guest.finish()
+        assertOK(hosted)
+        assertOK(joined)
+        XCTAssertTrue(joined.err.contains("Joined"), joined.summary)
+        let items = try device.list()
+        XCTAssertEqual(items.map { $0["title"] as? String }, ["GitHub"])
+        XCTAssertEqual(try device.status()["account"] as? String, account.user, "the new device syncs with the same account")
+        try assertRendezvousGone(code)
+        XCTAssertEqual(try SyncCommandServer.recordIDs(server: server, account: account, collection: "rendezvous"), [],
+                       "nothing of the invitation in the vault's own account either")
+
+        // The code is single use.
+        let late = try newDevice(passphrase: a.passphrase)
+        assertError(try late.run(["join", "--server", server.absoluteString, "--code", code]), 14, mentions: ["unknown"])
+    }
+
+    func testAWrongCodeFailsFastAndATypoIsCaughtBeforeAnyRequest() throws {
+        let device = try newDevice(passphrase: "unused")
+        // A well-formed code nobody issued: the server is asked once and says no.
+        let unknown = try InvitationCode.random().description
+        assertError(try device.run(["join", "--server", server.absoluteString, "--code", unknown]), 14, mentions: ["unknown"])
+        // One symbol changed: refused with nothing listening on the port.
+        var symbols = Array(unknown)
+        symbols[0] = symbols[0] == "A" ? "B" : "A"
+        let typo = try device.run(["join", "--server", "http://127.0.0.1:9/v1", "--code", String(symbols)])
+        assertError(typo, 14, mentions: ["typo", "nothing was sent"])
+        assertError(try device.run(["join", "--server", server.absoluteString, "--code", "ABC"]), 14, mentions: ["11"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: device.path), "no vault was made")
+    }
+
+    func testADeclinedDeviceGetsNothing() throws {
+        let (a, _) = try inviter()
+        let (host, code) = try invite(a)
+        let device = try newDevice(passphrase: a.passphrase)
+        let guest = try join(device, code: code)
+        host.waitFor("wants to join")
+        host.answer("n")
+        XCTAssertNotEqual(host.finish().status, 0)
+        let joined = guest.finish()
+        assertInviteError(joined, mentions: ["declined"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: device.path), "no vault was made")
+        try assertRendezvousGone(code)
+    }
+
+    func testAnUnusedInvitationExpiresAndIsRemoved() throws {
+        let (a, _) = try inviter()
+        let (host, code) = try invite(a, ["--valid-seconds", "3"])
+        let hosted = host.finish(timeout: 30)
+        assertInviteError(hosted, mentions: ["expired"])
+        let device = try newDevice(passphrase: a.passphrase)
+        assertError(try device.run(["join", "--server", server.absoluteString, "--code", code]), 14, mentions: ["unknown"])
+        try assertRendezvousGone(code)
+    }
+
+    func testACrashedInvitersRendezvousIsRemovedByTheNextSync() throws {
+        let (a, _) = try inviter()
+        let (host, code) = try invite(a)
+        host.kill9()
+        XCTAssertEqual(try rendezvousStatus(code), 200, "the killed inviter left its rendezvous")
+        assertOK(try a.run(["sync"], unlock: false))
+        try assertRendezvousGone(code)
+    }
+
+    func testTwoClaimantsRaceOneWinsAndThePromptShowsItsNumber() throws {
+        let (a, _) = try inviter()
+        let (host, code) = try invite(a)
+        let first = try newDevice(passphrase: a.passphrase)
+        let second = try newDevice(passphrase: a.passphrase)
+        let guests = [try join(first, code: code, name: "first"), try join(second, code: code, name: "second")]
+        host.waitFor("wants to join")
+        // The loser gives up at once; the winner waits for the answer, which is no.
+        let deadline = Date().addingTimeInterval(20)
+        while guests.allSatisfy(\.isRunning), Date() < deadline { usleep(50_000) }
+        host.answer("n")
+        _ = host.finish()
+        let results = guests.map { $0.finish(timeout: 20) }
+        let losers = results.filter { $0.status == 14 && $0.err.contains("already claimed") }
+        XCTAssertEqual(losers.count, 1, results.map(\.summary).joined(separator: "\n"))
+        let winner = try XCTUnwrap(zip(["first", "second"], results).first { $0.1.err.contains("declined") },
+                                   results.map(\.summary).joined(separator: "\n"))
+        XCTAssertTrue(host.err.contains("“\(winner.0)” wants to join · \(confirmation(in: winner.1.err) ?? "?")"),
+                      "the prompt names the winner and shows its number: \(host.err)")
+        try assertRendezvousGone(code)
+    }
+
+    func testATamperedInvitationIsRefused() throws {
+        let (a, _) = try inviter()
+        let (host, code) = try invite(a)
+        let keys = try RendezvousKeys(code: InvitationCode(parsing: code))
+        var request = URLRequest(url: server.appendingPathComponent("buckets/default/collections/rendezvous/records/invite"))
+        request.httpMethod = "PATCH"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let (body, _) = try SyncCommandServer.send(URLRequest(url: request.url!), account: (keys.accountName, keys.accountPassword))
+        var box = try XCTUnwrap(((try JSONSerialization.jsonObject(with: body) as? [String: Any])?["data"] as? [String: Any])?["box"] as? String)
+        var bytes = try XCTUnwrap(Data(base64Encoded: box))
+        bytes[bytes.count / 2] ^= 0x01
+        box = bytes.base64EncodedString()
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["data": ["box": box]])
+        XCTAssertEqual(try SyncCommandServer.send(request, account: (keys.accountName, keys.accountPassword)).1, 200)
+        let device = try newDevice(passphrase: a.passphrase)
+        assertError(try device.run(["join", "--server", server.absoluteString, "--code", code]), 14, mentions: ["changed"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: device.path), "no vault was made")
+        host.kill9()
+    }
+
+    // MARK: Sending an item
+
+    func testAnItemSentWithACodeArrivesOnceAndNothingStays() throws {
+        let (a, _) = try inviter()
+        let id = try XCTUnwrap(try a.list().first?["id"] as? String)
+        let sender = try RunningCoffer(["--vault", a.path, "--passphrase-file", a.passphraseFile, "send", id], home: a.root)
+        sender.waitFor("Waiting for them")
+        let code = try XCTUnwrap(sender.err.range(of: #"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{3}"#, options: .regularExpression)
+            .map { String(sender.err[$0]) })
+        let friend = try TestVault.make()
+        vaults.append(friend)
+        let received = try friend.run(["receive", "--server", server.absoluteString, code, "--name", "bob"])
+        assertOK(received)
+        assertOK(sender.finish())
+        let items = try friend.list()
+        XCTAssertEqual(items.map { $0["title"] as? String }, ["GitHub"])
+        let shown = try friend.show(try XCTUnwrap(items.first?["id"] as? String), reveal: true)
+        XCTAssertEqual(shown["password"] as? String, "canary-item-password")
+        XCTAssertNotEqual(shown["id"] as? String, id, "a copy of its own, not the sender's item")
+        try assertRendezvousGone(code)
+        assertError(try friend.run(["receive", "--server", server.absoluteString, code]), 14, mentions: ["unknown"])
+        XCTAssertEqual(try friend.itemCount(), 1, "received once")
+    }
+}
