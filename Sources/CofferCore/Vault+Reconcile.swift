@@ -81,26 +81,25 @@ extension Vault {
             else { return false }
             let remote = try VaultDatabase.decodeStored(KeystoreRecord.self, remoteChange.record)
             let local = try VaultDatabase.decodeStored(KeystoreRecord.self, localChange.record)
-            guard !remote.isDeleted else {
-                // The server lost or dropped its keystore: ours goes up again as a new record.
+            let stable = try VaultDatabase.stableKeystore(in: db)
+            let decision = KeystoreReconcileRules.decide(
+                remoteIsDeleted: remote.isDeleted,
+                remoteIsOlder: stable.map { Lineage.isOlder(remote.encrypted, than: $0.encrypted) } ?? false,
+                localChangedWrapping: stable.map { !local.hasSameWrapping(as: $0) } ?? true)
+            guard case .merge(let wrappingSide) = decision else {
                 try VaultDatabase.deletePending(.keystores, CollectionName.keystoreID, source: .remote, in: db)
                 return true
             }
             try remote.kdf.checkStrength()
-            let remoteRing = try KeystoreSealing.openRing(remote, vaultKey: session.vaultKey)
-            session.ring.formUnion(with: remoteRing)
+            session.ring.formUnion(with: try KeystoreSealing.openRing(remote, vaultKey: session.vaultKey))
             // And the keys of the local change as stored now: another process (a `coffer add` next
             // to the screen) may have saved keys since this session unlocked. Merged without them,
             // their items could never be opened again on any device.
             if !local.isDeleted {
                 session.ring.formUnion(with: try KeystoreSealing.openRing(local, vaultKey: session.vaultKey))
             }
-            let stable = try VaultDatabase.stableKeystore(in: db)
-            // An older remote keystore (a rollback or replay) never brings back an old passphrase.
-            let remoteIsOlder = stable.map { Lineage.isOlder(remote.encrypted, than: $0.encrypted) } ?? false
-            let localChangedWrapping = remoteIsOlder || (stable.map { !local.hasSameWrapping(as: $0) } ?? true)
-            let wrapping = localChangedWrapping ? local : remote
-            let merged = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey, keepingWrappingOf: wrapping,
+            let merged = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey,
+                                                    keepingWrappingOf: wrappingSide == .local ? local : remote,
                                                     lineage: .following(remote.encrypted, now: now), lastModified: remote.lastModified)
             try VaultDatabase.saveStableKeystore(remote, in: db)
             try VaultDatabase.savePending(

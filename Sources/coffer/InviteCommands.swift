@@ -55,21 +55,23 @@ enum InvitationPrompt {
             try await AccountOptions.mapped { try await host.answer(claim, allowing: payload) }
             try await AccountOptions.mapped { try await host.close() }
             try InvitationLeftover.forget(in: database)
-            if payload == nil { throw InvitationError.declined }
-            Terminal.write("Done: \u{201C}\(claim.name)\u{201D} has what it needs; nothing is left on the server.\n")
-        } catch let error as InvitationError {
-            if error != .declined {
-                try? await host.remove()
-                try? InvitationLeftover.forget(in: database)
+            if payload == nil {
+                Terminal.write("Declined: nothing was shared; nothing is left on the server.\n")
+            } else {
+                Terminal.write("Done: \u{201C}\(claim.name)\u{201D} has what it needs; nothing is left on the server.\n")
             }
+        } catch let error as InvitationError {
+            try? await host.remove()
+            try? InvitationLeftover.forget(in: database)
             throw error
         }
     }
 
-    /// Asks a yes/no question on the terminal, or reads the first line of stdin when it is not one.
+    /// Asks a yes/no question on the terminal, or reads the first line of stdin when it is not
+    /// one; no answer at all is a no.
     static func confirm(_ question: String) throws -> Bool {
         Terminal.write(question)
-        let answer = try Terminal.readLine()
+        let answer = (try? Terminal.readLine()) ?? ""
         if isatty(STDIN_FILENO) == 0 { Terminal.write("\(answer)\n") }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
@@ -89,10 +91,7 @@ struct SendCommand: AsyncParsableCommand {
     func run() async throws {
         let vault = try await global.unlockedVault()
         let item = try await vault.item(id)
-        let meeting = try server.map { text in
-            guard let url = SyncAccount.normalizedServer(text) else { throw UsageError("\(text) is not an http(s) server address.") }
-            return url
-        } ?? SyncAccount.load(from: vault.database)?.server
+        let meeting = try server.map(AccountOptions.serverURL) ?? SyncAccount.load(from: vault.database)?.server
         guard let meeting else { throw UsageError("This vault has no sync server; name one with --server.") }
         await InvitationLeftover.removeLeftover(of: vault.database)
         let host = try await AccountOptions.mapped { try await InvitationHost.open(server: meeting, kind: .item, lifetime: validSeconds) }
@@ -123,7 +122,7 @@ struct ReceiveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let code = try InvitationCode(parsing: code)
-        guard let url = SyncAccount.normalizedServer(server) else { throw UsageError("\(server) is not an http(s) server address.") }
+        let url = try AccountOptions.serverURL(server)
         let vault = try await global.unlockedVault()
         let guest = try await AccountOptions.mapped { try await InvitationGuest.claim(server: url, code: code, kind: .item, name: name) }
         Terminal.write("Confirmation number: \(guest.confirmation)\n")

@@ -88,7 +88,7 @@ struct JoinCommand: AsyncParsableCommand {
     /// allow it: the sync account arrives sealed to this device's key. The passphrase never travels.
     static func accountFromInvitation(code text: String, server: String, name: String) async throws -> SyncAccount {
         let code = try InvitationCode(parsing: text)  // a typo stops here, before any request
-        guard let url = SyncAccount.normalizedServer(server) else { throw UsageError("\(server) is not an http(s) server address.") }
+        let url = try AccountOptions.serverURL(server)
         let guest = try await AccountOptions.mapped { try await InvitationGuest.claim(server: url, code: code, kind: .device, name: name) }
         Terminal.write("Confirmation number: \(guest.confirmation) — allow this device on the inviting one if it shows the same.\n")
         let payload = try await AccountOptions.mapped { try await guest.waitForAnswer() }
@@ -173,13 +173,17 @@ struct AccountOptions: ParsableArguments {
     }
 
     static func account(server: String, user: String, passwordFile: String?) throws -> SyncAccount {
-        guard let url = SyncAccount.normalizedServer(server) else {
-            throw UsageError("\(server) is not an http(s) server address.")
-        }
+        let url = try serverURL(server)
         let secret = try PassphraseInput(file: passwordFile).read(prompt: "Password of account \(user): ")
         let password = secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
         guard !password.isEmpty else { throw UsageError("The account password must not be empty.") }
         return SyncAccount(server: url, user: user, password: password)
+    }
+
+    /// A server address as typed (`http://host:8888` or `…/v1`), or a usage error.
+    static func serverURL(_ text: String) throws -> URL {
+        guard let url = SyncAccount.normalizedServer(text) else { throw UsageError("\(text) is not an http(s) server address.") }
+        return url
     }
 
     /// Checks the credentials, refuses an account that holds another vault, saves the account and

@@ -31,4 +31,20 @@ final class ReconcileRulesTests: XCTestCase {
         XCTAssertFalse(ReconcileRules.isUsableBase(onTopOfLocal, against: remote),
                        "a base newer than remote (a rollback) would revert what changed here since")
     }
+
+    /// The keystore: every combination of what the server sent and whose passphrase changed.
+    func testKeystoreDecisionsTable() {
+        for remoteIsOlder in [false, true] {
+            for localChangedWrapping in [false, true] {
+                XCTAssertEqual(KeystoreReconcileRules.decide(remoteIsDeleted: true, remoteIsOlder: remoteIsOlder,
+                                                             localChangedWrapping: localChangedWrapping), .dropRemote,
+                               "a deleted server keystore: ours goes up again")
+                let expected: KeystoreReconcileDecision.Side = remoteIsOlder || localChangedWrapping ? .local : .remote
+                XCTAssertEqual(KeystoreReconcileRules.decide(remoteIsDeleted: false, remoteIsOlder: remoteIsOlder,
+                                                             localChangedWrapping: localChangedWrapping),
+                               .merge(wrappingOf: expected),
+                               "older \(remoteIsOlder), passphrase changed here \(localChangedWrapping)")
+            }
+        }
+    }
 }

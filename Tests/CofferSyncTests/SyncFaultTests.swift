@@ -53,10 +53,13 @@ final class SyncFaultTests: XCTestCase {
     }
 
     /// A on the server, B (joined) through a fresh proxy.
-    private func pair() async throws -> (a: Device, b: Device, proxy: FaultProxy) {
-        let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials)
+    /// `live`: clocks that run (lineages then order versions by real time, as on real devices).
+    private func pair(live: Bool = false) async throws -> (a: Device, b: Device, proxy: FaultProxy) {
+        let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials,
+                                        clock: live ? .live() : TestClock())
         await a.syncExpectingSuccess()
-        let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials)
+        let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials,
+                                      clock: live ? .live() : TestClock())
         let proxy = try FaultProxy(upstream: server)
         self.proxy = proxy
         b.use(server: proxy.url, credentials: credentials)
@@ -539,10 +542,10 @@ final class SyncFaultTests: XCTestCase {
     /// The same move, from an item with an older lineage: taken for a rollback, so the target's
     /// version on B is never replaced — it stays readable, is reported, and goes up again.
     func testOlderCiphertextMovedToAnotherIDReplacesNothing() async throws {
-        let (a, b, _) = try await pair()
+        let (a, b, _) = try await pair(live: true)
         let source = try await a.add("Source", username: "source-user", password: "source-pw")
         var target = try await a.add("Target", username: "target-user", password: "target-pw")
-        a.clock.advance(1)  // lineages take the device's (corrected) clock: a later time, a later revision
+        try await Task.sleep(nanoseconds: 5_000_000)  // lineages take the (corrected) time: a later edit, a later revision
         target = try await a.edit(target.id) { $0.entry.notes = "a later revision than Source's" }
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()
