@@ -9,6 +9,8 @@ public struct ClipboardService: Sendable {
     public var copy: @Sendable (String) async -> Void
     public var read: @Sendable () async -> String?
     public var clear: @Sendable () async -> Void
+    /// Whether a helper command backs this service (else only OSC 52 reaches a clipboard).
+    public var hasHelper = false
 
     public init(copy: @escaping @Sendable (String) async -> Void, read: @escaping @Sendable () async -> String?,
                 clear: @escaping @Sendable () async -> Void) {
@@ -23,9 +25,11 @@ public struct ClipboardService: Sendable {
     /// The first helper that fits the session: `wl-copy` under Wayland, `xclip` or `xsel` under X11.
     public static func system(environment: [String: String] = ProcessInfo.processInfo.environment) -> ClipboardService {
         guard let helper = ClipboardHelper.find(environment: environment) else { return .terminalOnly }
-        return ClipboardService(copy: { text in helper.run(helper.copyArguments, input: text) },
-                                read: { helper.output(helper.readArguments) },
-                                clear: { helper.run(helper.clearArguments, input: helper.clearsWithInput ? "" : nil) })
+        var service = ClipboardService(copy: { text in helper.run(helper.copyArguments, input: text) },
+                                       read: { helper.output(helper.readArguments) },
+                                       clear: { helper.run(helper.clearArguments, input: helper.clearsWithInput ? "" : nil) })
+        service.hasHelper = true
+        return service
     }
 }
 
