@@ -12,35 +12,13 @@ enum ClipboardClearing {
         SHA256.hash(data: Data(value.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// glibc's POSIX_SPAWN_SETSID, which Swift does not import (it needs _GNU_SOURCE).
-    private static let spawnInNewSession: Int16 = 0x80
-
     /// Starts the helper and hands it `digest`; returns at once.
     static func start(after seconds: Double, digest: String, terminal: String?) throws {
-        var descriptors: [Int32] = [0, 0]
-        guard pipe(&descriptors) == 0 else { throw CommandFailure("Cannot start the clipboard clearing helper.") }
-        // Neither end may leak into the helper but as its stdin (dup2 clears the flag on fd 0).
-        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        defer { close(descriptors[1]) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, descriptors[0], STDIN_FILENO)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, ClipboardClearing.spawnInNewSession)
-        let arguments = ["coffer", "clipboard-clear", "--after", String(seconds)] + (terminal.map { ["--terminal", $0] } ?? [])
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var process = pid_t()
-        let status = posix_spawn(&process, "/proc/self/exe", &actions, &attributes, &argv, environ)
-        close(descriptors[0])
-        guard status == 0 else { throw CommandFailure("Cannot start the clipboard clearing helper (error \(status)).") }
-        let line = Data((digest + "\n").utf8)
-        _ = line.withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
+        let arguments = ["clipboard-clear", "--after", String(seconds)] + (terminal.map { ["--terminal", $0] } ?? [])
+        guard ChildProcess.start("/proc/self/exe", name: "coffer", arguments: arguments, input: Data((digest + "\n").utf8),
+                                 newSession: true) != nil else {
+            throw CommandFailure("Could not start the helper that clears the clipboard; clear it yourself.")
+        }
     }
 }
 

@@ -100,8 +100,14 @@ struct Coffer: AsyncParsableCommand {
     @Option(help: "Lock the screen after this many idle seconds (0: never).")
     var autoLock: Double = 300
 
-    @Option(help: "Clear a copied password after this many seconds.")
+    @Option(help: "Clear a copied value after this many seconds (the screen, and `coffer copy` where 0 means never).")
     var clipboardSeconds: Double = 10
+
+    func validate() throws {
+        guard clipboardSeconds >= 0, clipboardSeconds.isFinite else {
+            throw ValidationError("--clipboard-seconds must be a number of seconds, 0 or more.")
+        }
+    }
 
     func run() async throws {
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {

@@ -7,19 +7,16 @@ import Foundation
 struct CopyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
-        abstract: "Copy an item's password (or --field) to the clipboard, cleared after --clipboard-seconds if still there.")
+        abstract: "Copy an item's password (or --field) to the clipboard.",
+        discussion: "The clipboard is cleared after `coffer --clipboard-seconds N` (default 10; 0: never) if it still "
+            + "holds the copy; the command returns at once.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var target: ItemNameArgument
     @OptionGroup var field: FieldOption
-    @Option(help: "Clear the clipboard after this many seconds, if it still holds the copy (0: never).")
-    var clipboardSeconds: Double = 10
-
-    func validate() throws {
-        guard clipboardSeconds >= 0, clipboardSeconds.isFinite else {
-            throw ValidationError("--clipboard-seconds must be a number of seconds, 0 or more.")
-        }
-    }
+    /// `--clipboard-seconds` belongs to the root command (the screen takes it too), which
+    /// ArgumentParser gives it to even when it follows `copy`.
+    @ParentCommand var root: Coffer
 
     func run() async throws {
         let vault = try await global.unlockedVault()
@@ -33,6 +30,7 @@ struct CopyCommand: AsyncParsableCommand {
         }
         terminal?.write(OSC52.copy(value))
         await clipboard.copy(value)
+        let clipboardSeconds = root.clipboardSeconds
         if clipboardSeconds > 0 {
             try ClipboardClearing.start(after: clipboardSeconds, digest: ClipboardClearing.digest(of: value),
                                         terminal: terminal?.path)
