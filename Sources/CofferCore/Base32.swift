@@ -1,4 +1,4 @@
-/// RFC 4648 base32 decoding, as TOTP secrets are written: case, spaces and trailing `=` padding
+/// RFC 4648 base32, as TOTP secrets are written: case, spaces, dashes and trailing `=` padding
 /// are forgiven, since people type secrets in from a page that groups them in fours.
 public enum Base32 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
@@ -34,7 +34,7 @@ public enum Base32 {
         return bytes
     }
 
-    /// Encodes without padding (tests and the screen's examples use it).
+    /// Encodes without padding (the tests write secrets with it).
     public static func encode(_ bytes: [UInt8]) -> String {
         var text: [UInt8] = []
         var buffer: UInt32 = 0

@@ -5,18 +5,17 @@ import XCTest
 /// `coffer totp`, `show --field totp` and `add`/`edit --totp` with the real binary, codes checked
 /// against Debian's `oathtool` at the same moment.
 final class TOTPCommandTests: XCTestCase {
-    nonisolated(unsafe) private static var shared: TestVault?
+    private var testVault: TestVault?
 
     private func vault() throws -> TestVault {
-        if let vault = Self.shared { return vault }
+        if let testVault { return testVault }
         let vault = try TestVault.make()
-        Self.shared = vault
+        testVault = vault
         return vault
     }
 
-    override class func tearDown() {
-        shared?.destroy()
-        shared = nil
+    override func tearDown() {
+        testVault?.destroy()
         super.tearDown()
     }
 

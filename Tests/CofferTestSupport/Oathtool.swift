@@ -20,20 +20,11 @@ public enum Oathtool {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--totp=\(algorithm)", "-d", String(digits), "-s", "\(period)s", "-b", base32,
-                             "--now", formatter.string(from: now) + " UTC"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "oathtool exited \(process.terminationStatus): \(text)")
-        }
+        let (status, output) = try ToolProcess.run(executable, [
+            "--totp=\(algorithm)", "-d", String(digits), "-s", "\(period)s", "-b", base32, "--now", formatter.string(from: now) + " UTC",
+        ])
+        let text = output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard status == 0 else { throw Failure(description: "oathtool exited \(status): \(text)") }
         return text
     }
 }
