@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import XCTest
 
@@ -62,6 +63,19 @@ final class CopyCommandTests: XCTestCase {
         try display.setClipboard("someone else's text")
         usleep(4_000_000)
         XCTAssertEqual(try display.clipboard(), "someone else's text", "the helper cleared a clipboard that was no longer ours")
+    }
+
+    func testInATerminalTheCopyAlsoGoesOutAsOSC52() throws {
+        let vault = try XCTUnwrap(vault)
+        let binary = try CofferBinary.require()
+        let password = try XCTUnwrap(try vault.show("forge", reveal: true)["password"] as? String)
+        // tmux (set-clipboard on) keeps what OSC 52 sets in its paste buffer; no DISPLAY, so no xclip.
+        let tmux = try Tmux(command: "env -u DISPLAY LANG=C.UTF-8 TERM=tmux-256color sh")
+        try tmux.type("'\(binary)' --vault '\(vault.path)' --passphrase-file '\(vault.passphraseFile)' copy forge; echo copy-exit-$?")
+        try tmux.send("Enter")
+        let (found, screen) = tmux.wait(for: "copy-exit-0")
+        XCTAssertTrue(found, screen)
+        XCTAssertEqual(tmux.pasteBuffer, password)
     }
 
     func testWithoutAnyClipboardTheCommandSaysSo() throws {
