@@ -1,7 +1,6 @@
 import ArgumentParser
 import CofferCore
 import CofferTUI
-import Crypto
 import Foundation
 
 struct CopyCommand: AsyncParsableCommand {
@@ -19,15 +18,16 @@ struct CopyCommand: AsyncParsableCommand {
     @ParentCommand var root: Coffer
 
     func run() async throws {
-        let vault = try await global.unlockedVault()
-        let item = try await target.item(in: vault)
-        let selector = field.field.flatMap(FieldSelector.init(name:)) ?? .field(.password)
-        let value = try FieldOption.value(selector, of: item, at: CommandClock.now())
+        // Nowhere to copy to is said before the passphrase is asked.
         let clipboard = ClipboardService.system()
         let terminal = TerminalClipboard.open()
         guard clipboard.hasHelper || terminal != nil else {
             throw CommandFailure("No clipboard to copy to: no terminal, and none of wl-copy, xclip or xsel for a graphical session.")
         }
+        let vault = try await global.unlockedVault()
+        let item = try await target.item(in: vault)
+        let selector = field.field.flatMap(FieldSelector.init(name:)) ?? .field(.password)
+        let value = try FieldOption.value(selector, of: item, at: CommandClock.now())
         terminal?.write(OSC52.copy(value))
         await clipboard.copy(value)
         let clipboardSeconds = root.clipboardSeconds

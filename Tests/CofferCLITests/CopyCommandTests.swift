@@ -65,6 +65,22 @@ final class CopyCommandTests: XCTestCase {
         XCTAssertEqual(try display.clipboard(), "someone else's text", "the helper cleared a clipboard that was no longer ours")
     }
 
+    func testNamesAreResolvedAsEverywhere() throws {
+        let vault = try XCTUnwrap(vault)
+        let display = try XCTUnwrap(x)
+        try vault.add("Forgery", ["--password", "other"])
+        func copy(_ name: String) throws -> CofferResult {
+            try CofferProcess.run(["--vault", vault.path, "--passphrase-file", vault.passphraseFile, "copy", name,
+                                   "--clipboard-seconds", "0"], home: vault.root, environment: display.environment)
+        }
+        let ambiguous = try copy("forg")
+        assertExit(ambiguous, 6)
+        XCTAssertEqual(ambiguous.err.split(separator: "\n").count, 3, ambiguous.summary)
+        assertError(try copy("nowhere"), 4, mentions: ["nowhere"])
+        assertOK(try copy("FORGERY"))
+        XCTAssertEqual(try display.clipboard(), "other")
+    }
+
     func testInATerminalTheCopyAlsoGoesOutAsOSC52() throws {
         let vault = try XCTUnwrap(vault)
         let binary = try CofferBinary.require()

@@ -3,6 +3,7 @@ import XCTest
 
 /// Items taken by name (DESIGN §12) in every command that takes one: id, id prefix, exact title,
 /// unique part of a title; exit 4 for none, exit 6 AMBIGUOUS with the candidates for several.
+/// (`copy` needs a clipboard: CopyCommandTests checks its names.)
 final class ItemNameTests: XCTestCase {
     nonisolated(unsafe) private static var shared: (vault: TestVault, ids: [String: String])?
 
@@ -35,7 +36,7 @@ final class ItemNameTests: XCTestCase {
     func testSeveralMatchesAreExit6ListingTheCandidates() throws {
         let (vault, ids) = try vault()
         for command in [["show", "git"], ["edit", "git", "--notes", "x"], ["rm", "git"], ["history", "git"],
-                        ["totp", "git"], ["copy", "git"]] {
+                        ["totp", "git"]] {
             let result = try vault.run(command)
             assertExit(result, 6)
             XCTAssertEqual(result.out, "", result.summary)
@@ -54,7 +55,7 @@ final class ItemNameTests: XCTestCase {
     func testNoMatchIsExit4NamingTheName() throws {
         let (vault, _) = try vault()
         for command in [["show", "nowhere"], ["edit", "nowhere", "--notes", "x"], ["rm", "nowhere"], ["history", "nowhere"],
-                        ["totp", "nowhere"], ["copy", "nowhere"]] {
+                        ["totp", "nowhere"]] {
             assertError(try vault.run(command), 4, mentions: ["nowhere"])
         }
     }
