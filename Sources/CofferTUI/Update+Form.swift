@@ -183,7 +183,10 @@ extension Update {
         item.entry.password = form.text(.password)
         item.entry.notes = form.text(.notes)
         let totp = form.text(.totp).trimmingCharacters(in: .whitespacesAndNewlines)
-        item.entry.totp = totp.isEmpty ? nil : totp
+        // The stored text stays as it was unless the secret changed: no history entry for blanks.
+        if totp != (item.entry.totp ?? "").trimmingCharacters(in: .whitespacesAndNewlines) {
+            item.entry.totp = totp.isEmpty ? nil : totp
+        }
         item.origins = ItemForm.list(form.text(.origins))
         item.tags = ItemForm.list(form.text(.tags))
         item.disabled = form.isDisabled

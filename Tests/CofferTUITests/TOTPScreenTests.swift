@@ -58,6 +58,19 @@ final class TOTPScreenTests: XCTestCase {
             .contains { $0.label == "TOTP" })
     }
 
+    func testSavingOtherFieldsKeepsTheStoredSecretAsItWas() {
+        var state = state(totp: "  gezd gnbv gy3t qojq \n")
+        state.page = .detail(DetailState(itemID: "b2"))
+        let driver = Driver(state)
+        _ = Update.apply(.key(.character("e")), to: &driver.state, now: driver.clock.now)
+        _ = Update.apply(.key(.tab), to: &driver.state, now: driver.clock.now)
+        driver.type("2")
+        let effects = Update.apply(.key(.enter), to: &driver.state, now: driver.clock.now)
+        guard case .saveItem(let saved, _)? = effects.first else { return XCTFail("not saved: \(effects)") }
+        XCTAssertEqual(saved.entry.username, "alice.smith2")
+        XCTAssertEqual(saved.entry.totp, "  gezd gnbv gy3t qojq \n", "blanks around the secret are no change")
+    }
+
     func testTheFormRefusesASecretThatGivesNoCode() {
         var state = state()
         state.page = .detail(DetailState(itemID: "b2"))
