@@ -45,6 +45,7 @@ let package = Package(
             dependencies: [
                 "CofferCore", "CofferSync", "CofferTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

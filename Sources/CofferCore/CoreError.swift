@@ -25,6 +25,12 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
     case unsafeFilesystem(path: String, kind: String)
     /// Another process removed the item while this edit was being made.
     case removedMeanwhile(id: String, title: String)
+    /// No item has this id, id prefix or title (DESIGN §12).
+    case noItemNamed(String)
+    /// Several items answer to this name; the candidates are listed for the user to choose.
+    case ambiguousName(String, candidates: [ItemNameResolver.Candidate])
+    /// An item's `totp` text that yields no code.
+    case invalidTOTP(TOTP.Problem)
 
     public var description: String {
         switch self {
@@ -70,6 +76,14 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
         case .removedMeanwhile(let id, let title):
             return "“\(title)” (\(id)) was removed by another process while it was being edited; nothing was saved "
                 + "(`coffer add` keeps your version as a new item)."
+        case .noItemNamed(let name):
+            return "No item has the id or title “\(name)” (`coffer list` shows them)."
+        case .ambiguousName(let name, let candidates):
+            let lines = candidates.map { "  \($0.title ?? "(unreadable)")  \($0.username ?? "")  \($0.id)" }
+            return "“\(name)” names \(candidates.count) items; give more of the title, or the id:\n"
+                + lines.joined(separator: "\n")
+        case .invalidTOTP(let problem):
+            return "The TOTP secret is invalid: \(problem)."
         }
     }
 }

@@ -5,7 +5,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     // The list.
     case startFilter, keepFilter, clearFilter, toggleSort
     // Items.
-    case newItem, editItem, deleteItem, copyPassword, copyUsername, copyOrigin, toggleReveal
+    case newItem, editItem, deleteItem, copyPassword, copyUsername, copyOrigin, copyTOTP, toggleReveal
     // Everywhere.
     case syncNow, reviewConflicts, lock, help, closeHelp, quit, redraw
     // Passphrase prompts.

@@ -9,6 +9,8 @@ public struct ClipboardService: Sendable {
     public var copy: @Sendable (String) async -> Void
     public var read: @Sendable () async -> String?
     public var clear: @Sendable () async -> Void
+    /// Whether a helper command backs this service (else only OSC 52 reaches a clipboard).
+    public var hasHelper = false
 
     public init(copy: @escaping @Sendable (String) async -> Void, read: @escaping @Sendable () async -> String?,
                 clear: @escaping @Sendable () async -> Void) {
@@ -23,9 +25,11 @@ public struct ClipboardService: Sendable {
     /// The first helper that fits the session: `wl-copy` under Wayland, `xclip` or `xsel` under X11.
     public static func system(environment: [String: String] = ProcessInfo.processInfo.environment) -> ClipboardService {
         guard let helper = ClipboardHelper.find(environment: environment) else { return .terminalOnly }
-        return ClipboardService(copy: { text in helper.run(helper.copyArguments, input: text) },
-                                read: { helper.output(helper.readArguments) },
-                                clear: { helper.run(helper.clearArguments, input: helper.clearsWithInput ? "" : nil) })
+        var service = ClipboardService(copy: { text in helper.run(helper.copyArguments, input: text) },
+                                       read: { helper.output(helper.readArguments) },
+                                       clear: { helper.run(helper.clearArguments, input: helper.clearsWithInput ? "" : nil) })
+        service.hasHelper = true
+        return service
     }
 }
 
@@ -74,25 +78,13 @@ struct ClipboardHelper: Sendable {
     /// How long a helper may take: a hung X server must not hang the screen (or its exit).
     static let timeout: TimeInterval = 2
 
-    /// Runs the helper with `input` on its stdin; output is discarded (xclip stays running to
-    /// serve the selection, so its stdout must not be a pipe we wait on).
+    /// Runs the helper with `input` on its stdin and waits for it; output is discarded (xclip
+    /// forks to serve the selection, and the fork keeps its stdout). A helper that cannot start
+    /// leaves OSC 52 to do the job.
     func run(_ arguments: [String], input: String?) {
         let (executable, arguments) = resolve(arguments)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        let pipe = Pipe()
-        process.standardInput = pipe
-        do {
-            try process.run()
-            if let input { pipe.fileHandleForWriting.write(Data(input.utf8)) }
-            try? pipe.fileHandleForWriting.close()
-            ClipboardHelper.wait(for: process)
-        } catch {
-            // A helper that cannot start leaves OSC 52 to do the job.
-        }
+        guard let child = ChildProcess.start(executable, arguments: arguments, input: input.map { Data($0.utf8) }) else { return }
+        ChildProcess.wait(for: child, upTo: ClipboardHelper.timeout)
     }
 
     /// The helper's output, nil when it fails or takes too long.

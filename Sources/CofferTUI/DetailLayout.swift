@@ -22,7 +22,8 @@ public enum DetailLayout {
     static let mask = "••••••••"
     static let labelWidth = 11
 
-    public static func lines(for row: ScreenItem, state: ScreenState, detail: DetailState) -> [Line] {
+    /// `now` draws the live TOTP code and its countdown.
+    public static func lines(for row: ScreenItem, state: ScreenState, detail: DetailState, now: Date) -> [Line] {
         let zone = state.settings.timeZone
         let valueWidth = max(10, state.size.width - labelWidth - 4)
         var lines = [Line("", row.displayTitle, style: .bold, isHeading: true)]
@@ -64,6 +65,7 @@ public enum DetailLayout {
         } else {
             add("Password", mask + "  (r reveals)", style: .plain)
         }
+        if let line = totpLine(item, now: now) { add("TOTP", line.text, style: line.style) }
         if item.origins.isEmpty { add("Origins", "—") }
         for (index, origin) in item.origins.enumerated() { add(index == 0 ? "Origins" : "", origin) }
         add("Tags", item.tags.isEmpty ? "—" : item.tags.joined(separator: ", "))
@@ -79,6 +81,21 @@ public enum DetailLayout {
             add("", Format.dateTime(entry.created, in: zone) + "  " + describe(entry, revealed: detail.isPasswordRevealed))
         }
         return lines
+    }
+
+    /// The current code in two groups and the seconds it stays valid; nil without a secret. The code
+    /// is shown openly: it is good for seconds, and reading it is what the page is for.
+    static func totpLine(_ item: Item, now: Date) -> Line? {
+        do {
+            guard let totp = try item.totpGenerator() else { return nil }
+            let code = totp.code(at: now)
+            let half = code.index(code.startIndex, offsetBy: code.count / 2)
+            let seconds = totp.secondsLeft(at: now)
+            return Line("", "\(code[..<half]) \(code[half...])  \(seconds) s left  (T copies)",
+                        style: seconds <= 5 ? .warning : .bold)
+        } catch {
+            return Line("", error.description, style: .error)
+        }
     }
 
     /// What an edit changed. The patch holds the values from before it, so it names the fields and

@@ -4,7 +4,7 @@ import Foundation
 /// The edit and new-item form: one text field per item field, validation messages in place.
 public struct ItemForm: Sendable, Equatable {
     public enum Field: Int, Sendable, CaseIterable, Comparable {
-        case title, username, password, origins, tags, notes, disabled
+        case title, username, password, totp, origins, tags, notes, disabled
 
         public static func < (lhs: Field, rhs: Field) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -13,6 +13,7 @@ public struct ItemForm: Sendable, Equatable {
             case .title: return "Title"
             case .username: return "Username"
             case .password: return "Password"
+            case .totp: return "TOTP"
             case .origins: return "Origins"
             case .tags: return "Tags"
             case .notes: return "Notes"
@@ -46,6 +47,7 @@ public struct ItemForm: Sendable, Equatable {
             .title: TextField(item?.title ?? ""),
             .username: TextField(item?.entry.username ?? ""),
             .password: TextField(item?.entry.password ?? ""),
+            .totp: TextField(item?.entry.totp ?? ""),
             .origins: TextField(item?.origins.joined(separator: ", ") ?? ""),
             .tags: TextField(item?.tags.joined(separator: ", ") ?? ""),
             .notes: TextField(item?.entry.notes ?? ""),

@@ -1,3 +1,5 @@
+import CofferCore
+
 /// The key table: every binding of the screen. `Update` dispatches through it; the help overlay
 /// and the hint line are drawn from it, so they cannot drift from what the keys do.
 ///
@@ -59,6 +61,10 @@ public enum KeyBindings {
                    contexts: [.list, .detail], disabledReason: { state in
                        needsReadableItem(state) ?? (state.currentItem?.item?.origins.isEmpty == true
                            ? "The item has no origin." : nil)
+                   }),
+        KeyBinding(keys: [.character("T")], action: .copyTOTP, description: "Copy the TOTP code",
+                   contexts: [.list, .detail], disabledReason: { state in
+                       needsReadableItem(state) ?? state.currentItem?.item.flatMap(totpProblem)
                    }),
         KeyBinding(keys: [.character("r")], action: .toggleReveal, description: "Reveal / hide passwords",
                    hint: "r reveal", contexts: [.detail, .review]),
@@ -185,6 +191,15 @@ public enum KeyBindings {
         case .ready: return nil
         case .waitingForKey: return "The item is waiting for its key from another device."
         case .corrupt: return "The item cannot be read."
+        }
+    }
+
+    /// Why an item gives no TOTP code, or nil when it does.
+    static func totpProblem(_ item: Item) -> String? {
+        do {
+            return try item.totpGenerator() == nil ? "The item has no TOTP secret." : nil
+        } catch {
+            return error.description
         }
     }
 

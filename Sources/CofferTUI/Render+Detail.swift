@@ -1,11 +1,13 @@
+import Foundation
+
 /// The detail page: every field, the password masked until revealed, the history.
 extension Render {
-    static func drawDetail(_ state: ScreenState, detail: DetailState, body: Body, into grid: inout Grid) {
+    static func drawDetail(_ state: ScreenState, detail: DetailState, body: Body, now: Date, into grid: inout Grid) {
         guard let row = state.item(detail.itemID) else {
             grid.write("The item is gone.", x: 2, y: body.top + 1, style: .dimmed)
             return
         }
-        let lines = DetailLayout.lines(for: row, state: state, detail: detail)
+        let lines = DetailLayout.lines(for: row, state: state, detail: detail, now: now)
         let room = body.height
         let start = max(0, min(detail.scroll, lines.count - room))
         for (offset, line) in lines.dropFirst(start).prefix(room).enumerated() {

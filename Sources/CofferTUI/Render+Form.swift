@@ -45,7 +45,7 @@ extension Render {
 
     /// What a field shows: a masked password keeps one dot per character so the cursor lines up.
     static func fieldText(_ text: TextField, field: ItemForm.Field, isRevealed: Bool) -> [Character] {
-        if field == .password, !isRevealed { return Array(repeating: "•", count: text.characters.count) }
+        if field == .password || field == .totp, !isRevealed { return Array(repeating: "•", count: text.characters.count) }
         return text.characters.map { $0 == "\n" || $0 == "\r\n" ? "↵" : ($0 == "\t" ? " " : $0) }
     }
 
@@ -69,6 +69,7 @@ extension Render {
     static func fieldHint(_ field: ItemForm.Field, form: ItemForm) -> String? {
         switch field {
         case .password: return form.isPasswordRevealed ? "^G generates one · ^R hides it" : "^G generates one · ^R shows it"
+        case .totp: return "A base32 secret or an otpauth://totp/ URI (^R shows it)"
         case .origins: return "Comma-separated, e.g. https://example.com, example.org"
         case .tags: return "Comma-separated"
         case .notes: return "^J starts a new line"

@@ -23,7 +23,7 @@ public enum Render {
         case .firstRun(let form): drawFirstRun(state, form: form, body: body, now: now, into: &grid)
         case .locked(let prompt): drawLocked(state, prompt: prompt, body: body, now: now, into: &grid)
         case .list: drawList(state, body: body, into: &grid)
-        case .detail(let detail): drawDetail(state, detail: detail, body: body, into: &grid)
+        case .detail(let detail): drawDetail(state, detail: detail, body: body, now: now, into: &grid)
         case .form(let form): drawForm(state, form: form, body: body, into: &grid)
         case .review(let review): drawReview(state, review: review, body: body, into: &grid)
         }

@@ -182,10 +182,24 @@ extension Update {
         item.entry.username = form.text(.username)
         item.entry.password = form.text(.password)
         item.entry.notes = form.text(.notes)
+        let totp = form.text(.totp).trimmingCharacters(in: .whitespacesAndNewlines)
+        // The stored text stays as it was unless the secret changed: no history entry for blanks.
+        if totp != (item.entry.totp ?? "").trimmingCharacters(in: .whitespacesAndNewlines) {
+            item.entry.totp = totp.isEmpty ? nil : totp
+        }
         item.origins = ItemForm.list(form.text(.origins))
         item.tags = ItemForm.list(form.text(.tags))
         item.disabled = form.isDisabled
-        return (item, ItemValidation.problems(in: item))
+        var problems = ItemValidation.problems(in: item)
+        // A secret that yields no code is refused here as `add`/`edit --totp` refuse it.
+        do {
+            _ = try item.totpGenerator()
+        } catch {
+            if case .invalidTOTP(let problem) = error {
+                problems.append(FieldProblem(field: "entry.totp", reason: problem.description))
+            }
+        }
+        return (item, problems)
     }
 
     /// Puts each problem under the field it names, and moves the focus to the first one.
@@ -214,6 +228,7 @@ extension Update {
         case "entry.username": return (.username, reason)
         case "entry.password": return (.password, reason)
         case "entry.notes": return (.notes, reason)
+        case "entry.totp": return (.totp, reason)
         default:
             if let message = indexed("origins", "origin") { return (.origins, message) }
             if let message = indexed("tags", "tag") { return (.tags, message) }

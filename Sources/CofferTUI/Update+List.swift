@@ -36,6 +36,8 @@ extension Update {
             return copy(.username, in: &state, now: now)
         case .copyOrigin:
             return copy(.origin, in: &state, now: now)
+        case .copyTOTP:
+            return copy(.totp, in: &state, now: now)
         case .reviewConflicts:
             return [.loadReviews]
         default:
@@ -51,6 +53,10 @@ extension Update {
         case .password: value = item.entry.password
         case .username: value = item.entry.username
         case .origin: value = item.origins.first ?? ""
+        case .totp:
+            // The key is disabled for items without a usable secret; the code is the one shown now.
+            guard let code = (try? item.totpGenerator())??.code(at: now) else { return [] }
+            value = code
         }
         state.clipboard = ClipboardCountdown(field: field, until: now.addingTimeInterval(state.settings.clipboardSeconds))
         state.notice = Notice("Copied the \(field.rawValue) of “\(item.title)”.",
@@ -58,7 +64,7 @@ extension Update {
         return [.copyToClipboard(SecretText(value))]
     }
 
-    static func move(_ action: Action, in state: inout ScreenState) -> [Effect] {
+    static func move(_ action: Action, in state: inout ScreenState, now: Date) -> [Effect] {
         switch state.page {
         case .list:
             let rows = state.visibleItems
@@ -68,7 +74,7 @@ extension Update {
             keepSelectionVisible(in: &state)
         case .detail(var detail):
             guard let item = state.item(detail.itemID) else { return [] }
-            let lines = DetailLayout.lines(for: item, state: state, detail: detail).count
+            let lines = DetailLayout.lines(for: item, state: state, detail: detail, now: now).count
             // The page's rows: all but the title bar, the hint line and the status bar.
             let room = max(1, state.size.height - 3)
             let last = max(0, lines - room)

@@ -84,9 +84,9 @@ public enum Update {
     static func perform(_ action: Action, in state: inout ScreenState, now: Date) -> [Effect] {
         switch action {
         case .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom:
-            return move(action, in: &state)
+            return move(action, in: &state, now: now)
         case .open, .back, .startFilter, .keepFilter, .clearFilter, .toggleSort, .newItem, .editItem, .deleteItem,
-             .copyPassword, .copyUsername, .copyOrigin, .reviewConflicts:
+             .copyPassword, .copyUsername, .copyOrigin, .copyTOTP, .reviewConflicts:
             return performBrowsing(action, in: &state, now: now)
         case .toggleReveal:
             return toggleReveal(in: &state)

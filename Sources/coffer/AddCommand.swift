@@ -11,6 +11,7 @@ struct AddCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard fields.title != nil else { throw ValidationError("Missing expected argument '--title <title>'.") }
+        try fields.checkTOTP()
         let vault = try await global.unlockedVault()
         var item = Item(title: "", created: .now())
         try fields.apply(to: &item)
@@ -27,13 +28,14 @@ struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change an item's fields.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The item's id.") var id: String
+    @OptionGroup var target: ItemNameArgument
     @OptionGroup var fields: ItemOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
+        try fields.checkTOTP()
         let vault = try await global.unlockedVault()
-        let base = try await vault.item(id)
+        let base = try await target.item(in: vault)
         var item = base
         try fields.apply(to: &item)
         let saved = try await vault.update(item, from: base)
@@ -55,10 +57,10 @@ struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove an item.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The item's id.") var id: String
+    @OptionGroup var target: ItemNameArgument
 
     func run() async throws {
         let vault = try await global.unlockedVault()
-        try await vault.remove(id)
+        try await vault.remove(try await target.item(in: vault).id)
     }
 }

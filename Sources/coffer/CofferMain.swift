@@ -91,7 +91,8 @@ struct Coffer: AsyncParsableCommand {
             InitCommand.self, AddCommand.self, EditCommand.self, RemoveCommand.self, ShowCommand.self,
             ListCommand.self, SearchCommand.self, HistoryCommand.self, GenerateCommand.self, PasswdCommand.self,
             StatusCommand.self, ExportCommand.self, ImportCommand.self, AccountCommand.self, JoinCommand.self,
-            SyncCommand.self, DeviceCommand.self, SendCommand.self, ReceiveCommand.self,
+            SyncCommand.self, DeviceCommand.self, SendCommand.self, ReceiveCommand.self, TotpCommand.self,
+            CopyCommand.self, ClipboardClearCommand.self,
         ]
     )
 
@@ -100,8 +101,14 @@ struct Coffer: AsyncParsableCommand {
     @Option(help: "Lock the screen after this many idle seconds (0: never).")
     var autoLock: Double = 300
 
-    @Option(help: "Clear a copied password after this many seconds.")
+    @Option(help: "Clear a copied value after this many seconds (the screen, and `coffer copy` where 0 means never).")
     var clipboardSeconds: Double = 10
+
+    func validate() throws {
+        guard clipboardSeconds >= 0, clipboardSeconds.isFinite else {
+            throw ValidationError("--clipboard-seconds must be a number of seconds, 0 or more.")
+        }
+    }
 
     func run() async throws {
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {

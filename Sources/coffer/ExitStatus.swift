@@ -10,6 +10,7 @@ enum ExitStatus {
     static let wrongPassphrase: Int32 = 3
     static let noSuchItem: Int32 = 4
     static let invalidItem: Int32 = 5
+    static let ambiguous: Int32 = 6
     static let offline: Int32 = 10
     static let network: Int32 = 11
     static let syncLocked: Int32 = 12
@@ -21,8 +22,9 @@ enum ExitStatus {
         case let error as CoreError:
             switch error {
             case .wrongPassphrase: return wrongPassphrase
-            case .noSuchItem, .removedMeanwhile: return noSuchItem
-            case .invalidItem, .duplicateItem, .invalidImport: return invalidItem
+            case .noSuchItem, .noItemNamed, .removedMeanwhile: return noSuchItem
+            case .invalidItem, .duplicateItem, .invalidImport, .invalidTOTP: return invalidItem
+            case .ambiguousName: return ambiguous
             default: return failure
             }
         case let error as SyncFailure: return code(for: error.name)

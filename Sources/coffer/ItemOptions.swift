@@ -19,6 +19,17 @@ struct ItemOptions: ParsableArguments {
         if generate && password != nil { throw ValidationError("Give --password or --generate, not both.") }
     }
 
+    /// Refuses a TOTP secret that yields no code (exit 5), before the passphrase is asked.
+    /// (Not in `validate()`: ArgumentParser reports its errors as usage mistakes, exit 2.)
+    func checkTOTP() throws {
+        guard let totp, !totp.isEmpty else { return }
+        do {
+            _ = try TOTP(parsing: totp)
+        } catch {
+            throw CoreError.invalidTOTP(error)
+        }
+    }
+
     func generatedPassword() throws -> String? {
         guard generate else { return password }
         do {

@@ -6,13 +6,19 @@ struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one item.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The item's id.") var id: String
+    @OptionGroup var target: ItemNameArgument
     @Flag(help: "Show the password and TOTP secret.") var reveal = false
+    @OptionGroup var field: FieldOption
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let vault = try await global.unlockedVault()
-        let item = try await vault.item(id)
+        let item = try await target.item(in: vault)
+        if let name = field.field, let selector = FieldSelector(name: name) {
+            print(try FieldOption.value(selector, of: item, at: CommandClock.now()))
+            return
+        }
+        let id = item.id
         let listed = try await vault.listItems().first { $0.id == id }
         let badges = listed.map(ItemExchange.badges(of:)) ?? []
         if output.json {
@@ -36,13 +42,13 @@ struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "history", abstract: "Show an item's earlier entries.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The item's id.") var id: String
+    @OptionGroup var target: ItemNameArgument
     @Flag(help: "Show earlier passwords too.") var reveal = false
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let vault = try await global.unlockedVault()
-        let item = try await vault.item(id)
+        let item = try await target.item(in: vault)
         let versions = HistoryWalk.versions(of: item)
         if output.json {
             let detail = ItemExchange.detail(item, badges: [], reveal: reveal)

@@ -18,7 +18,7 @@ final class CanaryTests: XCTestCase {
         static func random() -> Fields {
             Fields(title: CanaryScanner.randomCanary(), username: CanaryScanner.randomCanary(),
                    password: CanaryScanner.randomCanary(), notes: CanaryScanner.randomCanary(),
-                   totp: CanaryScanner.randomCanary(), origin: CanaryScanner.randomCanary(), tag: CanaryScanner.randomCanary())
+                   totp: CanaryScanner.randomBase32Canary(), origin: CanaryScanner.randomCanary(), tag: CanaryScanner.randomCanary())
         }
 
         var canaries: [String] { [title, username, password, notes, totp, origin, tag] }

@@ -30,10 +30,14 @@ final class ExitCodeTests: XCTestCase {
             (["add"], ["--title"]),
             (["add", "--username", "u"], ["--title"]),
             (["add", "--title"], ["--title"]),
-            (["show"], ["id"]),
-            (["edit"], ["id"]),
-            (["rm"], ["id"]),
-            (["history"], ["id"]),
+            (["show"], ["name"]),
+            (["edit"], ["name"]),
+            (["rm"], ["name"]),
+            (["history"], ["name"]),
+            (["totp"], ["name"]),
+            (["copy"], ["name"]),
+            (["show", "x", "--field"], ["--field"]),
+            (["--clipboard-seconds", "-1", "copy", "x"], ["--clipboard-seconds"]),
             (["search"], ["query"]),
             (["show", "a", "b"], ["b"]),
             (["add", "--title", "x", "--length", "lots", "--generate"], ["lots"]),
@@ -53,7 +57,7 @@ final class ExitCodeTests: XCTestCase {
         assertOK(help)
         XCTAssertTrue(help.out.contains("USAGE") || help.out.contains("Usage"), help.summary)
         for command in ["init", "add", "edit", "rm", "show", "list", "search", "history", "generate", "passwd", "status",
-                        "import", "export"] {
+                        "import", "export", "totp", "copy"] {
             XCTAssertTrue(help.out.contains(command), "help does not list \(command)")
         }
         let addHelp = try CofferProcess.run(["add", "--help"])

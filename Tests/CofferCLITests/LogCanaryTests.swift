@@ -29,8 +29,8 @@ final class LogCanaryTests: XCTestCase {
         super.tearDown()
     }
 
-    private func canary() -> String {
-        let value = CanaryScanner.randomCanary()
+    private func canary(base32: Bool = false) -> String {
+        let value = base32 ? CanaryScanner.randomBase32Canary() : CanaryScanner.randomCanary()
         canaries.append(value)
         return value
     }
@@ -38,7 +38,7 @@ final class LogCanaryTests: XCTestCase {
     /// `add`/`edit` options with a new canary in every field.
     private func fieldOptions() -> [String] {
         ["--title", "Title \(canary())", "--username", canary(), "--password", canary(), "--notes", "notes \(canary())",
-         "--origin", "https://\(canary()).example/login", "--tag", canary(), "--totp", canary()]
+         "--origin", "https://\(canary()).example/login", "--tag", canary(), "--totp", canary(base32: true)]
     }
 
     private func device() throws -> TestVault {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import CofferCore
 import CofferFuzzChecks
+import CofferTestSupport
 
 /// The fuzz seed corpora (`Resources/fuzz/<target>/`) stay valid inputs: every file passes the
 /// check its fuzz target runs, so `make fuzz` starts from inputs that exercise the parsers.
@@ -96,15 +97,6 @@ enum FuzzReplayer {
     }
 
     static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executable(name))
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        try ToolProcess.run(try executable(name), arguments)
     }
 }

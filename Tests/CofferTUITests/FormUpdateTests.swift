@@ -72,11 +72,13 @@ final class FormUpdateTests: XCTestCase {
         _ = Update.apply(.key(.tab), to: &driver.state, now: driver.clock.now)
         driver.type("me")
         for _ in 0..<2 { _ = Update.apply(.key(.tab), to: &driver.state, now: driver.clock.now) }
+        driver.type(" jbsw y3dp ehpk 3pxp ")
+        _ = Update.apply(.key(.tab), to: &driver.state, now: driver.clock.now)
         driver.type("forge.example, , git.example")
         _ = Update.apply(.key(.tab), to: &driver.state, now: driver.clock.now)
         driver.type("dev")
         let expected = Item(id: "new", title: "Forge", origins: ["forge.example", "git.example"], tags: ["dev"],
-                            entry: Entry(username: "me"), created: Timestamp(driver.clock.now))
+                            entry: Entry(username: "me", totp: "jbsw y3dp ehpk 3pxp"), created: Timestamp(driver.clock.now))
         let effects = Update.apply(.key(.enter), to: &driver.state, now: driver.clock.now)
         XCTAssertEqual(effects, [.saveItem(expected, base: nil)])
     }

@@ -70,6 +70,14 @@ final class SnapshotTests: XCTestCase {
         assertSnapshot(frame(state), named: "detail-masked")
     }
 
+    func testDetailWithALiveTOTPCode() {
+        var bank = Fixtures.bank
+        bank.entry.totp = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+        var state = Fixtures.unlocked(items: [ScreenItem(bank)])
+        state.page = .detail(DetailState(itemID: "b2"))
+        assertSnapshot(frame(state), named: "detail-totp")
+    }
+
     func testDetailRevealed() {
         var state = Fixtures.unlocked()
         state.page = .detail(DetailState(itemID: "a1", isPasswordRevealed: true))

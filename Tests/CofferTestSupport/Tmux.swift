@@ -36,16 +36,7 @@ public final class Tmux {
 
     @discardableResult
     public func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Tmux.executable ?? "/usr/bin/tmux")
-        process.arguments = ["-L", socket] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try ToolProcess.run(Tmux.executable ?? "/usr/bin/tmux", ["-L", socket] + arguments).output
     }
 
     /// Sends keys as tmux names them: literal text, or `Enter`, `Escape`, `C-c`, `Tab`…

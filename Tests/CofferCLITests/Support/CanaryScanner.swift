@@ -105,8 +105,14 @@ struct CanaryScanner {
     }
 
     /// A random canary: 24 lowercase letters and digits (usable as a host name label, too).
-    static func randomCanary() -> String {
-        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789")
-        return String((0..<24).map { _ in alphabet.randomElement()! })
+    static func randomCanary() -> String { random(24, of: "abcdefghijklmnopqrstuvwxyz0123456789") }
+
+    /// A random canary that is also a valid TOTP secret (24 lowercase base32 characters), for the
+    /// `totp` field, which `add` and `edit` refuse when it yields no code.
+    static func randomBase32Canary() -> String { random(24, of: "abcdefghijklmnopqrstuvwxyz234567") }
+
+    private static func random(_ count: Int, of alphabet: String) -> String {
+        let characters = Array(alphabet)
+        return String((0..<count).map { _ in characters.randomElement()! })
     }
 }

@@ -1,0 +1,44 @@
+/// Which item a name given on the command line means (DESIGN §12): an id, an id prefix, an exact
+/// title (ignoring case), then a unique part of a title. A pure function over the vault's items.
+public enum ItemNameResolver {
+    /// What the resolver knows of an item; an item that cannot be read has no title.
+    public struct Candidate: Sendable, Equatable {
+        public var id: String
+        public var title: String?
+        public var username: String?
+
+        public init(id: String, title: String?, username: String? = nil) {
+            self.id = id
+            self.title = title
+            self.username = username
+        }
+    }
+
+    public enum Resolution: Sendable, Equatable {
+        case found(String)
+        case none
+        /// Several items match at the first rule that matches any: they are listed to choose from.
+        case ambiguous([Candidate])
+    }
+
+    /// Shorter id prefixes are taken as titles: "ab" or "cafe" should not silently pick an id.
+    public static let shortestIDPrefix = 4
+
+    /// Applies the rules in order; the first that matches anything decides.
+    public static func resolve(_ name: String, among candidates: [Candidate]) -> Resolution {
+        let lowered = name.lowercased()
+        let folded = ItemMatcher.fold(name)
+        let rules: [(Candidate) -> Bool] = [
+            { $0.id == name },
+            { lowered.count >= shortestIDPrefix && $0.id.lowercased().hasPrefix(lowered) },
+            { $0.title.map { ItemMatcher.fold($0) == folded } ?? false },
+            { !folded.isEmpty && ($0.title.map { ItemMatcher.fold($0).contains(folded) } ?? false) },
+        ]
+        for rule in rules {
+            let matches = candidates.filter(rule)
+            if matches.count == 1 { return .found(matches[0].id) }
+            if matches.count > 1 { return .ambiguous(matches.sorted { ($0.title ?? "", $0.id) < ($1.title ?? "", $1.id) }) }
+        }
+        return .none
+    }
+}
