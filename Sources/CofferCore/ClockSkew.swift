@@ -71,3 +71,15 @@ public struct ClockSkew: Sendable, Equatable {
         self.init(low: low, high: high, measured: measured)
     }
 }
+
+extension VaultDatabase {
+    /// The offset the last sync measured (any process's), or nil before the first.
+    public var clockSkew: ClockSkew? {
+        (try? meta(.clockSkew)).flatMap { $0.flatMap(ClockSkew.init(stored:)) }
+    }
+
+    /// Now by the server's clock, as far as the last sync could tell (TOTP codes, times written).
+    public func correctedNow(_ deviceNow: Date = Date()) -> Date {
+        clockSkew?.corrected(Timestamp(deviceNow)).date ?? deviceNow
+    }
+}

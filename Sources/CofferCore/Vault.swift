@@ -107,8 +107,7 @@ public actor Vault {
     /// by the offset the last sync measured against the server (seed 004). Read each time: a sync
     /// in another process may have measured it since. Never call it inside a write (it reads).
     var now: Timestamp {
-        let skew = (try? database.meta(.clockSkew)).flatMap { $0.flatMap(ClockSkew.init(stored:)) }
-        return skew?.corrected(clock()) ?? clock()
+        database.clockSkew?.corrected(clock()) ?? clock()
     }
 
     // MARK: Reading

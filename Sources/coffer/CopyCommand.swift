@@ -27,7 +27,7 @@ struct CopyCommand: AsyncParsableCommand {
         let vault = try await global.unlockedVault()
         let item = try await target.item(in: vault)
         let selector = field.field.flatMap(FieldSelector.init(name:)) ?? .field(.password)
-        let value = try FieldOption.value(selector, of: item, at: CommandClock.now())
+        let value = try FieldOption.value(selector, of: item, at: CommandClock.now(for: vault))
         terminal?.write(OSC52.copy(value))
         await clipboard.copy(value)
         let clipboardSeconds = root.clipboardSeconds

@@ -15,7 +15,7 @@ struct ShowCommand: AsyncParsableCommand {
         let vault = try await global.unlockedVault()
         let item = try await target.item(in: vault)
         if let name = field.field, let selector = FieldSelector(name: name) {
-            print(try FieldOption.value(selector, of: item, at: CommandClock.now()))
+            print(try FieldOption.value(selector, of: item, at: CommandClock.now(for: vault)))
             return
         }
         let id = item.id

@@ -14,7 +14,7 @@ struct TotpCommand: AsyncParsableCommand {
         let vault = try await global.unlockedVault()
         let item = try await target.item(in: vault)
         guard let totp = try item.totpGenerator() else { throw CommandFailure("“\(item.title)” has no TOTP secret.") }
-        let now = CommandClock.now()
+        let now = CommandClock.now(for: vault)
         let code = totp.code(at: now)
         let secondsLeft = totp.secondsLeft(at: now)
         if output.json {
