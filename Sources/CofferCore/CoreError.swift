@@ -25,6 +25,8 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
     case unsafeFilesystem(path: String, kind: String)
     /// Another process removed the item while this edit was being made.
     case removedMeanwhile(id: String, title: String)
+    /// A device message that cannot be sent (too large, no such device, an unverified one).
+    case deviceMessage(reason: String)
 
     public var description: String {
         switch self {
@@ -70,6 +72,8 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
         case .removedMeanwhile(let id, let title):
             return "“\(title)” (\(id)) was removed by another process while it was being edited; nothing was saved "
                 + "(`coffer add` keeps your version as a new item)."
+        case .deviceMessage(let reason):
+            return "Cannot send the message: \(reason)."
         }
     }
 }

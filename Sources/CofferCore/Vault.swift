@@ -11,11 +11,14 @@ public actor Vault {
     private let clock: @Sendable () -> Timestamp
     /// The items the last full listing opened, by id (see `listItems()`); empty while locked.
     private var lastListing: [String: OpenedRecord] = [:]
+    /// When this process last unlocked the vault: a remote lock sent before it is ignored.
+    public private(set) var unlockedAt: Timestamp?
 
     init(database: VaultDatabase, clock: @escaping @Sendable () -> Timestamp, session: UnlockedSession? = nil) {
         self.database = database
         self.clock = clock
         self.session = session
+        self.unlockedAt = session == nil ? nil : clock()
     }
 
     /// Creates a vault with a fresh key ring sealed under `passphrase`; the vault is left unlocked.
@@ -78,6 +81,7 @@ public actor Vault {
                                     vaultKey: newer.vaultKey, passphraseKeys: newer.passphraseKeys, kdf: newer.kdf)
         }
         session = UnlockedSession(keys: opened.passphraseKeys, ring: opened.ring, vaultKey: opened.vaultKey, kdf: opened.kdf)
+        unlockedAt = clock()
     }
 
     /// Drops every key: the buffers are wiped now and freed with the session.
@@ -87,6 +91,7 @@ public actor Vault {
         session?.vaultKey.wipe()
         session?.keys.wrappingKey.wipe()
         session = nil
+        unlockedAt = nil
     }
 
     func unlockedSession() throws -> UnlockedSession {

@@ -254,7 +254,7 @@ public actor KintoClient {
 
     /// Sends an authenticated request, records its backoff headers and turns auth, overload and
     /// server failures into errors. Any other status is the caller's to judge.
-    private func perform(_ method: String, _ url: URL, headers: [String: String] = [:],
+    func perform(_ method: String, _ url: URL, headers: [String: String] = [:],
                          body: Data? = nil) async throws -> KintoResponse {
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -308,7 +308,7 @@ public actor KintoClient {
         }
     }
 
-    private static func unexpected(_ response: KintoResponse, doing activity: String) -> KintoError {
+    static func unexpected(_ response: KintoResponse, doing activity: String) -> KintoError {
         let detail = bodyMessage(response).map { ": \($0)" } ?? ""
         return .network(message: "unexpected HTTP \(response.status) while \(activity)\(detail)")
     }
@@ -320,7 +320,7 @@ public actor KintoClient {
     // MARK: - URLs and records
 
     /// `server` + `path` (which starts with `/`), with an optional query.
-    private static func endpoint(_ server: URL, _ path: String, query: [URLQueryItem] = []) throws -> URL {
+    static func endpoint(_ server: URL, _ path: String, query: [URLQueryItem] = []) throws -> URL {
         var base = server.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         guard var components = URLComponents(string: base + path) else {

@@ -91,7 +91,7 @@ struct Coffer: AsyncParsableCommand {
             InitCommand.self, AddCommand.self, EditCommand.self, RemoveCommand.self, ShowCommand.self,
             ListCommand.self, SearchCommand.self, HistoryCommand.self, GenerateCommand.self, PasswdCommand.self,
             StatusCommand.self, ExportCommand.self, ImportCommand.self, AccountCommand.self, JoinCommand.self,
-            SyncCommand.self,
+            SyncCommand.self, DeviceCommand.self,
         ]
     )
 
