@@ -13,10 +13,15 @@ extension SyncEngine {
     }
 
     /// Seals `topic` to each device and queues it in the outbox, in one transaction; the next sync
-    /// sends it (call `sync()` to send now). Refuses unverified devices and this one.
+    /// sends it (call `sync()` to send now). Refuses unverified devices and this one. Works
+    /// offline for devices already listed here.
     @discardableResult
     public func send(_ topic: MessageTopic, data: String = "", to deviceIDs: [String]) async throws -> [MessageRecord] {
-        let records = try vault.database.syncRead { try $0.deviceRecords() }
+        var records = try vault.database.syncRead { try $0.deviceRecords() }
+        if !deviceIDs.allSatisfy({ id in records.contains { $0.id == id } }) {
+            try await DeviceFetchStep.run(SyncContext(vault: vault, client: client, logger: logger, progress: { _ in }))
+            records = try vault.database.syncRead { try $0.deviceRecords() }
+        }
         let created = Timestamp(now())
         var sealed: [MessageRecord] = []
         for id in deviceIDs {
