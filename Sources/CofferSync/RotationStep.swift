@@ -32,8 +32,7 @@ enum RotationStep {
         guard isReady(pending, waiting: waiting, now: now) else { return false }
         try await context.client.changeAccountPassword(user: account.user, to: pending.password)
         // The server took it: a crash here leaves the old password in meta and the new one in
-        // `pendingRotation`; `adoptPendingRotation` recovers on the next refusal.
-        CrashPoint.reach("sync.rotation.after-change")
+        // `pendingRotation`; `SyncEngine.adoptNextPassword` takes it on the next refusal.
         account.password = pending.password
         try context.database.syncWrite { store in
             try store.setMeta([.accountPassword: pending.password, .pendingRotation: nil])
