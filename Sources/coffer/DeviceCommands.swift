@@ -16,10 +16,12 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let devices = try await DeviceSession.open(global).devices()
+            let ordered = devices.sorted { ($0.isCurrent ? 0 : 1, $0.name ?? "~", $0.id) < ($1.isCurrent ? 0 : 1, $1.name ?? "~", $1.id) }
             if output.json {
-                print(try ItemExchange.text(devices.map(DevicePrinter.json)))
+                print(try ItemExchange.text(ordered.map(DevicePrinter.json)))
             } else {
-                devices.forEach { print(DevicePrinter.line($0)) }
+                let width = ordered.map { ($0.name ?? "?").count }.max() ?? 0
+                ordered.forEach { print(DevicePrinter.line($0, width: width)) }
             }
         }
     }
@@ -77,6 +79,7 @@ struct DeviceCommand: AsyncParsableCommand {
             let target = try DeviceSession.pick(name, in: try await engine.devices())
             try await AccountOptions.mapped { try await engine.removeDevice(target.id, rotate: rotate) }
             print("Removed \(DevicePrinter.label(target)).")
+            fflush(nil)
             if rotate {
                 try SyncOutcomePrinter.finish(await engine.sync())
                 print("The account password changes once every other device has synced and received the new one.")
@@ -117,6 +120,7 @@ enum DeviceSession {
     static func deliver(_ topic: MessageTopic, to targets: [KnownDevice], with engine: SyncEngine) async throws {
         try await engine.send(topic, to: targets.map(\.id))
         print("Queued \(topic.rawValue) for " + (targets.isEmpty ? "no device" : targets.map(DevicePrinter.label).joined(separator: ", ")) + ".")
+        fflush(nil)
         try SyncOutcomePrinter.finish(await engine.sync())
     }
 }
@@ -126,9 +130,9 @@ enum DevicePrinter {
         "\(device.name ?? "unverified") (\(device.id.prefix(8)))"
     }
 
-    static func line(_ device: KnownDevice) -> String {
+    static func line(_ device: KnownDevice, width: Int) -> String {
         let mark = device.isCurrent ? "★" : " "
-        let name = device.name ?? "?"
+        let name = (device.name ?? "?").padding(toLength: width, withPad: " ", startingAt: 0)
         let verified = device.isVerified ? "" : "  unverified"
         return "\(mark) \(name)  \(device.id.prefix(8))  last seen \(device.lastSeen.iso8601)\(verified)"
     }
