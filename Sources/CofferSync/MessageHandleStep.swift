@@ -10,6 +10,8 @@ enum MessageHandleStep {
         var applied = 0
         var refused = 0
         var waiting = 0
+        /// Who locked this device, when a lock or sign-out was applied.
+        var lock: DeviceLockNotice?
     }
 
     static func run(_ context: SyncContext, now: Int64) async throws -> Outcome {
@@ -60,6 +62,7 @@ enum MessageHandleStep {
             return plan
         }
         if plan.locks { await vault.lock() }
+        outcome.lock = plan.lock
         return outcome
     }
 }

@@ -7,7 +7,7 @@ struct MessagePlan: Equatable {
     var handled: [(id: String, expires: Int64)] = []
     /// Ids whose server copy is to be deleted (marked done in the inbox).
     var done: [String] = []
-    /// A remote lock to obey, with the sender's name.
+    /// A remote lock (or sign-out) to obey, with the sender's name.
     var lock: DeviceLockNotice?
     var signOut = false
     /// The account's next password (`credentials`), tried when the current one is refused.
@@ -34,8 +34,12 @@ struct MessagePlan: Equatable {
             handled.append((id, expires))
             done.append(id)
             switch content.topic {
-            case .lock: lock = DeviceLockNotice(from: senderName, at: Timestamp(milliseconds: content.created))
-            case .signout: signOut = true
+            case .lock:
+                lock = DeviceLockNotice(from: senderName, at: Timestamp(milliseconds: content.created))
+            case .signout:
+                // Signing out locks too, and the lock screen says who asked.
+                signOut = true
+                lock = DeviceLockNotice(from: senderName, at: Timestamp(milliseconds: content.created))
             case .credentials: nextPassword = content.data
             }
         }

@@ -4,7 +4,7 @@ import Foundation
 /// The device and message steps of a sync (DESIGN §9), after the items and keystores. An idle
 /// sync adds one request: the messages listing, answered 304.
 extension SyncEngine {
-    func runDeviceSteps(_ context: SyncContext) async throws {
+    func runDeviceSteps(_ context: SyncContext, into report: inout SyncReport) async throws {
         let now = Timestamp(self.now()).milliseconds
         if try await DeviceRegisterStep.run(context, now: now) { logger.info("devices: this device's record published") }
         let sent = try await OutboxPushStep.run(context)
@@ -12,6 +12,7 @@ extension SyncEngine {
         let listed = try await MessageFetchStep.run(context)
         CrashPoint.reach("sync.messages.fetch.after")
         let handled = try await MessageHandleStep.run(context, now: now)
+        report.remoteLock = handled.lock
         CrashPoint.reach("sync.messages.handle.after")
         let deleted = try await MessageDeleteStep.run(context, now: now)
         if try await RotationStep.run(context, now: now), let account = try SyncAccount.load(from: vault.database) {

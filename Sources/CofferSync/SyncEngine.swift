@@ -114,7 +114,7 @@ public actor SyncEngine {
         report.uploaded = acknowledgements.count
         logger.info("apply: \(acknowledgements.count) changes are stable")
 
-        try await runDeviceSteps(context)
+        try await runDeviceSteps(context, into: &report)
 
         report.conflictsWaiting = try context.database.status().conflicts
         if unknown > 0 {

@@ -1,3 +1,4 @@
+import CofferCore
 import Foundation
 
 /// The error names of the Lockbox design, which the screen and the exit codes use.
@@ -45,6 +46,8 @@ public struct SyncReport: Sendable, Equatable {
     public var mergedIDs: [String] = []
     /// Records the server sent older than the version this device holds (rollbacks or replays).
     public var rolledBack = 0
+    /// Another device locked this one (a `lock` or `signout` message handled in this sync).
+    public var remoteLock: DeviceLockNotice?
 
     public init(error: SyncErrorName? = nil, message: String? = nil) {
         self.error = error
