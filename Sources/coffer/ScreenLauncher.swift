@@ -23,7 +23,16 @@ enum ScreenLauncher {
             },
             resolveReview: { vault, review in
                 try await vault.resolveReview(review.itemID, choosing: review.swappedChoices)
-            })
+            },
+            loadDevices: { vault in try await engines.required(for: vault).devices() },
+            sendToDevice: { vault, topic, id in
+                let engine = try await engines.required(for: vault)
+                try await engine.send(topic, to: [id])
+                if let error = await engine.sync().error, error != .syncLocked {
+                    throw CommandFailure("Queued; the sync that sends it ended in \(error.rawValue), the next one retries")
+                }
+            },
+            removeDevice: { vault, id in try await engines.required(for: vault).removeDevice(id, rotate: false) })
         return await CofferScreen.run(vaultPath: vaultPath, services: services, options: options)
     }
 }
@@ -36,6 +45,14 @@ actor EngineCache {
     func engine(for vault: Vault) throws -> SyncEngine? {
         if let engine, engine.vault === vault { return engine }
         engine = try SyncEngine.forAccount(of: vault)
+        return engine
+    }
+
+    /// The engine, or a clear error for a vault without an account.
+    func required(for vault: Vault) throws -> SyncEngine {
+        guard let engine = try engine(for: vault) else {
+            throw CommandFailure("This vault has no sync account; set one with `coffer account login`")
+        }
         return engine
     }
 }
