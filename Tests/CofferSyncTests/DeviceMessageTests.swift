@@ -204,20 +204,6 @@ final class DeviceMessageTests: XCTestCase {
         XCTAssertEqual(known.compactMap(\.name).sorted(), ["a", "b"])
     }
 
-    func testIdlePollIsOneNotModifiedRequest() async throws {
-        let devices = try await trio()
-        let proxy = try FaultProxy(upstream: server)
-        devices[0].use(server: proxy.url, credentials: credentials)
-        await devices[0].syncExpectingSuccess()
-        let before = try await proxy.log().count
-        await devices[0].syncExpectingSuccess()
-        let idle = try await proxy.log().dropFirst(before)
-        let messages = idle.filter { $0.path.contains("/messages/") }
-        XCTAssertEqual(messages.map(\.status), [304], "\(idle.map { "\($0.method) \($0.path) \($0.status ?? 0)" })")
-        XCTAssertEqual(idle.count, 3, "items, keystores and messages, each a 304")
-        XCTAssertTrue(idle.allSatisfy { $0.status == 304 })
-    }
-
     func testNoDeviceNameOrMessagePlaintextReachesTheServer() async throws {
         func canary(_ kind: String) -> String { "cnry\(kind)\(UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16))" }
         let names = [canary("a"), canary("b"), canary("c")]
