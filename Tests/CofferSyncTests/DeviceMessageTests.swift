@@ -17,7 +17,7 @@ final class DeviceMessageTests: XCTestCase {
         directory = try temporaryDirectory(self)
     }
 
-    var raw: RawKinto { RawKinto(server: server.url, credentials: credentials) }
+    var raw: RawAccount { RawAccount(server: server, credentials: credentials) }
 
     /// Three unlocked devices, each registered.
     func trio(names: [String] = ["a", "b", "c"]) async throws -> [Device] {
@@ -220,5 +220,33 @@ final class DeviceMessageTests: XCTestCase {
         }
         XCTAssertEqual(hits, [])
         XCTAssertFalse(messages.contains("credentials"), "the topic is sealed too (capabilities name topics in the clear)")
+    }
+}
+
+extension DeviceMessageTests {
+    /// The send's answer is lost after the server stored it: the outbox keeps the message, and the
+    /// retry's `If-None-Match: *` finds it there instead of making a second copy.
+    func testASendWhoseAnswerWasLostLeavesNoDuplicate() async throws {
+        let devices = try await trio()
+        let (a, b) = (devices[0], devices[1])
+        let proxy = try FaultProxy(upstream: server)
+        defer { proxy.stop() }
+        a.use(server: proxy.url, credentials: credentials)
+        clock.advance(60)
+        try await a.engine.send(.credentials, data: "once", to: [try id(b)])
+        try await proxy.setFault(.resetAfter, match: "/collections/messages/records/")
+        let lost = await a.sync()
+        XCTAssertEqual(lost.error, .network, lost.message ?? "")
+        XCTAssertEqual(try a.vault.database.syncRead { try $0.outbox() }.count, 1, "kept for the retry")
+        let afterLoss = try await raw.records("messages").count
+        XCTAssertEqual(afterLoss, 1, "the server stored it")
+        await a.syncExpectingSuccess()
+        XCTAssertEqual(try a.vault.database.syncRead { try $0.outbox() }, [])
+        let afterRetry = try await raw.records("messages").count
+        XCTAssertEqual(afterRetry, 1, "no second copy")
+        await b.syncExpectingSuccess()
+        XCTAssertEqual(try b.vault.database.meta(.accountNextPassword), "once")
+        let left = try await raw.records("messages").count
+        XCTAssertEqual(left, 0)
     }
 }
