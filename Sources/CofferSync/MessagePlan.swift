@@ -52,10 +52,6 @@ struct MessagePlan: Equatable {
             try store.setMeta([.remoteLock: String(decoding: try JSONEncoder().encode(lock), as: UTF8.self)])
         }
         if let nextPassword { try store.setMeta([.accountNextPassword: nextPassword]) }
-        if signOut {
-            try store.setMeta([.accountServer: nil, .accountUser: nil, .accountPassword: nil, .accountNextPassword: nil,
-                               .lastSync: nil, .lastError: nil, .lastErrorMessage: nil, .backoffUntil: nil])
-            try store.clearMarkers()
-        }
+        if signOut { try SyncAccount.forget(in: store) }
     }
 }

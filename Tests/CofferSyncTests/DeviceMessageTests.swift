@@ -33,6 +33,8 @@ final class DeviceMessageTests: XCTestCase {
 
     func id(_ device: Device) throws -> String { try device.vault.deviceID() }
 
+    func messagesOnServer() async throws -> Int { try await raw.records("messages").count }
+
     /// Sends from `sender` one minute on and syncs it, so the message is newer than every unlock.
     func send(_ topic: MessageTopic, data: String = "", from sender: Device, to recipient: Device) async throws {
         clock.advance(60)
@@ -87,8 +89,8 @@ final class DeviceMessageTests: XCTestCase {
         let devices = try await trio()
         let (a, b, c) = (devices[0], devices[1], devices[2])
         try await send(.lock, from: a, to: b)
-        let onServer1 = try await raw.records("messages").count
-        XCTAssertEqual(onServer1, 1)
+        let onServer = try await messagesOnServer()
+        XCTAssertEqual(onServer, 1)
         await c.syncExpectingSuccess()
         let cLocked = await c.vault.isLocked
         XCTAssertFalse(cLocked, "a message for b does nothing on c")
@@ -97,8 +99,8 @@ final class DeviceMessageTests: XCTestCase {
         XCTAssertTrue(bLocked)
         let notice = try XCTUnwrap(try b.vault.database.meta(.remoteLock))
         XCTAssertTrue(notice.contains("\"from\":\"a\""), notice)
-        let onServer2 = try await raw.records("messages").count
-        XCTAssertEqual(onServer2, 0)
+        let remaining = try await messagesOnServer()
+        XCTAssertEqual(remaining, 0)
         try await b.unlock()
         await b.syncExpectingSuccess()
         let lockedAgain = await b.vault.isLocked
@@ -114,8 +116,8 @@ final class DeviceMessageTests: XCTestCase {
         await devices[1].syncExpectingSuccess()
         let locked = await devices[1].vault.isLocked
         XCTAssertFalse(locked)
-        let onServer3 = try await raw.records("messages").count
-        XCTAssertEqual(onServer3, 0)
+        let onServer = try await messagesOnServer()
+        XCTAssertEqual(onServer, 0)
     }
 
     func testReplayedMessageIsOnlyDeleted() async throws {
@@ -130,8 +132,8 @@ final class DeviceMessageTests: XCTestCase {
         try await raw.put("messages", sent)
         await b.syncExpectingSuccess()
         XCTAssertNil(try b.vault.database.meta(.accountNextPassword), "the replay had no effect")
-        let onServer4 = try await raw.records("messages").count
-        XCTAssertEqual(onServer4, 0, "the replay was deleted")
+        let onServer = try await messagesOnServer()
+        XCTAssertEqual(onServer, 0, "the replay was deleted")
     }
 
     func testFlippedBitIsRejected() async throws {
@@ -146,8 +148,8 @@ final class DeviceMessageTests: XCTestCase {
         try await raw.put("messages", sent)
         await b.syncExpectingSuccess()
         XCTAssertNil(try b.vault.database.meta(.accountNextPassword))
-        let onServer5 = try await raw.records("messages").count
-        XCTAssertEqual(onServer5, 0, "the altered message was deleted")
+        let onServer = try await messagesOnServer()
+        XCTAssertEqual(onServer, 0, "the altered message was deleted")
         let handled = try b.vault.database.syncRead { try $0.isHandled(try XCTUnwrap(sent["id"] as? String)) }
         XCTAssertFalse(handled)
     }
@@ -159,8 +161,8 @@ final class DeviceMessageTests: XCTestCase {
         await devices[1].syncExpectingSuccess()
         let locked = await devices[1].vault.isLocked
         XCTAssertFalse(locked, "a lock 16 minutes old is not applied")
-        let onServer6 = try await raw.records("messages").count
-        XCTAssertEqual(onServer6, 0)
+        let onServer = try await messagesOnServer()
+        XCTAssertEqual(onServer, 0)
     }
 
     func testLockedRecipientKeepsSignoutUntilItUnlocks() async throws {
@@ -171,16 +173,16 @@ final class DeviceMessageTests: XCTestCase {
         await b.syncExpectingSuccess()
         await b.syncExpectingSuccess()
         XCTAssertNotNil(try SyncAccount.load(from: b.vault.database), "locked: the message waits")
-        let onServer7 = try await raw.records("messages").count
-        XCTAssertEqual(onServer7, 1)
+        let onServer = try await messagesOnServer()
+        XCTAssertEqual(onServer, 1)
         clock.advance(1)
         try await b.unlock()
         _ = await b.sync()
         XCTAssertNil(try SyncAccount.load(from: b.vault.database), "signed out")
         let locked = await b.vault.isLocked
         XCTAssertTrue(locked)
-        let onServer8 = try await raw.records("messages").count
-        XCTAssertEqual(onServer8, 0)
+        let remaining = try await messagesOnServer()
+        XCTAssertEqual(remaining, 0)
     }
 
     func testRemoveWithRotateCutsOffOnlyTheRemovedDevice() async throws {
@@ -238,15 +240,15 @@ extension DeviceMessageTests {
         let lost = await a.sync()
         XCTAssertEqual(lost.error, .network, lost.message ?? "")
         XCTAssertEqual(try a.vault.database.syncRead { try $0.outbox() }.count, 1, "kept for the retry")
-        let afterLoss = try await raw.records("messages").count
+        let afterLoss = try await messagesOnServer()
         XCTAssertEqual(afterLoss, 1, "the server stored it")
         await a.syncExpectingSuccess()
         XCTAssertEqual(try a.vault.database.syncRead { try $0.outbox() }, [])
-        let afterRetry = try await raw.records("messages").count
+        let afterRetry = try await messagesOnServer()
         XCTAssertEqual(afterRetry, 1, "no second copy")
         await b.syncExpectingSuccess()
         XCTAssertEqual(try b.vault.database.meta(.accountNextPassword), "once")
-        let left = try await raw.records("messages").count
+        let left = try await messagesOnServer()
         XCTAssertEqual(left, 0)
     }
 }

@@ -20,13 +20,8 @@ extension RuntimeTests {
         try account.save(to: desk.database)
         let deskEngine = try XCTUnwrap(try SyncEngine.forAccount(of: desk))
         try await EndToEndSyncTests.syncSucceeds(deskEngine)
-        let client = KintoClient(server: server, credentials: account.credentials)
-        guard case .changes(let records, _) = try await client.fetchChanges(collection: .keystores, since: nil),
-              let first = records.first else { return XCTFail("no keystore on the server") }
         let laptopPath = directory.appendingPathComponent("laptop.db").path
-        let joined = try Vault.join(at: laptopPath, keystore: try JSONDecoder().decode(KeystoreRecord.self, from: first),
-                                    passphrase: SecureBuffer(copying: Array(passphrase.utf8)), deviceName: "laptop")
-        try account.save(to: joined.database)
+        let joined = try await EndToEndSyncTests.join(at: laptopPath, account: account, passphrase: passphrase, deviceName: "laptop")
         try await EndToEndSyncTests.syncSucceeds(try XCTUnwrap(try SyncEngine.forAccount(of: joined)))
         await joined.lock()
 
