@@ -46,6 +46,10 @@ extension SyncEngine {
         }
         try await client.deleteRecord(.devices, id: id)
         try vault.database.syncWrite { try $0.deleteDeviceRecord(id) }
+        // Nobody would ever delete what still waits for it.
+        if case .changes(let waiting, _) = try await client.listRecords(.messages, filter: ["recipient": id], etag: nil) {
+            for message in waiting.compactMap(MessageRecord.decode) { try await client.deleteRecord(.messages, id: message.id) }
+        }
         guard rotate else { return }
         let password = SecureBuffer.random(count: 24).withUnsafeBytes { Data($0).base64EncodedString() }
         let remaining = devices.filter { $0.isVerified && !$0.isCurrent && $0.id != id }.map(\.id)
