@@ -22,8 +22,18 @@ extension SyncScenarioTests {
         async let fromC = c.sync()
         async let meanwhile = b.sync()
         let reports = await [fromA, fromC, meanwhile]
-        XCTAssertEqual(reports.compactMap(\.error), [], reports.compactMap(\.message).joined(separator: "; "))
-        for _ in 0..<3 { await b.syncExpectingSuccess() }
+        // On PostgreSQL concurrent writers get 409 (with Retry-After): the message stays in the
+        // outbox, and a later sync sends it.
+        for report in reports where report.error != nil {
+            XCTAssertEqual(report.error, .network, report.message ?? "")
+            XCTAssertTrue(report.message?.contains("409") == true, report.message ?? "")
+        }
+        for _ in 0..<3 {
+            for device in [a, c, b] {
+                device.clock.advance(60)
+                await device.syncExpectingSuccess()
+            }
+        }
 
         let handled = try b.vault.database.syncRead { store in try sent.filter { try store.isHandled($0.id) }.count }
         XCTAssertEqual(handled, 100)
