@@ -86,7 +86,7 @@ final class EndToEndSyncTests: XCTestCase {
         XCTAssertFalse(listed.contains { $0.id == doomed.id }, "the deletion reached A")
     }
 
-    private func expect(_ tmux: Tmux, _ text: String, timeout: TimeInterval = 10,
+    func expect(_ tmux: Tmux, _ text: String, timeout: TimeInterval = 10,
                         file: StaticString = #filePath, line: UInt = #line) throws {
         let (found, screen) = tmux.wait(for: text, timeout: timeout)
         if !found {
