@@ -16,6 +16,9 @@ public struct VaultStatus: Sendable, Equatable, Codable {
     public var backoffUntil: String?
     public var account: String?
     public var server: String?
+    /// The last lock another device asked for (DESIGN §9), whichever process handled it: a screen
+    /// unlocked before it locks.
+    public var remoteLock: DeviceLockNotice?
 }
 
 extension VaultDatabase {
@@ -42,7 +45,8 @@ extension VaultDatabase {
             return VaultStatus(items: items, pending: pending, conflicts: conflicts, unreviewed: unreviewed,
                                lastSync: try meta(.lastSync), lastError: try meta(.lastError),
                                lastErrorMessage: try meta(.lastErrorMessage), backoffUntil: try meta(.backoffUntil),
-                               account: try meta(.accountUser), server: try meta(.accountServer))
+                               account: try meta(.accountUser), server: try meta(.accountServer),
+                               remoteLock: try meta(.remoteLock).flatMap { try? JSONDecoder().decode(DeviceLockNotice.self, from: Data($0.utf8)) })
         }
     }
 }

@@ -45,8 +45,9 @@ enum MessageDecision: Equatable {
     case refuse(Refusal)
     /// Kept for an unlock.
     case wait
-    /// Remembered as handled, with no effect: the device was unlocked after a lock was sent.
-    case ignoreLockBeforeUnlock
+    /// Remembered as handled, with no effect in this process: it was unlocked after the lock was
+    /// sent (a screen of this vault unlocked earlier still obeys it, from `remote_lock`).
+    case ignoreLockBeforeUnlock(MessageContent)
     /// Its effect and its `handled` row commit together.
     case apply(MessageContent)
 }
@@ -67,7 +68,7 @@ enum MessageRules {
         case .content(let content):
             if content.expires != facts.expires { return .refuse(.alteredExpiry) }
             if content.topic == .lock, let unlockedAt = facts.unlockedAt, unlockedAt > content.created {
-                return .ignoreLockBeforeUnlock
+                return .ignoreLockBeforeUnlock(content)
             }
             return .apply(content)
         }

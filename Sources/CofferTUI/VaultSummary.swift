@@ -18,10 +18,12 @@ public struct VaultSummary: Sendable, Equatable {
     public var lastErrorMessage: String?
     public var backoffUntil: Date?
     public var account: String?
+    /// The last lock another device asked for, whichever process of this vault handled it.
+    public var remoteLock: DeviceLockNotice?
 
     public init(items: Int = 0, pending: Int = 0, conflicts: Int = 0, unreviewed: Int = 0, lastSync: Date? = nil,
                 lastError: SyncErrorName? = nil, lastErrorMessage: String? = nil, backoffUntil: Date? = nil,
-                account: String? = nil) {
+                account: String? = nil, remoteLock: DeviceLockNotice? = nil) {
         self.items = items
         self.pending = pending
         self.conflicts = conflicts
@@ -31,6 +33,7 @@ public struct VaultSummary: Sendable, Equatable {
         self.lastErrorMessage = lastErrorMessage
         self.backoffUntil = backoffUntil
         self.account = account
+        self.remoteLock = remoteLock
     }
 
     public init(_ status: VaultStatus) {
@@ -40,6 +43,6 @@ public struct VaultSummary: Sendable, Equatable {
                   lastError: status.lastError.flatMap(SyncErrorName.init(rawValue:)),
                   lastErrorMessage: status.lastErrorMessage,
                   backoffUntil: status.backoffUntil.flatMap { Timestamp(iso8601: $0)?.date },
-                  account: status.account)
+                  account: status.account, remoteLock: status.remoteLock)
     }
 }

@@ -29,7 +29,7 @@ final class MessageRulesTests: XCTestCase {
             ("expiry edited in the clear", facts(expires: lock.expires + 1, opened: .content(lock)), .refuse(.alteredExpiry)),
             ("lock", facts(expires: lock.expires, opened: .content(lock), unlockedAt: now - 20), .apply(lock)),
             ("lock sent before the unlock", facts(expires: lock.expires, opened: .content(lock), unlockedAt: now - 5),
-             .ignoreLockBeforeUnlock),
+             .ignoreLockBeforeUnlock(lock)),
             ("signout sent before the unlock", facts(expires: signout.expires, opened: .content(signout), unlockedAt: now - 5),
              .apply(signout)),
         ]
@@ -51,13 +51,14 @@ final class MessageRulesTests: XCTestCase {
         plan.add(.refuse(.unreadable), id: "flipped", expires: 9, senderName: "a")
         plan.add(.wait, id: "waiting", expires: 9, senderName: "a")
         plan.add(.alreadyDone, id: "done", expires: 9, senderName: "a")
-        plan.add(.ignoreLockBeforeUnlock, id: "old-lock", expires: 9, senderName: "a")
+        plan.add(.ignoreLockBeforeUnlock(content(.lock, created: 3)), id: "old-lock", expires: 9, senderName: "b")
         plan.add(.apply(lock), id: "lock", expires: lock.expires, senderName: "laptop")
         plan.add(.apply(MessageContent(topic: .credentials, data: "pw", created: Timestamp(milliseconds: 5))), id: "pw",
                  expires: 7, senderName: "a")
         XCTAssertEqual(plan.handled.map(\.id), ["old-lock", "lock", "pw"])
         XCTAssertEqual(plan.done, ["flipped", "old-lock", "lock", "pw"])
         XCTAssertEqual(plan.lock, DeviceLockNotice(from: "laptop", at: Timestamp(milliseconds: 5)))
+        XCTAssertEqual(plan.lockRequest, plan.lock, "the newest lock is the one other screens see")
         XCTAssertEqual(plan.nextPassword, "pw")
         XCTAssertFalse(plan.signOut)
         XCTAssertTrue(plan.locks)
