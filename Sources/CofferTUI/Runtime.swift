@@ -151,7 +151,7 @@ final class Runtime {
             let send = services.sendToDevice
             withVault { vault, inbox in
                 try await send(vault, topic, id)
-                inbox.post(.deviceActionFinished("Sent \(topic.rawValue) to \(name); it applies on its next sync."))
+                inbox.post(.deviceActionFinished("Queued \(topic.rawValue) for \(name); it applies on its next sync."))
             }
         case .removeDevice(let id, let name):
             let remove = services.removeDevice

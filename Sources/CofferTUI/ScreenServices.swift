@@ -15,7 +15,7 @@ public struct ScreenServices: Sendable {
     public var resolveReview: @Sendable (Vault, ConflictReview) async throws -> Void
     /// The account's devices (DESIGN §9); needs the vault unlocked.
     public var loadDevices: @Sendable (Vault) async throws -> [KnownDevice]
-    /// Seals a message to the device with that id and sends it.
+    /// Seals a message to the device with that id into the outbox (the next sync sends it).
     public var sendToDevice: @Sendable (Vault, MessageTopic, String) async throws -> Void
     /// Removes the device with that id from the account.
     public var removeDevice: @Sendable (Vault, String) async throws -> Void

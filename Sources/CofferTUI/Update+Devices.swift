@@ -2,6 +2,7 @@ import CofferCore
 import Foundation
 
 /// The Devices page: listing the account's devices and sending them lock, sign-out or removal.
+/// Lock and sign-out are only offered for verified devices (the key table's reasons).
 extension Update {
     static func applyDevices(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
         switch event {
@@ -14,8 +15,10 @@ extension Update {
             return []
         case .deviceActionFinished(let text):
             state.notice = Notice(text, until: now.addingTimeInterval(Notice.lifetime))
-            guard case .devices = state.page else { return [] }
-            return [.loadDevices]
+            // The message waits in the outbox: the scheduler's sync (one at a time) sends it now.
+            let send = schedule(state.scheduler.handle(.manual, now: now), in: &state, now: now)
+            guard case .devices = state.page else { return send }
+            return [.loadDevices] + send
         default:
             return []
         }
@@ -26,7 +29,8 @@ extension Update {
             state.page = .devices(DevicesState())
             return [.loadDevices]
         }
-        guard case .devices(let page) = state.page, let device = page.current, let name = device.name else { return [] }
+        guard case .devices(let page) = state.page, let device = page.current else { return [] }
+        let name = device.name ?? "the unverified device \(device.id.prefix(8))"
         switch action {
         case .lockDevice:
             state.notice = Notice("Sending lock to \(name)…", until: now.addingTimeInterval(Notice.lifetime))

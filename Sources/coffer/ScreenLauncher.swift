@@ -25,13 +25,7 @@ enum ScreenLauncher {
                 try await vault.resolveReview(review.itemID, choosing: review.swappedChoices)
             },
             loadDevices: { vault in try await engines.required(for: vault).devices() },
-            sendToDevice: { vault, topic, id in
-                let engine = try await engines.required(for: vault)
-                try await engine.send(topic, to: [id])
-                if let error = await engine.sync().error, error != .syncLocked {
-                    throw CommandFailure("Queued; the sync that sends it ended in \(error.rawValue), the next one retries")
-                }
-            },
+            sendToDevice: { vault, topic, id in try await engines.required(for: vault).send(topic, to: [id]) },
             removeDevice: { vault, id in try await engines.required(for: vault).removeDevice(id, rotate: false) })
         return await CofferScreen.run(vaultPath: vaultPath, services: services, options: options)
     }

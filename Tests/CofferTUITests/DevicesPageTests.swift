@@ -39,6 +39,9 @@ final class DevicesPageTests: XCTestCase {
         XCTAssertEqual(KeyBindings.binding(for: .character("x"), in: .devices)?.disabledReason(state),
                        "The device is unverified: it is never sent a message.")
         XCTAssertEqual(Update.apply(.key(.character("x")), to: &state, now: now), [], "never messaged")
+        let queued = Update.apply(.deviceActionFinished("Queued lock for desktop."), to: &state, now: now)
+        XCTAssertEqual(queued.first, .loadDevices)
+        XCTAssertTrue(queued.contains(.startSync(.manual)), "the scheduler's sync sends the outbox: \(queued)")
     }
 
     func testRemoteLockShowsWhoLocked() {
