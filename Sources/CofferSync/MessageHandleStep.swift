@@ -12,6 +12,8 @@ enum MessageHandleStep {
         var waiting = 0
         /// Who locked this device, when a lock or sign-out was applied.
         var lock: DeviceLockNotice?
+        /// A sign-out was applied: the account is forgotten.
+        var signedOut = false
     }
 
     static func run(_ context: SyncContext, now: Int64) async throws -> Outcome {
@@ -63,6 +65,7 @@ enum MessageHandleStep {
         }
         if plan.locks { await vault.lock() }
         outcome.lock = plan.lock
+        outcome.signedOut = plan.signOut
         return outcome
     }
 }

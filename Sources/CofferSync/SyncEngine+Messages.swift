@@ -15,6 +15,11 @@ extension SyncEngine {
         report.remoteLock = handled.lock
         CrashPoint.reach("sync.messages.handle.after")
         let deleted = try await MessageDeleteStep.run(context, now: now)
+        if handled.signedOut {
+            // Retired: its record leaves the registry while this sync still holds the credentials.
+            try await client.deleteRecord(.devices, id: try vault.deviceID())
+            return
+        }
         if try await RotationStep.run(context, now: now), let account = try SyncAccount.load(from: vault.database) {
             client = KintoClient(server: account.server, credentials: account.credentials)
             logger.info("devices: the account password was rotated")

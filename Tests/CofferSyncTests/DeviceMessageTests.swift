@@ -179,6 +179,8 @@ final class DeviceMessageTests: XCTestCase {
         try await b.unlock()
         _ = await b.sync()
         XCTAssertNil(try SyncAccount.load(from: b.vault.database), "signed out")
+        let registered = try await raw.records("devices").compactMap { $0["id"] as? String }
+        XCTAssertFalse(registered.contains(try id(b)), "a signed-out device leaves the registry")
         let locked = await b.vault.isLocked
         XCTAssertTrue(locked)
         let remaining = try await messagesOnServer()
