@@ -6,3 +6,10 @@ public enum CollectionName: String, Sendable, CaseIterable, Codable {
     /// The only keystore record's id.
     public static let keystoreID = "default"
 }
+
+/// The device registry and its messages (DESIGN §9), in the same bucket as the synced collections.
+/// They are not synced as records: each has its own steps.
+public enum DeviceCollectionName: String, Sendable, CaseIterable {
+    case devices
+    case messages
+}

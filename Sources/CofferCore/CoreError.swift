@@ -31,6 +31,8 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
     case ambiguousName(String, candidates: [ItemNameResolver.Candidate])
     /// An item's `totp` text that yields no code.
     case invalidTOTP(TOTP.Problem)
+    /// A device message that cannot be sent (too large, no such device, an unverified one).
+    case deviceMessage(reason: String)
 
     public var description: String {
         switch self {
@@ -84,6 +86,8 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
                 + lines.joined(separator: "\n")
         case .invalidTOTP(let problem):
             return "The TOTP secret is invalid: \(problem)."
+        case .deviceMessage(let reason):
+            return "Cannot send the message: \(reason)."
         }
     }
 }

@@ -23,6 +23,9 @@ public enum CrashPoint {
             names += ["sync.push.\(collection).before", "sync.push.\(collection).after-send"]
         }
         names += ["sync.apply.before", "sync.apply.inside", "sync.apply.after", "sync.state.before"]
+        names += ["sync.outbox.after-send", "sync.messages.fetch.before", "sync.messages.fetch.inside",
+                  "sync.messages.fetch.after", "sync.messages.handle.inside", "sync.messages.handle.after",
+                  "sync.messages.delete.before", "sync.messages.delete.after-send"]
         return names
     }()
 

@@ -11,12 +11,14 @@ public actor Vault {
     private let clock: @Sendable () -> Timestamp
     /// The items the last full listing opened, by id (see `listItems()`); empty while locked.
     private var lastListing: [String: OpenedRecord] = [:]
-    private var cachedDeviceID: String?
+    /// When this process last unlocked the vault: a remote lock sent before it is ignored.
+    public private(set) var unlockedAt: Timestamp?
 
     init(database: VaultDatabase, clock: @escaping @Sendable () -> Timestamp, session: UnlockedSession? = nil) {
         self.database = database
         self.clock = clock
         self.session = session
+        self.unlockedAt = session == nil ? nil : clock()
     }
 
     /// Creates a vault with a fresh key ring sealed under `passphrase`; the vault is left unlocked.
@@ -79,6 +81,7 @@ public actor Vault {
                                     vaultKey: newer.vaultKey, passphraseKeys: newer.passphraseKeys, kdf: newer.kdf)
         }
         session = UnlockedSession(keys: opened.passphraseKeys, ring: opened.ring, vaultKey: opened.vaultKey, kdf: opened.kdf)
+        unlockedAt = clock()
     }
 
     /// Drops every key: the buffers are wiped now and freed with the session.
@@ -88,19 +91,12 @@ public actor Vault {
         session?.vaultKey.wipe()
         session?.keys.wrappingKey.wipe()
         session = nil
+        unlockedAt = nil
     }
 
     func unlockedSession() throws -> UnlockedSession {
         guard let session else { throw CoreError.locked }
         return session
-    }
-
-    /// This device's id (`meta.device_id`), which stamps the fields it changes; "" if unknown.
-    var deviceID: String {
-        if let cachedDeviceID { return cachedDeviceID }
-        let id = ((try? database.meta(.deviceID)) ?? nil) ?? ""
-        cachedDeviceID = id
-        return id
     }
 
     /// The time this device writes (modified, history, field times, lineages): its clock corrected
@@ -262,7 +258,7 @@ public actor Vault {
         let session = try unlockedSession()
         if !session.ring.contains(edited.id) { try refreshRing(session) }
         let now = self.now
-        let device = deviceID
+        let device = (try? deviceID()) ?? ""  // stamps the fields this edit changes
         CrashPoint.reach("vault.update.before-write")
         // Read, merge and write in one IMMEDIATE transaction: no other process commits in between.
         let saved = try database.write { db -> SavedEdit in

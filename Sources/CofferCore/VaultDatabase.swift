@@ -268,4 +268,15 @@ public enum MetaKey: String, Sendable, CaseIterable {
     case clipboardSeconds = "clipboard_seconds"
     /// A rendezvous this device opened for an invitation and has not removed yet (`server user password`).
     case pendingInvitation = "pending_invitation"
+    /// This device's X25519 private key, sealed under the vault key (DeviceSealing).
+    case deviceKey = "device_key"
+    /// When this device last wrote its record to the server (ms), nil after a rename.
+    case deviceRegistered = "device_registered"
+    /// The last remote lock handled here, as `DeviceLockNotice` JSON.
+    case remoteLock = "remote_lock"
+    /// A new account password received from another device (`device rm --rotate`), adopted when
+    /// the current one is refused.
+    case accountNextPassword = "account_next_password"
+    /// A rotation this device started: the new password and the ids of the messages carrying it.
+    case pendingRotation = "pending_rotation"
 }

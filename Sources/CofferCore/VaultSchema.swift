@@ -60,6 +60,32 @@ enum VaultSchema {
             // index takes milliseconds; from the table it read every pending record's JSON.
             try db.execute(sql: "CREATE INDEX pending_by_action ON pending (source, collection, action)")
         }
+        migrator.registerMigration("v5-devices") { db in
+            // DESIGN §9. `devices`: the registry as last listed (the server's JSON). `outbox`:
+            // sealed messages not yet on the server. `inbox`: messages listed for this device,
+            // `done` once handled (or refused) and waiting for their deletion on the server.
+            // `handled`: ids already applied, so a replay or a re-listing is only deleted.
+            try db.execute(sql: """
+                CREATE TABLE devices (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    last_modified INTEGER NOT NULL,
+                    record TEXT NOT NULL
+                );
+                CREATE TABLE outbox (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    record TEXT NOT NULL
+                );
+                CREATE TABLE inbox (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    record TEXT NOT NULL,
+                    done INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE handled (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    expires INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

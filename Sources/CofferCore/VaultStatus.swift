@@ -20,6 +20,9 @@ public struct VaultStatus: Sendable, Equatable, Codable {
     public var clockSkewMs: Int64?
     /// Set when that offset is past five minutes: "clock 7 min behind the server (corrected)".
     public var clockWarning: String?
+    /// The last lock another device asked for (DESIGN §9), whichever process handled it: a screen
+    /// unlocked before it locks.
+    public var remoteLock: DeviceLockNotice?
 }
 
 extension VaultDatabase {
@@ -48,7 +51,8 @@ extension VaultDatabase {
                                lastSync: try meta(.lastSync), lastError: try meta(.lastError),
                                lastErrorMessage: try meta(.lastErrorMessage), backoffUntil: try meta(.backoffUntil),
                                account: try meta(.accountUser), server: try meta(.accountServer),
-                               clockSkewMs: skew?.offsetMilliseconds, clockWarning: skew?.warning)
+                               clockSkewMs: skew?.offsetMilliseconds, clockWarning: skew?.warning,
+                               remoteLock: try meta(.remoteLock).flatMap { try? JSONDecoder().decode(DeviceLockNotice.self, from: Data($0.utf8)) })
         }
     }
 }

@@ -259,7 +259,7 @@ public actor KintoClient {
     /// Sends an authenticated request, records its backoff headers and turns auth, overload and
     /// server failures into errors. Any other status is the caller's to judge.
     func perform(_ method: String, _ url: URL, headers: [String: String] = [:],
-                         body: Data? = nil) async throws -> KintoResponse {
+                 body: Data? = nil) async throws -> KintoResponse {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")

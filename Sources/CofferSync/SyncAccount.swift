@@ -31,11 +31,14 @@ public struct SyncAccount: Sendable, Equatable {
 
     /// Forgets the account, the markers and the sync state; local data and pending changes stay.
     public static func remove(from database: VaultDatabase) throws {
-        try database.syncWrite { store in
-            try store.setMeta([.accountServer: nil, .accountUser: nil, .accountPassword: nil, .lastSync: nil, .lastError: nil,
-                               .lastErrorMessage: nil, .backoffUntil: nil])
-            try store.clearMarkers()
-        }
+        try database.syncWrite(forget)
+    }
+
+    /// `remove`, inside a transaction another step opened (a `signout` message's effect).
+    static func forget(in store: SyncStore) throws {
+        try store.setMeta([.accountServer: nil, .accountUser: nil, .accountPassword: nil, .accountNextPassword: nil,
+                           .lastSync: nil, .lastError: nil, .lastErrorMessage: nil, .backoffUntil: nil])
+        try store.clearMarkers()
     }
 
     /// A server address as the user types it (`http://host:8888` or `…/v1`) with `/v1` at the end.

@@ -10,7 +10,8 @@ import Logging
 /// time, the last error and any Backoff deadline are persisted in `meta`.
 public actor SyncEngine {
     public nonisolated let vault: Vault
-    let client: KintoClient
+    /// Replaced when the account password changes (`adoptNextPassword`, `RotationStep`).
+    var client: KintoClient
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -56,6 +57,7 @@ public actor SyncEngine {
             report.message = "Sync stopped: \(error)"
         }
         report.clockSkew = await client.clockSkew
+        if report.error == .syncAuth, (try? adoptNextPassword()) == true { return await sync(progress: progress) }
         if let asked = await client.backoffUntil, asked > now(), asked > (report.backoffUntil ?? .distantPast) {
             report.backoffUntil = asked
         }
@@ -115,6 +117,8 @@ public actor SyncEngine {
         CrashPoint.reach("sync.apply.after")
         report.uploaded = acknowledgements.count
         logger.info("apply: \(acknowledgements.count) changes are stable")
+
+        try await runDeviceSteps(context, into: &report)
 
         report.conflictsWaiting = try context.database.status().conflicts
         if unknown > 0 {

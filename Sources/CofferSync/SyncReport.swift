@@ -48,6 +48,8 @@ public struct SyncReport: Sendable, Equatable {
     public var rolledBack = 0
     /// The device clock's offset from the server's, from this sync's answers.
     public var clockSkew: ClockSkew?
+    /// Another device locked this one (a `lock` or `signout` message handled in this sync).
+    public var remoteLock: DeviceLockNotice?
 
     public init(error: SyncErrorName? = nil, message: String? = nil) {
         self.error = error

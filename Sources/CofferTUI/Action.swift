@@ -17,6 +17,8 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case regenerate, usePassword, closeGenerator
     // Conflict review.
     case swapChoice, acceptReview
+    // Devices.
+    case openDevices, lockDevice, signOutDevice, removeDevice
     // Confirmation.
     case confirm, decline
 }

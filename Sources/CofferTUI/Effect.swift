@@ -21,6 +21,12 @@ public enum Effect: Sendable, Equatable {
     case startSync(SyncScheduler.Trigger)
     case loadReviews
     case resolveReview(ConflictReview)
+    /// List the account's devices → `.devicesLoaded`.
+    case loadDevices
+    /// Seal a message to a device and sync to send it → `.deviceActionFinished`.
+    case sendToDevice(MessageTopic, id: String, name: String)
+    /// Remove a device's record from the account → `.deviceActionFinished`.
+    case removeDevice(id: String, name: String)
     /// Repaint every cell (Ctrl-L, after a resize).
     case redraw
     /// Close the screen; `ScreenState.exitCode` holds the code.

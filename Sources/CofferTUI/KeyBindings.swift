@@ -6,7 +6,7 @@ import CofferCore
 /// In contexts that take text, a printable key goes to the field unless a binding for it is
 /// enabled there (Space toggles the Disabled field only when that field has the focus).
 public enum KeyBindings {
-    static let browsing: Set<KeyContext> = [.list, .detail, .review]
+    static let browsing: Set<KeyContext> = [.list, .detail, .review, .devices]
     static let typing: Set<KeyContext> = [.firstRun, .locked, .filter, .form, .generator]
     static let everywhere = Set(KeyContext.allCases)
 
@@ -26,7 +26,7 @@ public enum KeyBindings {
         KeyBinding(keys: [.enter, .right, .character("l")], action: .open, description: "Open the item",
                    hint: "↵ open", contexts: [.list], disabledReason: needsSelection),
         KeyBinding(keys: [.escape, .left, .character("h")], action: .back, description: "Back to the list",
-                   hint: "Esc back", contexts: [.detail, .review]),
+                   hint: "Esc back", contexts: [.detail, .review, .devices]),
 
         // The list.
         KeyBinding(keys: [.character("/")], action: .startFilter,
@@ -142,6 +142,19 @@ public enum KeyBindings {
                    }),
         KeyBinding(keys: [.escape], action: .closeGenerator, description: "Close without using it",
                    hint: "Esc cancel", contexts: [.generator]),
+
+        // Devices.
+        KeyBinding(keys: [.character("D")], action: .openDevices, description: "Devices of this account",
+                   contexts: [.list, .detail]),
+        KeyBinding(keys: [.character("x")], action: .lockDevice, description: "Lock that device", hint: "x lock it",
+                   contexts: [.devices], disabledReason: { Update.needsOtherVerifiedDevice($0) }),
+        KeyBinding(keys: [.character("o")], action: .signOutDevice, description: "Sign that device out (asks first)",
+                   hint: "o sign out", contexts: [.devices], disabledReason: { Update.needsOtherVerifiedDevice($0) }),
+        KeyBinding(keys: [.character("X")], action: .removeDevice, description: "Remove it from the account (asks first)",
+                   hint: "X remove", contexts: [.devices], disabledReason: { state in
+                       guard case .devices(let page) = state.page, let device = page.current else { return "No device is selected." }
+                       return device.isCurrent ? "That is this device." : nil
+                   }),
 
         // Confirmation.
         KeyBinding(keys: [.character("y")], action: .confirm, description: "Yes", hint: "y yes", contexts: [.confirm]),

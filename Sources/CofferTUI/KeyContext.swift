@@ -1,6 +1,6 @@
 /// Where keys go: each page, and each part of a page that takes its own keys.
 public enum KeyContext: String, Sendable, Hashable, CaseIterable {
-    case firstRun, locked, list, filter, detail, form, generator, review, confirm, help
+    case firstRun, locked, list, filter, detail, form, generator, review, devices, confirm, help
 
     /// Whether printable keys without a binding are typed into a field.
     public var takesText: Bool {
@@ -19,6 +19,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .detail: return .detail
         case .form(let form): return form.generator == nil ? .form : .generator
         case .review: return .review
+        case .devices: return .devices
         }
     }
 
@@ -41,6 +42,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .form: return "Edit"
         case .generator: return "Password generator"
         case .review: return "Conflict review"
+        case .devices: return "Devices"
         case .confirm: return "Confirm"
         case .help: return "Help"
         }

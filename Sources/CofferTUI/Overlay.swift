@@ -13,6 +13,8 @@ public struct Confirmation: Sendable, Equatable {
         case discardChanges
         /// Save the form's item, whose original another process removed, as a new item.
         case keepAsNewItem(Item)
+        case signOutDevice(id: String, name: String)
+        case removeDevice(id: String, name: String)
     }
 
     public var question: String

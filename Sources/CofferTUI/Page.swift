@@ -8,11 +8,12 @@ public enum Page: Sendable, Equatable {
     case detail(DetailState)
     case form(ItemForm)
     case review(ReviewState)
+    case devices(DevicesState)
 
     public var isLocked: Bool {
         switch self {
         case .firstRun, .locked: return true
-        case .list, .detail, .form, .review: return false
+        case .list, .detail, .form, .review, .devices: return false
         }
     }
 }

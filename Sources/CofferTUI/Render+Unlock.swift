@@ -62,6 +62,7 @@ extension Render {
         let x = 3
         var y = body.top + 1
         grid.write("🔒 \(state.vaultName) is locked", x: x, y: y, style: .bold)
+        if let remark = prompt.remark { grid.write(remark, x: x, y: y + 1, style: .warning, maxWidth: body.width - x - 1) }
         y += 2
         let summary = state.summary
         var rows: [(String, String, Style)] = [

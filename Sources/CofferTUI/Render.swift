@@ -26,6 +26,7 @@ public enum Render {
         case .detail(let detail): drawDetail(state, detail: detail, body: body, now: now, into: &grid)
         case .form(let form): drawForm(state, form: form, body: body, into: &grid)
         case .review(let review): drawReview(state, review: review, body: body, into: &grid)
+        case .devices(let page): drawDevices(state, page: page, body: body, into: &grid)
         }
         hintLine(state, into: &grid)
         statusBar(state, now: now, into: &grid)
@@ -80,6 +81,7 @@ public enum Render {
         case .detail: return "Item"
         case .form(let form): return form.isNew ? "New item" : "Edit item"
         case .review(let review): return "Review · \(Format.count(review.reviews.count, "merged item"))"
+        case .devices(let page): return page.devices.map { Format.count($0.count, "device") } ?? "Devices"
         }
     }
 

@@ -144,6 +144,21 @@ final class Runtime {
                 try await resolve(vault, review)
                 inbox.post(.reviewResolved(itemID: review.itemID))
             }
+        case .loadDevices:
+            let load = services.loadDevices
+            withVault { vault, inbox in inbox.post(.devicesLoaded(try await load(vault))) }
+        case .sendToDevice(let topic, let id, let name):
+            let send = services.sendToDevice
+            withVault { vault, inbox in
+                try await send(vault, topic, id)
+                inbox.post(.deviceActionFinished("Queued \(topic.rawValue) for \(name); it applies on its next sync."))
+            }
+        case .removeDevice(let id, let name):
+            let remove = services.removeDevice
+            withVault { vault, inbox in
+                try await remove(vault, id)
+                inbox.post(.deviceActionFinished("Removed \(name) from the account."))
+            }
         case .redraw:
             screen.invalidate()
         case .quit:

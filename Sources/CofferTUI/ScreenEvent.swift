@@ -30,6 +30,10 @@ public enum ScreenEvent: Sendable, Equatable {
     case reviewsLoaded([ConflictReview])
     case reviewResolved(itemID: String)
 
+    case devicesLoaded([KnownDevice])
+    /// A device action went through; the text says what happened.
+    case deviceActionFinished(String)
+
     case syncProgress(SyncProgress)
     case syncFinished(SyncReport)
 }

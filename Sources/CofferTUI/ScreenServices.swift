@@ -13,16 +13,28 @@ public struct ScreenServices: Sendable {
     /// Saves the review's choices (those that differ from the merge's become a local change) and
     /// clears the item's ⚑.
     public var resolveReview: @Sendable (Vault, ConflictReview) async throws -> Void
+    /// The account's devices (DESIGN §9); needs the vault unlocked.
+    public var loadDevices: @Sendable (Vault) async throws -> [KnownDevice]
+    /// Seals a message to the device with that id into the outbox (the next sync sends it).
+    public var sendToDevice: @Sendable (Vault, MessageTopic, String) async throws -> Void
+    /// Removes the device with that id from the account.
+    public var removeDevice: @Sendable (Vault, String) async throws -> Void
     public var clipboard: ClipboardService
     public var now: @Sendable () -> Date
 
     public init(runSync: @escaping @Sendable (Vault, @escaping @Sendable (SyncProgress) -> Void) async -> SyncReport,
                 loadReviews: @escaping @Sendable (Vault) async throws -> [ConflictReview] = { _ in [] },
                 resolveReview: @escaping @Sendable (Vault, ConflictReview) async throws -> Void = { _, _ in },
+                loadDevices: @escaping @Sendable (Vault) async throws -> [KnownDevice] = { _ in [] },
+                sendToDevice: @escaping @Sendable (Vault, MessageTopic, String) async throws -> Void = { _, _, _ in },
+                removeDevice: @escaping @Sendable (Vault, String) async throws -> Void = { _, _ in },
                 clipboard: ClipboardService = .system(), now: @escaping @Sendable () -> Date = { Date() }) {
         self.runSync = runSync
         self.loadReviews = loadReviews
         self.resolveReview = resolveReview
+        self.loadDevices = loadDevices
+        self.sendToDevice = sendToDevice
+        self.removeDevice = removeDevice
         self.clipboard = clipboard
         self.now = now
     }

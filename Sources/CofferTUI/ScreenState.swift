@@ -41,6 +41,8 @@ public struct ScreenState: Sendable, Equatable {
     public var notice: Notice?
     /// The last key press, for auto-lock.
     public var lastInput: Date
+    /// When this screen last unlocked: a remote lock sent before it does not apply.
+    public var unlockedAt: Date?
     /// Set when the screen should close, with the process's exit code.
     public var exitCode: Int32?
 

@@ -85,6 +85,10 @@ extension Update {
             guard count > 0 else { return [] }
             review.cursor = moved(review.cursor, by: action, count: count, page: max(1, state.size.height - 6))
             state.page = .review(review)
+        case .devices(var page):
+            guard let count = page.devices?.count, count > 0 else { return [] }
+            page.cursor = moved(page.cursor, by: action, count: count, page: max(1, state.size.height - 5))
+            state.page = .devices(page)
         default:
             break
         }

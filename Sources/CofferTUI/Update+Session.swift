@@ -29,6 +29,7 @@ extension Update {
             state.list.top = 0
             keepSelectionVisible(in: &state)
             state.lastInput = now
+            state.unlockedAt = now
             // Unlocking is when waiting conflicts can merge: sync at once.
             return schedule(state.scheduler.handle(.unlock, now: now), in: &state, now: now)
         case .unlockFailed(let failure):
@@ -78,6 +79,10 @@ extension Update {
 
     static func reload(_ state: inout ScreenState, items: [ScreenItem]?, summary: VaultSummary, now: Date) -> [Effect] {
         adopt(summary, in: &state)
+        // Another process of this vault (a `coffer sync --unlock`) handled a lock sent after this unlock.
+        if let notice = summary.remoteLock, let unlockedAt = state.unlockedAt, notice.at.date > unlockedAt {
+            return lockedRemotely(notice, in: &state, now: now)
+        }
         // A load that finished after a lock must not bring the items back.
         guard let items, !state.isLocked else { return [] }
         state.items = items

@@ -1,3 +1,4 @@
+import CofferCore
 import CofferSync
 import Foundation
 
@@ -29,10 +30,21 @@ extension Update {
                                       until: now.addingTimeInterval(Notice.lifetime))
             }
             let next = state.scheduler.syncFinished(now: now, backoffUntil: report.backoffUntil)
-            return [.reload] + schedule(next, in: &state, now: now)
+            return lockedRemotely(report.remoteLock, in: &state, now: now) + [.reload] + schedule(next, in: &state, now: now)
         default:
             return []
         }
+    }
+
+    /// A `lock` from another device: the engine locked the vault; the screen follows and says who.
+    static func lockedRemotely(_ notice: DeviceLockNotice?, in state: inout ScreenState, now: Date) -> [Effect] {
+        guard let notice, !state.isLocked else { return [] }
+        let effects = lock(&state, now: now, reason: nil)
+        if case .locked(var prompt) = state.page {
+            prompt.remark = "Locked from \(notice.from) at \(Format.clockTime(notice.at.date, in: state.settings.timeZone))"
+            state.page = .locked(prompt)
+        }
+        return effects
     }
 
     static func syncNow(_ state: inout ScreenState, now: Date) -> [Effect] {

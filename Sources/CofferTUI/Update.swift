@@ -44,6 +44,8 @@ public enum Update {
                 state.page = .review(review)
             }
             return []
+        case .devicesLoaded, .deviceActionFinished:
+            return applyDevices(event, to: &state, now: now)
         case .reviewsLoaded, .reviewResolved:
             return applyReview(event, to: &state, now: now)
         case .syncProgress, .syncFinished:
@@ -112,6 +114,8 @@ public enum Update {
             return performForm(action, in: &state, now: now)
         case .swapChoice, .acceptReview:
             return performReview(action, in: &state)
+        case .openDevices, .lockDevice, .signOutDevice, .removeDevice:
+            return performDevices(action, in: &state, now: now)
         case .confirm, .decline:
             return answer(action == .confirm, in: &state)
         }
@@ -149,6 +153,8 @@ public enum Update {
             form.isSaving = true
             state.page = .form(form)
             return [.saveItem(item, base: nil)]
+        case .signOutDevice, .removeDevice:
+            return confirmed(confirmation.action)
         }
     }
 

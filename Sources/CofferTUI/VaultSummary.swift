@@ -20,10 +20,12 @@ public struct VaultSummary: Sendable, Equatable {
     public var account: String?
     /// "clock 7 min behind the server (corrected)" when the last sync measured more than 5 min.
     public var clockWarning: String?
+    /// The last lock another device asked for, whichever process of this vault handled it.
+    public var remoteLock: DeviceLockNotice?
 
     public init(items: Int = 0, pending: Int = 0, conflicts: Int = 0, unreviewed: Int = 0, lastSync: Date? = nil,
                 lastError: SyncErrorName? = nil, lastErrorMessage: String? = nil, backoffUntil: Date? = nil,
-                account: String? = nil, clockWarning: String? = nil) {
+                account: String? = nil, clockWarning: String? = nil, remoteLock: DeviceLockNotice? = nil) {
         self.items = items
         self.pending = pending
         self.conflicts = conflicts
@@ -34,6 +36,7 @@ public struct VaultSummary: Sendable, Equatable {
         self.backoffUntil = backoffUntil
         self.account = account
         self.clockWarning = clockWarning
+        self.remoteLock = remoteLock
     }
 
     public init(_ status: VaultStatus) {
@@ -43,6 +46,6 @@ public struct VaultSummary: Sendable, Equatable {
                   lastError: status.lastError.flatMap(SyncErrorName.init(rawValue:)),
                   lastErrorMessage: status.lastErrorMessage,
                   backoffUntil: status.backoffUntil.flatMap { Timestamp(iso8601: $0)?.date },
-                  account: status.account, clockWarning: status.clockWarning)
+                  account: status.account, clockWarning: status.clockWarning, remoteLock: status.remoteLock)
     }
 }

@@ -3,43 +3,37 @@ import CofferCore
 import CofferSync
 import Foundation
 
-/// `coffer device …`: this vault as one device among the account's.
-struct DeviceCommand: AsyncParsableCommand {
+/// `coffer device invite`: a one-time code for a new device of this vault (seed 004).
+struct DeviceInviteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "device", abstract: "The devices that sync this vault.",
-        subcommands: [InviteDevice.self])
+        commandName: "invite",
+        abstract: "Print a one-time code that lets a new device join this vault (works while locked).")
 
-    struct InviteDevice: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "invite",
-            abstract: "Print a one-time code that lets a new device join this vault (works while locked).")
+    @OptionGroup var global: GlobalOptions
+    @Option(help: ArgumentHelp("Seconds the code stays valid.", visibility: .hidden))
+    var validSeconds: Double = InvitationHost.lifetime
 
-        @OptionGroup var global: GlobalOptions
-        @Option(help: ArgumentHelp("Seconds the code stays valid.", visibility: .hidden))
-        var validSeconds: Double = InvitationHost.lifetime
+    func run() async throws {
+        let vault = try Vault.open(at: global.vaultPath)
+        guard let account = try SyncAccount.load(from: vault.database) else {
+            throw UsageError("This vault has no sync account to share; set one with `coffer account signup` first.")
+        }
+        await InvitationLeftover.removeLeftover(of: vault.database)
+        let host = try await AccountOptions.mapped {
+            try await InvitationHost.open(server: account.server, kind: .device, lifetime: validSeconds)
+        }
+        try host.leftover.remember(in: vault.database)
+        Terminal.write("""
+            Invitation code: \(host.code)   (valid \(Int(validSeconds / 60)) min, once)
+            On the new device run:  coffer join --server \(account.server.absoluteString) --code \(host.code)
+            Waiting for it…
 
-        func run() async throws {
-            let vault = try Vault.open(at: global.vaultPath)
-            guard let account = try SyncAccount.load(from: vault.database) else {
-                throw UsageError("This vault has no sync account to share; set one with `coffer account signup` first.")
-            }
-            await InvitationLeftover.removeLeftover(of: vault.database)
-            let host = try await AccountOptions.mapped {
-                try await InvitationHost.open(server: account.server, kind: .device, lifetime: validSeconds)
-            }
-            try host.leftover.remember(in: vault.database)
-            Terminal.write("""
-                Invitation code: \(host.code)   (valid \(Int(validSeconds / 60)) min, once)
-                On the new device run:  coffer join --server \(account.server.absoluteString) --code \(host.code)
-                Waiting for it…
-
-                """)
-            try await InvitationPrompt.serve(host, database: vault.database) { claim in
-                let question = "\u{201C}\(claim.name)\u{201D} wants to join · \(claim.agreement.confirmation) · allow? [y/N] "
-                guard try InvitationPrompt.confirm(question) else { return nil }
-                return try JSONSerialization.data(withJSONObject: ["server": account.server.absoluteString, "user": account.user,
-                                                                   "password": account.password])
-            }
+            """)
+        try await InvitationPrompt.serve(host, database: vault.database) { claim in
+            let question = "\u{201C}\(claim.name)\u{201D} wants to join · \(claim.agreement.confirmation) · allow? [y/N] "
+            guard try InvitationPrompt.confirm(question) else { return nil }
+            return try JSONSerialization.data(withJSONObject: ["server": account.server.absoluteString, "user": account.user,
+                                                               "password": account.password])
         }
     }
 }

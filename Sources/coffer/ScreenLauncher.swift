@@ -23,7 +23,10 @@ enum ScreenLauncher {
             },
             resolveReview: { vault, review in
                 try await vault.resolveReview(review.itemID, choosing: review.swappedChoices)
-            })
+            },
+            loadDevices: { vault in try await engines.required(for: vault).devices() },
+            sendToDevice: { vault, topic, id in try await engines.required(for: vault).send(topic, to: [id]) },
+            removeDevice: { vault, id in try await engines.required(for: vault).removeDevice(id, rotate: false) })
         return await CofferScreen.run(vaultPath: vaultPath, services: services, options: options)
     }
 }
@@ -36,6 +39,14 @@ actor EngineCache {
     func engine(for vault: Vault) throws -> SyncEngine? {
         if let engine, engine.vault === vault { return engine }
         engine = try SyncEngine.forAccount(of: vault)
+        return engine
+    }
+
+    /// The engine, or a clear error for a vault without an account.
+    func required(for vault: Vault) throws -> SyncEngine {
+        guard let engine = try engine(for: vault) else {
+            throw CommandFailure("This vault has no sync account; set one with `coffer account login`")
+        }
         return engine
     }
 }

@@ -24,7 +24,7 @@ final class SyncCommandTests: XCTestCase {
     // MARK: Set-up helpers
 
     /// A new vault made with `init --kdf-memory 64 --kdf-iterations 3 --passphrase-file`.
-    private func makeVault(file: StaticString = #filePath, line: UInt = #line) throws -> TestVault {
+    func makeVault(file: StaticString = #filePath, line: UInt = #line) throws -> TestVault {
         let vault = try TestVault.make(file: file, line: line)
         vaults.append(vault)
         return vault
@@ -46,7 +46,7 @@ final class SyncCommandTests: XCTestCase {
     }
 
     /// `account signup` of a new account for `vault`; returns the account.
-    private func signUp(_ vault: TestVault, file: StaticString = #filePath,
+    func signUp(_ vault: TestVault, file: StaticString = #filePath,
                         line: UInt = #line) throws -> (user: String, password: String) {
         let account = newAccount()
         let result = try vault.run(["account", "signup", "--server", server.absoluteString, "--user", account.user,
@@ -57,7 +57,7 @@ final class SyncCommandTests: XCTestCase {
     }
 
     /// `join` from a new, empty device directory with the passphrase of `original`.
-    private func join(_ original: TestVault, _ account: (user: String, password: String),
+    func join(_ original: TestVault, _ account: (user: String, password: String),
                       file: StaticString = #filePath, line: UInt = #line) throws -> TestVault {
         let device = try emptyDevice(passphrase: original.passphrase)
         let result = try device.run(["join", "--server", server.absoluteString, "--user", account.user,

@@ -600,7 +600,7 @@ struct RawAccount {
     let server: TestServer
     let credentials: KintoCredentials
 
-    private func request(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
+    func request(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
         var request = URLRequest(url: server.url.appendingPathComponent(path))
         request.httpMethod = method
         let token = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()

@@ -255,8 +255,10 @@ final class SyncScenarioTests: XCTestCase {
         let report = await a.sync()
         XCTAssertNil(report.error, report.message ?? "")
         let log = try await proxy.log()
-        XCTAssertEqual(log.count, 2, "\(log.map { "\($0.method) \($0.path) \($0.status ?? 0)" })")
-        XCTAssertEqual(log.compactMap(\.status), [304, 304])
+        // items, keystores, and the messages addressed to this device (DESIGN §9).
+        XCTAssertEqual(log.count, 3, "\(log.map { "\($0.method) \($0.path) \($0.status ?? 0)" })")
+        XCTAssertEqual(log.compactMap(\.status), [304, 304, 304])
+        XCTAssertEqual(log.filter { $0.path.contains("/collections/messages/") }.count, 1, "an idle message poll is one 304")
     }
 
     // Found by the multi-process histories (`MultiProcessTests`): a long-lived process (the screen)

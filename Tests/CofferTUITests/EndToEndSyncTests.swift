@@ -30,13 +30,8 @@ final class EndToEndSyncTests: XCTestCase {
         try await Self.syncSucceeds(engineA)
 
         // Device B joins, then both edit the shared item; A's edit reaches the server first.
-        let client = KintoClient(server: server, credentials: account.credentials)
-        guard case .changes(let keystores, _) = try await client.fetchChanges(collection: .keystores, since: nil),
-              let keystoreData = keystores.first else { return XCTFail("no keystore on the server") }
         let bPath = directory.appendingPathComponent("b.db").path
-        let b = try Vault.join(at: bPath, keystore: try JSONDecoder().decode(KeystoreRecord.self, from: keystoreData),
-                               passphrase: SecureBuffer(copying: Array(Self.passphrase.utf8)))
-        try account.save(to: b.database)
+        let b = try await Self.join(at: bPath, account: account, passphrase: Self.passphrase)
         let engineB = try XCTUnwrap(try SyncEngine.forAccount(of: b))
         try await Self.syncSucceeds(engineB)
         var onB = try await b.item(shared.id)
@@ -91,7 +86,7 @@ final class EndToEndSyncTests: XCTestCase {
         XCTAssertFalse(listed.contains { $0.id == doomed.id }, "the deletion reached A")
     }
 
-    private func expect(_ tmux: Tmux, _ text: String, timeout: TimeInterval = 10,
+    func expect(_ tmux: Tmux, _ text: String, timeout: TimeInterval = 10,
                         file: StaticString = #filePath, line: UInt = #line) throws {
         let (found, screen) = tmux.wait(for: text, timeout: timeout)
         if !found {
@@ -110,6 +105,22 @@ final class EndToEndSyncTests: XCTestCase {
         }
         XCTFail("COFFER_TEST_KINTO_URL is not set: run the tests with `make test`", file: file, line: line)
         throw Stop()
+    }
+
+    /// A new vault at `path` made from the account's keystore on the server (what `coffer join`
+    /// does), with the account saved in it; left unlocked.
+    static func join(at path: String, account: SyncAccount, passphrase: String,
+                     deviceName: String = Vault.defaultDeviceName) async throws -> Vault {
+        let client = KintoClient(server: account.server, credentials: account.credentials)
+        guard case .changes(let keystores, _) = try await client.fetchChanges(collection: .keystores, since: nil),
+              let keystoreData = keystores.first else {
+            XCTFail("no keystore on the server")
+            throw Stop()
+        }
+        let vault = try Vault.join(at: path, keystore: try JSONDecoder().decode(KeystoreRecord.self, from: keystoreData),
+                                   passphrase: SecureBuffer(copying: Array(passphrase.utf8)), deviceName: deviceName)
+        try account.save(to: vault.database)
+        return vault
     }
 
     static func syncSucceeds(_ engine: SyncEngine, file: StaticString = #filePath, line: UInt = #line) async throws {

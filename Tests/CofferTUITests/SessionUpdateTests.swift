@@ -68,6 +68,7 @@ final class SessionUpdateTests: XCTestCase {
             state.page = .list
             state.list.selectedID = "f6"
             state.lastInput = driver.clock.now
+            state.unlockedAt = driver.clock.now
             state.sync.running = .unlock
             var scheduler = SyncScheduler(hasAccount: true)
             _ = scheduler.handle(.unlock, now: driver.clock.now)

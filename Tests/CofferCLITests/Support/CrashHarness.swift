@@ -48,6 +48,7 @@ enum CrashSelection {
         "sync.reconcile.keystores.after",
         "sync.push.items.after-send",
         "sync.apply.inside",
+        "sync.messages.handle.after",
     ]
 
     static func points(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {

@@ -114,7 +114,8 @@ final class CrashScenario {
         }
         try JSONSerialization.data(withJSONObject: exported).write(to: URL(fileURLWithPath: importFile))
         try a.ok(["import", "--format", "json", importFile], "import")
-        try a.ok(["sync"], "first sync")
+        // Unlocked when a message will be sent to A: only an unlocked sync publishes its device record.
+        try a.ok(isMessagePoint ? ["sync", "--unlock"] : ["sync"], "first sync")
 
         let joinArguments = ["join"] + serverArguments
         if command == .create && seed % 2 == 1 {
@@ -262,7 +263,13 @@ final class CrashScenario {
             }
         case .passwd:
             arguments = ["passwd", "--new-passphrase-file", crasher.passphraseFiles[1]] + Self.fastKDF
+        case .sync where point.hasPrefix("sync.outbox."):
+            // The crasher sends: `device lock` queues the message, then syncs to send it.
+            arguments = ["device", "lock", try DeviceMessageCheck.deviceID(of: otherDevice(than: crasher))]
         case .sync:
+            if isMessagePoint {
+                try otherDevice(than: crasher).ok(["device", "lock", try DeviceMessageCheck.deviceID(of: crasher)], "device lock")
+            }
             arguments = ["sync", "--unlock"]
         }
         try expectCrash(try crasher.run(arguments, passphrase: crasher.passphrase, crash: point), on: crasher)
@@ -274,6 +281,11 @@ final class CrashScenario {
         if status.status != 0 { problems.append("right after the crash \(crasher.name) does not open: \(status.summary)") }
         if command == .passwd { try checkPassphrasesAfterCrash(crasher) }
     }
+
+    /// Points of the message steps: a `device lock` message is in flight when the crash comes.
+    var isMessagePoint: Bool { point.hasPrefix("sync.messages.") || point.hasPrefix("sync.outbox.") }
+
+    private func otherDevice(than device: CrashDevice) -> CrashDevice { device === a ? b : a }
 
     private func expectCrash(_ result: CofferResult, on device: CrashDevice) throws {
         guard result.status == CrashPoint.exitCode else {
@@ -445,6 +457,9 @@ final class CrashScenario {
         }
 
         if command == .passwd { try checkPassphrasesAfterRecovery() }
+        if isMessagePoint {
+            problems += try DeviceMessageCheck.deliveredOnce(devices: [a, b], server: server, user: user, password: accountPassword)
+        }
     }
 
     /// Both devices open with the same one passphrase.

@@ -1,0 +1,27 @@
+import CofferCore
+
+/// The Devices page (`D`): the account's devices as the last listing gave them, and the cursor.
+public struct DevicesState: Sendable, Equatable {
+    /// Nil until the first listing arrives.
+    public var devices: [KnownDevice]?
+    public var cursor = 0
+
+    public init(devices: [KnownDevice]? = nil) {
+        self.devices = devices
+    }
+
+    /// The device under the cursor.
+    public var current: KnownDevice? {
+        guard let devices, devices.indices.contains(cursor) else { return nil }
+        return devices[cursor]
+    }
+
+    /// This device first, then by name; unverified ones last.
+    static func ordered(_ devices: [KnownDevice]) -> [KnownDevice] {
+        devices.sorted { order($0) < order($1) }
+    }
+
+    private static func order(_ device: KnownDevice) -> (Int, String, String) {
+        (device.isCurrent ? 0 : device.isVerified ? 1 : 2, device.name ?? "", device.id)
+    }
+}

@@ -1,0 +1,65 @@
+import CofferCore
+import Foundation
+
+/// The Devices page: listing the account's devices and sending them lock, sign-out or removal.
+/// Lock and sign-out are only offered for verified devices (the key table's reasons).
+extension Update {
+    static func applyDevices(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
+        switch event {
+        case .devicesLoaded(let devices):
+            guard case .devices(var page) = state.page else { return [] }
+            let selected = page.current?.id
+            page.devices = DevicesState.ordered(devices)
+            page.cursor = page.devices?.firstIndex { $0.id == selected } ?? min(page.cursor, max(0, devices.count - 1))
+            state.page = .devices(page)
+            return []
+        case .deviceActionFinished(let text):
+            state.notice = Notice(text, until: now.addingTimeInterval(Notice.lifetime))
+            // The message waits in the outbox: the scheduler's sync (one at a time) sends it now.
+            let send = schedule(state.scheduler.handle(.manual, now: now), in: &state, now: now)
+            guard case .devices = state.page else { return send }
+            return [.loadDevices] + send
+        default:
+            return []
+        }
+    }
+
+    static func performDevices(_ action: Action, in state: inout ScreenState, now: Date) -> [Effect] {
+        if action == .openDevices {
+            state.page = .devices(DevicesState())
+            return [.loadDevices]
+        }
+        guard case .devices(let page) = state.page, let device = page.current else { return [] }
+        let name = device.name ?? "the unverified device \(device.id.prefix(8))"
+        switch action {
+        case .lockDevice:
+            state.notice = Notice("Sending lock to \(name)…", until: now.addingTimeInterval(Notice.lifetime))
+            return [.sendToDevice(.lock, id: device.id, name: name)]
+        case .signOutDevice:
+            state.overlay = .confirm(Confirmation(question: "Sign \(name) out of the sync account?",
+                                                  action: .signOutDevice(id: device.id, name: name)))
+        case .removeDevice:
+            state.overlay = .confirm(Confirmation(question: "Remove \(name) from the account?",
+                                                  action: .removeDevice(id: device.id, name: name)))
+        default:
+            break
+        }
+        return []
+    }
+
+    /// The page's answer to a device action it asked to confirm.
+    static func confirmed(_ action: Confirmation.Action) -> [Effect] {
+        switch action {
+        case .signOutDevice(let id, let name): return [.sendToDevice(.signout, id: id, name: name)]
+        case .removeDevice(let id, let name): return [.removeDevice(id: id, name: name)]
+        default: return []
+        }
+    }
+
+    /// Why a device action is not available on the selected row, or nil.
+    static func needsOtherVerifiedDevice(_ state: ScreenState) -> String? {
+        guard case .devices(let page) = state.page, let device = page.current else { return "No device is selected." }
+        if device.isCurrent { return "That is this device." }
+        return device.isVerified ? nil : "The device is unverified: it is never sent a message."
+    }
+}

@@ -1,0 +1,144 @@
+import ArgumentParser
+import CofferCore
+import CofferSync
+import Foundation
+
+/// `coffer device …` (DESIGN §9): the account's devices and the messages between them.
+struct DeviceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device", abstract: "List, invite, rename, lock, sign out or remove the devices of this vault's account.",
+        subcommands: [List.self, DeviceInviteCommand.self, Rename.self, Lock.self, Signout.self, Remove.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the account's devices (★ this one).")
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let devices = try await DeviceSession.open(global).devices()
+            let ordered = devices.sorted { ($0.isCurrent ? 0 : 1, $0.name ?? "~", $0.id) < ($1.isCurrent ? 0 : 1, $1.name ?? "~", $1.id) }
+            if output.json {
+                print(try ItemExchange.text(ordered.map(DevicePrinter.json)))
+            } else {
+                let width = ordered.map { ($0.name ?? "?").count }.max() ?? 0
+                ordered.forEach { print(DevicePrinter.line($0, width: width)) }
+            }
+        }
+    }
+
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename this device (published on the next unlocked sync).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The new name.") var name: String
+
+        func run() async throws {
+            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, trimmed.count <= 100 else { throw UsageError("A device name has 1 to 100 characters.") }
+            try Vault.open(at: global.vaultPath).renameDevice(to: trimmed)
+            print("This device is now \u{201C}\(trimmed)\u{201D}.")
+        }
+    }
+
+    struct Lock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Lock the screen on another device (within its next sync).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A device name or id prefix.") var name: String?
+        @Flag(help: "Every other verified device.") var all = false
+
+        func run() async throws {
+            guard (name == nil) == all else { throw UsageError("Name one device, or give --all.") }
+            let engine = try await DeviceSession.open(global)
+            let devices = try await engine.devices()
+            let targets = try all ? devices.filter { $0.isVerified && !$0.isCurrent } : [try DeviceSession.pick(name ?? "", in: devices)]
+            try await DeviceSession.deliver(.lock, to: targets, with: engine)
+        }
+    }
+
+    struct Signout: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make another device forget the sync account and lock.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A device name or id prefix.") var name: String
+
+        func run() async throws {
+            let engine = try await DeviceSession.open(global)
+            let target = try DeviceSession.pick(name, in: try await engine.devices())
+            try await DeviceSession.deliver(.signout, to: [target], with: engine)
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Remove a device from the account; --rotate also changes the account password.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "A device name or id prefix.") var name: String
+        @Flag(help: "Send a new account password to every other device; the removed one is left with the old one.")
+        var rotate = false
+
+        func run() async throws {
+            let engine = try await DeviceSession.open(global)
+            let target = try DeviceSession.pick(name, in: try await engine.devices())
+            try await AccountOptions.mapped { try await engine.removeDevice(target.id, rotate: rotate) }
+            print("Removed \(DevicePrinter.label(target)).")
+            fflush(nil)
+            if rotate {
+                try SyncOutcomePrinter.finish(await engine.sync())
+                print("The account password changes once every other device has synced and received the new one.")
+            }
+        }
+    }
+}
+
+/// The unlocked vault and its engine, and the choices the device commands share.
+enum DeviceSession {
+    static func open(_ global: GlobalOptions) async throws -> SyncEngine {
+        let vault = try await global.unlockedVault()
+        guard let engine = try SyncEngine.forAccount(of: vault) else {
+            throw UsageError("This vault has no sync account; set one with `coffer account signup` or `coffer account login`.")
+        }
+        return engine
+    }
+
+    /// The one device `name` means: exact name (any case) first, then an id prefix; not this one.
+    static func pick(_ name: String, in devices: [KnownDevice]) throws -> KnownDevice {
+        let others = devices.filter { !$0.isCurrent }
+        let byName = others.filter { $0.name?.caseInsensitiveCompare(name) == .orderedSame }
+        let matches = byName.isEmpty ? others.filter { !name.isEmpty && $0.id.hasPrefix(name.lowercased()) } : byName
+        guard let match = matches.first else {
+            throw CommandFailure("No other device is named \u{201C}\(name)\u{201D} or has an id starting with it; see `coffer device list`.")
+        }
+        guard matches.count == 1 else {
+            throw CommandFailure("\u{201C}\(name)\u{201D} matches \(matches.count) devices: "
+                + matches.map(DevicePrinter.label).joined(separator: ", ") + "; use a longer id prefix.")
+        }
+        guard match.isVerified else {
+            throw CommandFailure("Device \(match.id) is unverified (its record does not open with this vault's key); it is never sent a message.")
+        }
+        return match
+    }
+
+    /// Queues the message for each device, then syncs to send it; offline, it stays queued.
+    static func deliver(_ topic: MessageTopic, to targets: [KnownDevice], with engine: SyncEngine) async throws {
+        try await engine.send(topic, to: targets.map(\.id))
+        print("Queued \(topic.rawValue) for " + (targets.isEmpty ? "no device" : targets.map(DevicePrinter.label).joined(separator: ", ")) + ".")
+        fflush(nil)
+        try SyncOutcomePrinter.finish(await engine.sync())
+    }
+}
+
+enum DevicePrinter {
+    static func label(_ device: KnownDevice) -> String {
+        "\(device.name ?? "unverified") (\(device.id.prefix(8)))"
+    }
+
+    static func line(_ device: KnownDevice, width: Int) -> String {
+        let mark = device.isCurrent ? "★" : " "
+        let name = (device.name ?? "?").padding(toLength: width, withPad: " ", startingAt: 0)
+        let verified = device.isVerified ? "" : "  unverified"
+        return "\(mark) \(name)  \(device.id.prefix(8))  last seen \(device.lastSeen.iso8601)\(verified)"
+    }
+
+    static func json(_ device: KnownDevice) -> [String: Any] {
+        ["id": device.id, "name": device.name as Any? ?? NSNull(), "current": device.isCurrent,
+         "lastSeen": device.lastSeen.iso8601, "verified": device.isVerified, "capabilities": device.capabilities]
+    }
+}
