@@ -18,7 +18,7 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     // Conflict review.
     case swapChoice, acceptReview
     // Devices.
-    case openDevices, lockDevice, signOutDevice, removeDevice
+    case openDevices, lockDevice, signOutDevice, removeDevice, inviteDevice
     // Confirmation.
     case confirm, decline
 }

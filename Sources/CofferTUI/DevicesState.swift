@@ -5,6 +5,8 @@ public struct DevicesState: Sendable, Equatable {
     /// Nil until the first listing arrives.
     public var devices: [KnownDevice]?
     public var cursor = 0
+    /// An invitation opened here (`i`), until it ends.
+    public var invitation: DeviceInvitation?
 
     public init(devices: [KnownDevice]? = nil) {
         self.devices = devices

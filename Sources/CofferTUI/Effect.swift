@@ -27,6 +27,11 @@ public enum Effect: Sendable, Equatable {
     case sendToDevice(MessageTopic, id: String, name: String)
     /// Remove a device's record from the account → `.deviceActionFinished`.
     case removeDevice(id: String, name: String)
+    /// Open a rendezvous for a new device → `.invitationOpened`, then `.invitationClaimed` (or
+    /// `.invitationFinished` when it fails or expires).
+    case openInvitation
+    /// Answer the claim (the sync account sealed to the claimant, or a refusal) → `.invitationFinished`.
+    case answerInvitation(InvitationTicket, allow: Bool)
     /// Repaint every cell (Ctrl-L, after a resize).
     case redraw
     /// Close the screen; `ScreenState.exitCode` holds the code.

@@ -146,6 +146,12 @@ public enum KeyBindings {
         // Devices.
         KeyBinding(keys: [.character("D")], action: .openDevices, description: "Devices of this account",
                    contexts: [.list, .detail]),
+        KeyBinding(keys: [.character("i")], action: .inviteDevice, description: "Invite a new device with a one-time code",
+                   hint: "i invite", contexts: [.devices], disabledReason: { state in
+                       guard state.hasAccount else { return "This vault has no sync account to share." }
+                       guard case .devices(let page) = state.page, page.invitation == nil else { return "An invitation is open." }
+                       return nil
+                   }),
         KeyBinding(keys: [.character("x")], action: .lockDevice, description: "Lock that device", hint: "x lock it",
                    contexts: [.devices], disabledReason: { Update.needsOtherVerifiedDevice($0) }),
         KeyBinding(keys: [.character("o")], action: .signOutDevice, description: "Sign that device out (asks first)",

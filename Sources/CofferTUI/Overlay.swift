@@ -15,6 +15,8 @@ public struct Confirmation: Sendable, Equatable {
         case keepAsNewItem(Item)
         case signOutDevice(id: String, name: String)
         case removeDevice(id: String, name: String)
+        /// Let the device that claimed the invitation join (no: refuse it).
+        case allowInvitation(InvitationTicket)
     }
 
     public var question: String

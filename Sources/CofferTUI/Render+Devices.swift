@@ -9,6 +9,7 @@ extension Render {
         let columns = [4, max(24, body.width / 2)]
         grid.write("Device", x: columns[0], y: body.top, style: header)
         grid.write("Last seen", x: columns[1], y: body.top, style: header)
+        drawInvitation(page.invitation, state: state, body: body, into: &grid)
         guard let devices = page.devices else {
             grid.write("Listing the account's devices…", x: 2, y: body.top + 2, style: .dimmed)
             return
@@ -26,6 +27,26 @@ extension Render {
             let seen = Format.dateTime(device.lastSeen.date, in: state.settings.timeZone)
             grid.write(seen + (device.isCurrent ? "  (this device)" : ""), x: columns[1], y: y, style: style,
                        maxWidth: body.width - columns[1] - 1)
+        }
+    }
+
+    /// The open invitation at the foot of the page: the code to type on the new device.
+    private static func drawInvitation(_ invitation: DeviceInvitation?, state: ScreenState, body: Body, into grid: inout Grid) {
+        guard let invitation else { return }
+        let lines: [String]
+        switch invitation.stage {
+        case .opening:
+            lines = ["Opening an invitation on the sync server…"]
+        case .waiting(let code, let expires):
+            lines = ["Invitation code: \(code)   (once, until \(Format.clockTime(expires, in: state.settings.timeZone)))",
+                     "On the new device: coffer join --server URL --code \(code)"]
+        case .answering:
+            lines = ["Answering the new device…"]
+        }
+        for (offset, line) in lines.enumerated() {
+            let y = body.bottom - lines.count + offset
+            guard y > body.top else { continue }
+            grid.write(line, x: 2, y: y, style: offset == 0 ? .bold : .plain, maxWidth: body.width - 4)
         }
     }
 }

@@ -159,6 +159,32 @@ final class Runtime {
                 try await remove(vault, id)
                 inbox.post(.deviceActionFinished("Removed \(name) from the account."))
             }
+        case .openInvitation:
+            withInvitation { vault, inbox in
+                guard let account = try SyncAccount.load(from: vault.database) else {
+                    return inbox.post(.invitationFinished("This vault has no sync account to share."))
+                }
+                await InvitationLeftover.removeLeftover(of: vault.database)
+                let host = try await InvitationHost.open(server: account.server, kind: .device)
+                try host.leftover.remember(in: vault.database)
+                inbox.post(.invitationOpened(code: host.code.description, expires: host.expires))
+                let claim = try await host.waitForClaim()
+                inbox.post(.invitationClaimed(InvitationTicket(host: host, claim: claim)))
+            }
+        case .answerInvitation(let ticket, let allow):
+            withInvitation { vault, inbox in
+                let account = try SyncAccount.load(from: vault.database)
+                let payload = try account.map { account in
+                    try JSONSerialization.data(withJSONObject: ["server": account.server.absoluteString,
+                                                                "user": account.user, "password": account.password])
+                }
+                try await ticket.host.answer(ticket.claim, allowing: allow ? payload : nil)
+                try await ticket.host.close()
+                try InvitationLeftover.forget(in: vault.database)
+                inbox.post(.invitationFinished(allow && payload != nil
+                    ? "\u{201C}\(ticket.claim.name)\u{201D} joined; nothing is left on the server."
+                    : "Declined \u{201C}\(ticket.claim.name)\u{201D}; nothing was shared."))
+            }
         case .redraw:
             screen.invalidate()
         case .quit:
@@ -175,6 +201,24 @@ final class Runtime {
                 try await work(vault, inbox)
             } catch {
                 inbox.post(.operationFailed("\(error)"))
+            }
+        }
+    }
+
+    /// Runs an invitation's work off the loop; however it fails, the page hears that it ended
+    /// (and a rendezvous left behind is removed by the next sync).
+    private func withInvitation(_ work: @escaping @Sendable (Vault, Inbox) async throws -> Void) {
+        guard let vault else { return }
+        let inbox = self.inbox
+        Task.detached {
+            do {
+                try await work(vault, inbox)
+            } catch let error as InvitationError {
+                inbox.post(.invitationFinished(error.userMessage))
+            } catch let error as KintoError {
+                inbox.post(.invitationFinished(error.userMessage))
+            } catch {
+                inbox.post(.invitationFinished("The invitation stopped: \(error)"))
             }
         }
     }

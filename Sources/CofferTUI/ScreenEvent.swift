@@ -1,5 +1,6 @@
 import CofferCore
 import CofferSync
+import Foundation
 
 /// Something that happened: a key, the clock, or the end of work the runtime ran for an `Effect`.
 public enum ScreenEvent: Sendable, Equatable {
@@ -31,6 +32,12 @@ public enum ScreenEvent: Sendable, Equatable {
     case reviewResolved(itemID: String)
 
     case devicesLoaded([KnownDevice])
+    /// The invitation's code is on the server, valid until `expires`.
+    case invitationOpened(code: String, expires: Date)
+    /// A new device claimed the invitation: ask whether to allow it.
+    case invitationClaimed(InvitationTicket)
+    /// The invitation ended; the text says how.
+    case invitationFinished(String)
     /// A device action went through; the text says what happened.
     case deviceActionFinished(String)
 

@@ -13,6 +13,18 @@ extension Update {
             page.cursor = page.devices?.firstIndex { $0.id == selected } ?? min(page.cursor, max(0, devices.count - 1))
             state.page = .devices(page)
             return []
+        case .invitationOpened(let code, let expires):
+            updateInvitation(in: &state) { $0 = DeviceInvitation(stage: .waiting(code: code, expires: expires)) }
+            return []
+        case .invitationClaimed(let ticket):
+            let question = "\u{201C}\(ticket.claim.name)\u{201D} wants to join · \(ticket.claim.agreement.confirmation) · allow?"
+            state.overlay = .confirm(Confirmation(question: question, action: .allowInvitation(ticket)))
+            return []
+        case .invitationFinished(let text):
+            updateInvitation(in: &state) { $0 = nil }
+            state.notice = Notice(text, until: now.addingTimeInterval(Notice.lifetime))
+            guard case .devices = state.page else { return [] }
+            return [.loadDevices]
         case .deviceActionFinished(let text):
             state.notice = Notice(text, until: now.addingTimeInterval(Notice.lifetime))
             // The message waits in the outbox: the scheduler's sync (one at a time) sends it now.
@@ -28,6 +40,12 @@ extension Update {
         if action == .openDevices {
             state.page = .devices(DevicesState())
             return [.loadDevices]
+        }
+        if action == .inviteDevice {
+            guard case .devices(var page) = state.page, page.invitation == nil else { return [] }
+            page.invitation = DeviceInvitation(stage: .opening)
+            state.page = .devices(page)
+            return [.openInvitation]
         }
         guard case .devices(let page) = state.page, let device = page.current else { return [] }
         let name = device.name ?? "the unverified device \(device.id.prefix(8))"
@@ -52,8 +70,22 @@ extension Update {
         switch action {
         case .signOutDevice(let id, let name): return [.sendToDevice(.signout, id: id, name: name)]
         case .removeDevice(let id, let name): return [.removeDevice(id: id, name: name)]
+        case .allowInvitation(let ticket): return [.answerInvitation(ticket, allow: true)]
         default: return []
         }
+    }
+
+    static func answerInvitation(_ ticket: InvitationTicket, allow: Bool, in state: inout ScreenState) -> [Effect] {
+        updateInvitation(in: &state) { $0 = DeviceInvitation(stage: .answering) }
+        return [.answerInvitation(ticket, allow: allow)]
+    }
+
+    /// Changes the invitation on the Devices page; nothing when another page is showing (the
+    /// runtime's answer still arrives as a notice).
+    private static func updateInvitation(in state: inout ScreenState, _ change: (inout DeviceInvitation?) -> Void) {
+        guard case .devices(var page) = state.page else { return }
+        change(&page.invitation)
+        state.page = .devices(page)
     }
 
     /// Why a device action is not available on the selected row, or nil.

@@ -44,7 +44,7 @@ public enum Update {
                 state.page = .review(review)
             }
             return []
-        case .devicesLoaded, .deviceActionFinished:
+        case .devicesLoaded, .deviceActionFinished, .invitationOpened, .invitationClaimed, .invitationFinished:
             return applyDevices(event, to: &state, now: now)
         case .reviewsLoaded, .reviewResolved:
             return applyReview(event, to: &state, now: now)
@@ -114,7 +114,7 @@ public enum Update {
             return performForm(action, in: &state, now: now)
         case .swapChoice, .acceptReview:
             return performReview(action, in: &state)
-        case .openDevices, .lockDevice, .signOutDevice, .removeDevice:
+        case .openDevices, .lockDevice, .signOutDevice, .removeDevice, .inviteDevice:
             return performDevices(action, in: &state, now: now)
         case .confirm, .decline:
             return answer(action == .confirm, in: &state)
@@ -141,6 +141,9 @@ public enum Update {
     static func answer(_ isYes: Bool, in state: inout ScreenState) -> [Effect] {
         guard case .confirm(let confirmation) = state.overlay else { return [] }
         state.overlay = nil
+        if case .allowInvitation(let ticket) = confirmation.action {
+            return answerInvitation(ticket, allow: isYes, in: &state)  // a no is an answer too
+        }
         guard isYes else { return [] }
         switch confirmation.action {
         case .deleteItem(let id):
@@ -153,7 +156,7 @@ public enum Update {
             form.isSaving = true
             state.page = .form(form)
             return [.saveItem(item, base: nil)]
-        case .signOutDevice, .removeDevice:
+        case .signOutDevice, .removeDevice, .allowInvitation:
             return confirmed(confirmation.action)
         }
     }

@@ -1,5 +1,6 @@
 import CofferCore
-import CofferSync
+@testable import CofferSync
+import Foundation
 import XCTest
 @testable import CofferTUI
 
@@ -53,5 +54,40 @@ final class DevicesPageTests: XCTestCase {
         XCTAssertTrue(state.isLocked)
         XCTAssertTrue(effects.contains(.lockVault))
         assertSnapshot(Render.frame(state, size: .standard, now: now), named: "locked-remotely")
+    }
+
+    /// `i` opens an invitation; the code shows at the foot of the page; a claim asks y/n with the
+    /// claimant's name and number; each answer goes to the runtime; the end is a notice.
+    func testInvitingADeviceShowsTheCodeThenAsks() throws {
+        var state = devicesPage()
+        XCTAssertEqual(Update.apply(.key(.character("i")), to: &state, now: now), [.openInvitation])
+        XCTAssertEqual(KeyBindings.binding(for: .character("i"), in: .devices)?.disabledReason(state), "An invitation is open.")
+        let code = try InvitationCode(parsing: "K7Q4-M2XP-9RT".dropLast() + "\(checkSymbol("K7Q4M2XP9R"))")
+        _ = Update.apply(.invitationOpened(code: code.description, expires: now.addingTimeInterval(600)), to: &state, now: now)
+        assertSnapshot(Render.frame(state, size: .standard, now: now), named: "devices-invitation")
+
+        let host = InvitationHost(code: code, expires: now.addingTimeInterval(600), kind: .device,
+                                  rendezvous: Rendezvous(server: URL(string: "http://127.0.0.1:9/v1")!, keys: try RendezvousKeys(code: code)),
+                                  handshake: PairingHandshake())
+        let claimant = PairingHandshake()
+        let agreement = try claimant.agree(inviter: PairingHandshake().publicKey, claimant: claimant.publicKey)
+        let ticket = InvitationTicket(host: host, claim: InvitationHost.Claim(name: "laptop", agreement: agreement))
+        XCTAssertEqual(Update.apply(.invitationClaimed(ticket), to: &state, now: now), [])
+        guard case .confirm(let confirmation) = state.overlay else { return XCTFail("no question asked") }
+        XCTAssertEqual(confirmation.question, "“laptop” wants to join · \(agreement.confirmation) · allow?")
+        var declining = state
+        XCTAssertEqual(Update.apply(.key(.character("n")), to: &declining, now: now), [.answerInvitation(ticket, allow: false)],
+                       "no is an answer too")
+        XCTAssertEqual(Update.apply(.key(.character("y")), to: &state, now: now), [.answerInvitation(ticket, allow: true)])
+        XCTAssertEqual(Update.apply(.invitationFinished("“laptop” joined; nothing is left on the server."), to: &state, now: now),
+                       [.loadDevices])
+        guard case .devices(let page) = state.page else { return XCTFail("left the Devices page") }
+        XCTAssertNil(page.invitation)
+        XCTAssertEqual(state.notice?.text, "“laptop” joined; nothing is left on the server.")
+    }
+
+    /// The check symbol that makes `symbols` a valid code (Luhn mod 32), found by trying each.
+    private func checkSymbol(_ symbols: String) -> Character {
+        "0123456789ABCDEFGHJKMNPQRSTVWXYZ".first { (try? InvitationCode(parsing: symbols + String($0))) != nil } ?? "0"
     }
 }
