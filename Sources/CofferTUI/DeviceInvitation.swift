@@ -6,7 +6,7 @@ import Foundation
 public struct DeviceInvitation: Sendable, Equatable {
     public enum Stage: Sendable, Equatable {
         case opening
-        case waiting(code: String, expires: Date)
+        case waiting(code: String, expires: Date, server: String)
         case answering
     }
 

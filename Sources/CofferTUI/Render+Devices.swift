@@ -37,9 +37,9 @@ extension Render {
         switch invitation.stage {
         case .opening:
             lines = ["Opening an invitation on the sync server…"]
-        case .waiting(let code, let expires):
+        case .waiting(let code, let expires, let server):
             lines = ["Invitation code: \(code)   (once, until \(Format.clockTime(expires, in: state.settings.timeZone)))",
-                     "On the new device: coffer join --server URL --code \(code)"]
+                     "On the new device: coffer join --code \(code) --server \(server)"]
         case .answering:
             lines = ["Answering the new device…"]
         }

@@ -167,7 +167,8 @@ final class Runtime {
                 await InvitationLeftover.removeLeftover(of: vault.database)
                 let host = try await InvitationHost.open(server: account.server, kind: .device)
                 try host.leftover.remember(in: vault.database)
-                inbox.post(.invitationOpened(code: host.code.description, expires: host.expires))
+                inbox.post(.invitationOpened(code: host.code.description, expires: host.expires,
+                                             server: account.server.absoluteString))
                 let claim = try await host.waitForClaim()
                 inbox.post(.invitationClaimed(InvitationTicket(host: host, claim: claim)))
             }

@@ -32,8 +32,8 @@ public enum ScreenEvent: Sendable, Equatable {
     case reviewResolved(itemID: String)
 
     case devicesLoaded([KnownDevice])
-    /// The invitation's code is on the server, valid until `expires`.
-    case invitationOpened(code: String, expires: Date)
+    /// The invitation's code is on `server`, valid until `expires`.
+    case invitationOpened(code: String, expires: Date, server: String)
     /// A new device claimed the invitation: ask whether to allow it.
     case invitationClaimed(InvitationTicket)
     /// The invitation ended; the text says how.

@@ -13,8 +13,8 @@ extension Update {
             page.cursor = page.devices?.firstIndex { $0.id == selected } ?? min(page.cursor, max(0, devices.count - 1))
             state.page = .devices(page)
             return []
-        case .invitationOpened(let code, let expires):
-            updateInvitation(in: &state) { $0 = DeviceInvitation(stage: .waiting(code: code, expires: expires)) }
+        case .invitationOpened(let code, let expires, let server):
+            updateInvitation(in: &state) { $0 = DeviceInvitation(stage: .waiting(code: code, expires: expires, server: server)) }
             return []
         case .invitationClaimed(let ticket):
             let question = "\u{201C}\(ticket.claim.name)\u{201D} wants to join · \(ticket.claim.agreement.confirmation) · allow?"

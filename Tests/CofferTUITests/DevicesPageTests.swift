@@ -63,7 +63,8 @@ final class DevicesPageTests: XCTestCase {
         XCTAssertEqual(Update.apply(.key(.character("i")), to: &state, now: now), [.openInvitation])
         XCTAssertEqual(KeyBindings.binding(for: .character("i"), in: .devices)?.disabledReason(state), "An invitation is open.")
         let code = try InvitationCode(parsing: "K7Q4-M2XP-9RT".dropLast() + "\(checkSymbol("K7Q4M2XP9R"))")
-        _ = Update.apply(.invitationOpened(code: code.description, expires: now.addingTimeInterval(600)), to: &state, now: now)
+        _ = Update.apply(.invitationOpened(code: code.description, expires: now.addingTimeInterval(600),
+                                           server: "https://kinto.example/v1"), to: &state, now: now)
         assertSnapshot(Render.frame(state, size: .standard, now: now), named: "devices-invitation")
 
         let host = InvitationHost(code: code, expires: now.addingTimeInterval(600), kind: .device,
