@@ -77,14 +77,14 @@ struct SendCommand: AsyncParsableCommand {
         commandName: "send", abstract: "Give one item to another person: prints a one-time code for `coffer receive`.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The item's id.") var id: String
+    @OptionGroup var target: ItemNameArgument
     @Option(help: "The Kinto server to meet on (default: this vault's sync server).") var server: String?
     @Option(help: ArgumentHelp("Seconds the code stays valid.", visibility: .hidden))
     var validSeconds: Double = InvitationHost.lifetime
 
     func run() async throws {
         let vault = try await global.unlockedVault()
-        let item = try await vault.item(id)
+        let item = try await target.item(in: vault)
         let meeting = try server.map(AccountOptions.serverURL) ?? SyncAccount.load(from: vault.database)?.server
         guard let meeting else { throw UsageError("This vault has no sync server; name one with --server.") }
         await InvitationLeftover.removeLeftover(of: vault.database)

@@ -228,7 +228,7 @@ final class PairingTests: XCTestCase {
     func testAnItemSentWithACodeArrivesOnceAndNothingStays() throws {
         let (a, _) = try inviter()
         let id = try XCTUnwrap(try a.list().first?["id"] as? String)
-        let sender = try RunningCoffer(["--vault", a.path, "--passphrase-file", a.passphraseFile, "send", id], home: a.root)
+        let sender = try RunningCoffer(["--vault", a.path, "--passphrase-file", a.passphraseFile, "send", "github"], home: a.root)
         sender.waitFor("Waiting for them")
         let code = try XCTUnwrap(sender.err.range(of: #"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{3}"#, options: .regularExpression)
             .map { String(sender.err[$0]) })
