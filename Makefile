@@ -20,7 +20,8 @@ all: build
 # System packages (only those missing) and Kinto in a virtual environment.
 deps: .deps-apt $(KINTO)
 
-.deps-apt:
+# Re-checked when the package list changes (the stamp would otherwise hide a new package).
+.deps-apt: Makefile
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "installing: $$missing"; \
