@@ -34,13 +34,19 @@ public struct Lineage: Sendable, Equatable {
     /// before, so revisions grow whatever the clocks say; the time part only matters for an edit
     /// re-created over a deletion, which is not made from the newest version: it then still
     /// counts as newer than versions written before it.
-    public static func following(_ base: String?, now: Timestamp = .now()) -> Lineage {
+    ///
+    /// `outranking` is another version this one must count as newer than though it is not made
+    /// from it: the newer version this device holds when `base` is an older one the server served
+    /// (a rollback or replay). Without it, the result would be ordered against that version by the
+    /// devices' clocks alone, which agree only to about a second.
+    public static func following(_ base: String?, outranking other: String? = nil, now: Timestamp = .now()) -> Lineage {
         let time = UInt64(max(0, now.milliseconds))
+        let floor = other.flatMap(of).map { $0.revision &+ 1 } ?? 0
         guard let base, let sealed = Data(base64Encoded: base) else {
-            return Lineage(revision: max(1, time), parent: Data(count: digestLength))
+            return Lineage(revision: max(1, time, floor), parent: Data(count: digestLength))
         }
         let revision = Envelope.lineage(of: sealed)?.revision ?? 0
-        return Lineage(revision: max(revision &+ 1, time), parent: digest(ofSealed: sealed))
+        return Lineage(revision: max(revision &+ 1, time, floor), parent: digest(ofSealed: sealed))
     }
 
     /// The lineage of the record `base64` (nil when it is not an envelope).

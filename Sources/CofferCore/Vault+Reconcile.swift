@@ -44,7 +44,7 @@ extension Vault {
                     // devices do not take ours for an older version.
                     let local = try ItemSealing.open(facts.local, ring: session.ring)
                     try plan.replace(facts.remote, with: ItemSealing.seal(local, ring: session.ring,
-                                                                          lineage: .following(facts.remote.encrypted, now: now),
+                                                                          lineage: .following(facts.remote.encrypted, outranking: facts.local.encrypted, now: now),
                                                                           lastModified: facts.remote.lastModified))
                 case .merge:
                     let local = try ItemSealing.open(facts.local, ring: session.ring)
@@ -56,8 +56,11 @@ extension Vault {
                     }
                     let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now,
                                                   remoteServerTime: Timestamp(milliseconds: facts.remote.lastModified))
+                    // Made from remote, and newer than ours (which is newer than stable) even when
+                    // remote is an older version the server served back.
                     let sealed = try ItemSealing.seal(outcome.merged, ring: session.ring,
-                                                      lineage: .following(facts.remote.encrypted, now: now),
+                                                      lineage: .following(facts.remote.encrypted, outranking: facts.local.encrypted,
+                                                                          now: now),
                                                       lastModified: facts.remote.lastModified)
                     try plan.replace(facts.remote, with: sealed, review: ItemReview(outcome: outcome))
                 }
@@ -100,7 +103,8 @@ extension Vault {
             }
             let merged = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey,
                                                     keepingWrappingOf: wrappingSide == .local ? local : remote,
-                                                    lineage: .following(remote.encrypted, now: now), lastModified: remote.lastModified)
+                                                    lineage: .following(remote.encrypted, outranking: local.encrypted, now: now),
+                                                    lastModified: remote.lastModified)
             try VaultDatabase.saveStableKeystore(remote, in: db)
             try VaultDatabase.savePending(
                 PendingChange(collection: .keystores, id: merged.id, source: .local, action: .update,

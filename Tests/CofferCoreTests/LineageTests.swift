@@ -57,4 +57,20 @@ final class LineageTests: XCTestCase {
         XCTAssertEqual(Lineage.following(base).revision, future.revision + 1)
         XCTAssertGreaterThanOrEqual(Lineage.following(nil, now: Timestamp(milliseconds: 5_000)).revision, 5_000)
     }
+
+    /// A version made from an older one the server served back (a rollback) still outranks the
+    /// newer version this device held, whatever the clocks say, and names the served one as parent.
+    func testAVersionMadeFromAnOlderOneOutranksTheNewerItReplaces() throws {
+        let older = try Envelope.seal(plaintext, key: key, collection: "items", id: "abc",
+                                      lineage: Lineage(revision: 1_000, parent: Data(count: 16))).base64EncodedString()
+        let newer = try Envelope.seal(plaintext, key: key, collection: "items", id: "abc",
+                                      lineage: Lineage(revision: 9_000, parent: Data(count: 16))).base64EncodedString()
+        let clockBehind = Timestamp(milliseconds: 5_000)
+        XCTAssertEqual(Lineage.following(older, now: clockBehind).revision, 5_000, "by the clock alone: older than 9,000")
+        let replacement = Lineage.following(older, outranking: newer, now: clockBehind)
+        XCTAssertEqual(replacement.revision, 9_001)
+        let sealed = try Envelope.seal(plaintext, key: key, collection: "items", id: "abc", lineage: replacement).base64EncodedString()
+        XCTAssertTrue(replacement.isMade(from: older))
+        XCTAssertTrue(Lineage.isOlder(newer, than: sealed))
+    }
 }

@@ -568,6 +568,33 @@ final class SyncFaultTests: XCTestCase {
         XCTAssertEqual(onA[target.id]?.entry.password, "target-pw", "B's readable version replaced the moved one")
     }
 
+    /// The same move when the device that made the newer version had a clock an hour fast and had
+    /// not yet synced (so nothing corrected it): the version that replaces the moved ciphertext must
+    /// still outrank it on every device — ordered by lineage, not by the two devices' clocks.
+    func testAReplacementOutranksTheVersionItReplacesWhateverTheClocks() async throws {
+        let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials,
+                                        clock: .live(offset: 3600))
+        let source = try await a.add("Source", password: "source-pw")
+        var target = try await a.add("Target", password: "target-pw")
+        target = try await a.edit(target.id) { $0.entry.notes = "stamped an hour ahead" }
+        await a.syncExpectingSuccess()
+        let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials, clock: .live())
+
+        let raw = RawAccount(server: server, credentials: credentials)
+        let sourceRecord = try await raw.record("items", source.id)
+        var targetRecord = try await raw.record("items", target.id)
+        for key in ["encrypted", "origins", "tags", "active"] { targetRecord[key] = sourceRecord[key] }
+        try await raw.put("items", target.id, targetRecord)
+
+        let report = await b.sync()
+        XCTAssertEqual(report.rolledBack, 1, report.message ?? "")
+        await a.syncExpectingSuccess()
+        let onA = try await a.items()
+        XCTAssertEqual(onA[target.id]?.entry.password, "target-pw")
+        await b.syncExpectingSuccess()
+        try await assertConverged([a, b])
+    }
+
     /// The items a device can open now, by id (an item waiting for its key is left out).
     private func readable(_ device: Device) async throws -> [String: Item] {
         var items: [String: Item] = [:]
