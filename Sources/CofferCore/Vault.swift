@@ -395,6 +395,12 @@ public struct SavedEdit: Sendable, Equatable {
     public var mergedWithNewer: Bool
     /// Fields both changed: this edit's value kept, the other in history, the item marked ⚑.
     public var conflicts: [String]
+
+    public init(item: Item, mergedWithNewer: Bool, conflicts: [String]) {
+        self.item = item
+        self.mergedWithNewer = mergedWithNewer
+        self.conflicts = conflicts
+    }
 }
 
 /// The keys of an unlocked vault.
@@ -420,6 +426,14 @@ public struct ListedItem: Sendable, Equatable {
     public var hasLocalChange: Bool
     public var hasConflict: Bool
     public var needsReview: Bool
+
+    public init(id: String, state: State, hasLocalChange: Bool, hasConflict: Bool, needsReview: Bool) {
+        self.id = id
+        self.state = state
+        self.hasLocalChange = hasLocalChange
+        self.hasConflict = hasConflict
+        self.needsReview = needsReview
+    }
 
     public var item: Item? {
         if case .ready(let item) = state { return item }

@@ -7,10 +7,11 @@ import Foundation
 /// alive until its daemon quit, and every copy waited for the timeout.
 public enum ChildProcess {
     /// Starts `path` with `input` written to its stdin (then closed), stdout and stderr on
-    /// /dev/null; `newSession` detaches it from the terminal's session (it outlives a closed
-    /// terminal); `name` is its argv[0] (default: the file's name). Nil when it cannot start.
+    /// `output` (a pipe's write end, say) or else /dev/null; `newSession` detaches it from the
+    /// terminal's session (it outlives a closed terminal); `name` is its argv[0] (default: the
+    /// file's name). Nil when it cannot start.
     public static func start(_ path: String, name: String? = nil, arguments: [String], input: Data?,
-                             newSession: Bool = false) -> pid_t? {
+                             output: Int32? = nil, newSession: Bool = false) -> pid_t? {
         var descriptors: [Int32] = [0, 0]
         guard pipe(&descriptors) == 0 else { return nil }
         // Neither end may leak into the child but as its stdin (dup2 clears the flag on fd 0).
@@ -20,8 +21,13 @@ public enum ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, descriptors[0], STDIN_FILENO)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        if let output {
+            posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO)
+            posix_spawn_file_actions_adddup2(&actions, output, STDERR_FILENO)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        }
         for descriptor in inheritableDescriptors() where descriptor > STDERR_FILENO {
             posix_spawn_file_actions_addclose(&actions, descriptor)
         }

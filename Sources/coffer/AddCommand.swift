@@ -12,7 +12,7 @@ struct AddCommand: AsyncParsableCommand {
     func run() async throws {
         guard fields.title != nil else { throw ValidationError("Missing expected argument '--title <title>'.") }
         try fields.checkTOTP()
-        let vault = try await global.unlockedVault()
+        let vault = try await global.itemVault()
         var item = Item(title: "", created: .now())
         try fields.apply(to: &item)
         item = try await vault.add(item)
@@ -34,7 +34,7 @@ struct EditCommand: AsyncParsableCommand {
 
     func run() async throws {
         try fields.checkTOTP()
-        let vault = try await global.unlockedVault()
+        let vault = try await global.itemVault()
         let base = try await target.item(in: vault)
         var item = base
         try fields.apply(to: &item)
@@ -60,7 +60,7 @@ struct RemoveCommand: AsyncParsableCommand {
     @OptionGroup var target: ItemNameArgument
 
     func run() async throws {
-        let vault = try await global.unlockedVault()
+        let vault = try await global.itemVault()
         try await vault.remove(try await target.item(in: vault).id)
     }
 }

@@ -24,10 +24,10 @@ struct CopyCommand: AsyncParsableCommand {
         guard clipboard.hasHelper || terminal != nil else {
             throw CommandFailure("No clipboard to copy to: no terminal, and none of wl-copy, xclip or xsel for a graphical session.")
         }
-        let vault = try await global.unlockedVault()
+        let vault = try await global.itemVault()
         let item = try await target.item(in: vault)
         let selector = field.field.flatMap(FieldSelector.init(name:)) ?? .field(.password)
-        let value = try FieldOption.value(selector, of: item, at: CommandClock.now(for: vault))
+        let value = try FieldOption.value(selector, of: item, at: try await vault.now())
         terminal?.write(OSC52.copy(value))
         await clipboard.copy(value)
         let clipboardSeconds = root.clipboardSeconds

@@ -18,8 +18,8 @@ struct ExportCommand: AsyncParsableCommand {
     @Argument(help: "The file to write.") var file: String
 
     func run() async throws {
-        let vault = try await global.unlockedVault()
-        let listed = try await vault.listItems()
+        let vault = try await global.itemVault()
+        let listed = try await vault.items(.everything)
         let unreadable = listed.filter { $0.item == nil }.count
         if unreadable > 0 && !skipUnreadable {
             // A backup that silently misses items is worse than none.
@@ -53,7 +53,7 @@ struct ImportCommand: AsyncParsableCommand {
         }
         defer { wipe(&data) }
         let items = try ItemExchange.parseExport(data, now: .now())
-        let vault = try await global.unlockedVault()
+        let vault = try await global.itemVault()
         try await vault.addAll(items)
         Terminal.write("Imported \(items.count) item(s).\n")
     }

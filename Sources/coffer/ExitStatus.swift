@@ -28,6 +28,7 @@ enum ExitStatus {
             default: return failure
             }
         case let error as SyncFailure: return code(for: error.name)
+        case let error as AgentFailure: return error.exitCode
         case is InvitationError, is InvitationCode.Problem: return invite
         case is ValidationError, is UsageError: return usage
         default: return failure

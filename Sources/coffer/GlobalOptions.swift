@@ -21,6 +21,18 @@ struct GlobalOptions: ParsableArguments {
 
     var passphraseInput: PassphraseInput { PassphraseInput(file: passphraseFile) }
 
+    /// The vault for item commands: through the agent when one holds it unlocked (no passphrase,
+    /// no key derivation), else unlocked here like `unlockedVault()`. An unsafe agent socket is
+    /// reported on stderr and passed over.
+    func itemVault() async throws -> any ItemVault {
+        do {
+            if let agent = try AgentVault.connect(vaultPath: vaultPath) { return agent }
+        } catch let error as AgentError {
+            Terminal.write("\(error)\n")
+        }
+        return try await unlockedVault()
+    }
+
     /// Opens the vault and unlocks it with the passphrase from the file, stdin or the terminal.
     func unlockedVault() async throws -> Vault {
         let vault = try Vault.open(at: vaultPath)

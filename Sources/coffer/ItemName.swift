@@ -8,7 +8,7 @@ struct ItemNameArgument: ParsableArguments {
     var name: String
 
     /// The item the name means: `noItemNamed` for none, `ambiguousName` for several.
-    func item(in vault: Vault) async throws -> Item {
+    func item(in vault: any ItemVault) async throws -> Item {
         try await vault.item(named: name)
     }
 }

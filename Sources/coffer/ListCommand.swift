@@ -11,14 +11,8 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let vault = try await global.unlockedVault()
-        let wantedTag = tag.map(SearchHash.normalizedTag)
-        let wantedOrigin = origin.map(SearchHash.normalizedOrigin)
-        let include: @Sendable (Item) -> Bool = { item in
-            (wantedTag.map { tag in item.tags.contains { SearchHash.normalizedTag($0) == tag } } ?? true)
-                && (wantedOrigin.map { origin in item.origins.contains { SearchHash.normalizedOrigin($0) == origin } } ?? true)
-        }
-        let listed = try await vault.listItems(where: include)
+        let vault = try await global.itemVault()
+        let listed = try await vault.items(ItemQuery(tag: tag, origin: origin))
         try ItemListing.print(listed, json: output.json)
     }
 }
@@ -32,16 +26,15 @@ struct SearchCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let vault = try await global.unlockedVault()
-        let matcher = ItemMatcher(query: query)
-        let listed = try await vault.listItems(where: matcher.matches)
+        let vault = try await global.itemVault()
+        let listed = try await vault.items(ItemQuery(text: query))
         try ItemListing.print(listed, json: output.json)
     }
 }
 
 /// Prints listings as a table or as the `list --json` array; reports unreadable items on stderr.
 enum ItemListing {
-    /// `listed` is already filtered (`Vault.listItems(where:)`); unreadable items are reported, not shown.
+    /// `listed` is already filtered (`ItemVault.items(_:)`); unreadable items are reported, not shown.
     static func print(_ listed: [ListedItem], json: Bool) throws {
         let shown = listed.filter { listed in
             guard case .ready = listed.state else { return false }

@@ -12,14 +12,14 @@ struct ShowCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let vault = try await global.unlockedVault()
+        let vault = try await global.itemVault()
         let item = try await target.item(in: vault)
         if let name = field.field, let selector = FieldSelector(name: name) {
-            print(try FieldOption.value(selector, of: item, at: CommandClock.now(for: vault)))
+            print(try FieldOption.value(selector, of: item, at: try await vault.now()))
             return
         }
         let id = item.id
-        let listed = try await vault.listItems().first { $0.id == id }
+        let listed = try await vault.items(ItemQuery(id: id)).first { $0.id == id }
         let badges = listed.map(ItemExchange.badges(of:)) ?? []
         if output.json {
             print(try ItemExchange.text(ItemExchange.detail(item, badges: badges, reveal: reveal)))
@@ -47,7 +47,7 @@ struct HistoryCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let vault = try await global.unlockedVault()
+        let vault = try await global.itemVault()
         let item = try await target.item(in: vault)
         let versions = HistoryWalk.versions(of: item)
         if output.json {

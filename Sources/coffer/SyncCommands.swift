@@ -11,6 +11,11 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Unlock first, so conflicts are merged.") var unlock = false
 
     func run() async throws {
+        if unlock, let agent = try? AgentVault.connect(vaultPath: global.vaultPath) {
+            // The agent holds the keys: it syncs, and merges what changed on two devices.
+            try SyncOutcomePrinter.finish(try agent.sync())
+            return
+        }
         let vault = unlock ? try await global.unlockedVault() : try Vault.open(at: global.vaultPath)
         guard let engine = try SyncEngine.forAccount(of: vault) else {
             throw UsageError("This vault has no sync account; set one with `coffer account signup` or `coffer account login`.")
@@ -23,7 +28,11 @@ struct SyncCommand: AsyncParsableCommand {
 /// Turns a sync report into the command's result: a summary line, or the error's exit code.
 enum SyncOutcomePrinter {
     static func finish(_ report: SyncReport) throws {
-        if let warning = report.clockSkew?.warning {
+        try finish(SyncOutcome(report))
+    }
+
+    static func finish(_ report: SyncOutcome) throws {
+        if let warning = report.clockWarning {
             Terminal.write("This device's \(warning): the times it writes use the server's clock.\n")
         }
         if let error = report.error {

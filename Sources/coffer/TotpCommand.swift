@@ -11,10 +11,10 @@ struct TotpCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let vault = try await global.unlockedVault()
+        let vault = try await global.itemVault()
         let item = try await target.item(in: vault)
         guard let totp = try item.totpGenerator() else { throw CommandFailure("“\(item.title)” has no TOTP secret.") }
-        let now = CommandClock.now(for: vault)
+        let now = try await vault.now()
         let code = totp.code(at: now)
         let secondsLeft = totp.secondsLeft(at: now)
         if output.json {

@@ -160,6 +160,8 @@ enum CofferProcess {
             "PATH": "/usr/bin:/bin",
             "HOME": homeDirectory.path,
             "XDG_DATA_HOME": homeDirectory.appendingPathComponent("data").path,
+            // Each test's agents listen in its own directory (`home/coffer/`), not in the machine's /tmp.
+            "XDG_RUNTIME_DIR": homeDirectory.path,
             "LANG": "C.UTF-8",
             "TERM": "dumb",
         ].merging(environment) { _, given in given }

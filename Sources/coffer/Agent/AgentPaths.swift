@@ -1,0 +1,95 @@
+import Crypto
+import Foundation
+
+/// Where a vault's agent listens (DESIGN §12): `$XDG_RUNTIME_DIR/coffer/`, else
+/// `$TMPDIR/coffer-UID/`; one socket per vault, named by a digest of the vault's real path so that
+/// two spellings of one file find one agent. The directory must be ours and private (0700), the
+/// socket ours and 0600: anything else may be another user's trap, and is refused with why.
+struct AgentPaths {
+    var directory: String
+    /// The vault file, with symlinks resolved.
+    var vault: String
+
+    var socket: String { directory + "/" + name + ".sock" }
+    /// Held (flock) by a `coffer unlock` while it starts an agent: two at once make one agent.
+    var startLock: String { directory + "/" + name + ".start" }
+
+    private var name: String {
+        SHA256.hash(data: Data(vault.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The sockets' directory for this user, from the environment.
+    static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/coffer" }
+        let temporary = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return temporary + "/coffer-\(getuid())"
+    }
+
+    static func forVault(_ path: String) -> AgentPaths {
+        let resolved = realpath(path, nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? (path as NSString).standardizingPath
+        return AgentPaths(directory: directory(), vault: resolved)
+    }
+
+    /// Makes the directory (0700) if it is missing, then checks it.
+    func prepareDirectory() throws {
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            let parent = (directory as NSString).deletingLastPathComponent
+            throw AgentError.unusable("Cannot create the agent directory \(directory) (\(String(cString: strerror(errno)))); "
+                + "check that \(parent) exists and is writable.")
+        }
+        try checkDirectory()
+    }
+
+    /// The directory is a real directory, ours, and closed to everyone else.
+    func checkDirectory() throws {
+        var info = stat()
+        guard lstat(directory, &info) == 0 else { throw AgentError.absent }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw AgentError.unusable("The agent directory \(directory) is not a directory; Coffer will not use it.")
+        }
+        try Self.checkOwnerAndMode(info, of: "The agent directory \(directory)", allowed: 0o700)
+    }
+
+    /// The socket is a socket, ours, and 0600; `absent` when there is none.
+    func checkSocket() throws {
+        try checkDirectory()
+        var info = stat()
+        guard lstat(socket, &info) == 0 else { throw AgentError.absent }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw AgentError.unusable("\(socket) is not a socket; Coffer will not use it (remove it).")
+        }
+        try Self.checkOwnerAndMode(info, of: "The agent socket \(socket)", allowed: 0o600)
+    }
+
+    private static func checkOwnerAndMode(_ info: stat, of what: String, allowed: mode_t) throws {
+        guard info.st_uid == getuid() else {
+            throw AgentError.unusable("\(what) belongs to uid \(info.st_uid), not to you (uid \(getuid())); Coffer will not use it.")
+        }
+        let mode = info.st_mode & 0o7777
+        guard mode & ~allowed == 0 else {
+            throw AgentError.unusable("\(what) has mode \(String(mode, radix: 8)), open to other users (it must be "
+                + "\(String(allowed, radix: 8))); Coffer will not use it.")
+        }
+    }
+}
+
+/// Why there is no agent to talk to.
+enum AgentError: Error, CustomStringConvertible {
+    /// No agent runs for this vault (no socket, or a stale one left by a killed agent).
+    case absent
+    /// The directory or socket is not safe to use; the sentence says why.
+    case unusable(String)
+    /// The agent answered with something this client does not understand.
+    case protocolError(String)
+
+    var description: String {
+        switch self {
+        case .absent: return "No agent holds this vault unlocked; run `coffer unlock`."
+        case .unusable(let sentence): return sentence
+        case .protocolError(let detail): return "The agent's answer could not be read (\(detail)); run `coffer lock` and `coffer unlock`."
+        }
+    }
+}

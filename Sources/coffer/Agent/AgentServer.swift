@@ -1,0 +1,109 @@
+import CofferCore
+import Foundation
+
+/// The agent's serving half: accepts connections from this user's processes only, answers each
+/// request with `AgentService`, and locks — wipes the keys, removes the socket, exits — on
+/// `coffer lock`, when idle too long, on SIGTERM, SIGHUP or SIGINT, or when another device's lock
+/// message reached the vault (a sync in any process writes it; DESIGN §9).
+final class AgentServer: @unchecked Sendable {
+    private let service: AgentService
+    private let socketPath: String
+    private let listener: AgentSocket
+    private var signalSources: [DispatchSourceSignal] = []
+    private let shutdownLock = NSLock()
+    private var shuttingDown = false
+
+    init(service: AgentService, socketPath: String, listener: AgentSocket) {
+        self.service = service
+        self.socketPath = socketPath
+        self.listener = listener
+    }
+
+    /// Serves until the agent locks; never returns.
+    func run() async -> Never {
+        for signalNumber in [SIGTERM, SIGHUP, SIGINT] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { [self] in Task { await shutdown() } }
+            source.resume()
+            signalSources.append(source)
+        }
+        let acceptor = Thread { [self] in acceptLoop() }
+        acceptor.name = "coffer-agent-accept"
+        acceptor.start()
+        await watch()
+    }
+
+    private func acceptLoop() {
+        while let connection = listener.accept() {
+            let thread = Thread { [self] in serve(connection) }
+            thread.start()
+        }
+    }
+
+    /// One client: requests in order until it hangs up. Another uid is refused before a byte is read.
+    private func serve(_ connection: AgentSocket) {
+        guard connection.peerUID == getuid() else { return }
+        while let frame = try? connection.receive() {
+            let request: AgentRequest
+            do {
+                request = try JSONDecoder().decode(AgentRequest.self, from: frame)
+            } catch {
+                return
+            }
+            let response = blocking { await self.service.handle(request) }
+            guard let data = try? JSONEncoder().encode(response), (try? connection.send(data)) != nil else { return }
+            if request.operation == .lock {
+                Task { await self.shutdown() }
+                return
+            }
+        }
+    }
+
+    /// Once a second: the idle limit, a lock another process wrote, and a vault locked by a sync.
+    private func watch() async -> Never {
+        let database = service.vault.database
+        var seen = (try? database.externalChangeToken()) ?? 0
+        while true {
+            try? await Task.sleep(for: .seconds(1))
+            if let left = service.idle.secondsLeft(), left <= 0 { await shutdown() }
+            if await service.vault.isLocked { await shutdown() }
+            guard let token = try? database.externalChangeToken(), token != seen else { continue }
+            seen = token
+            if let notice = try? database.status().remoteLock, let unlockedAt = await service.vault.unlockedAt,
+               notice.at > unlockedAt {
+                await shutdown()
+            }
+        }
+    }
+
+    /// Removes the socket first (no new client finds a locking agent), wipes the keys, exits.
+    func shutdown() async -> Never {
+        let first = shutdownLock.withLock {
+            defer { shuttingDown = true }
+            return !shuttingDown
+        }
+        if first {
+            unlink(socketPath)
+            await service.vault.lock()
+            exit(0)
+        }
+        while true { try? await Task.sleep(for: .seconds(60)) }
+    }
+
+    /// Runs `body` on the concurrency pool and waits for it on this (non-pool) thread.
+    private func blocking<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) -> Result {
+        let semaphore = DispatchSemaphore(value: 0)
+        let box = ResultBox<Result>()
+        Task {
+            box.value = await body()
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return box.value!
+    }
+}
+
+private final class ResultBox<Value>: @unchecked Sendable {
+    var value: Value?
+}

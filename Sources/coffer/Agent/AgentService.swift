@@ -1,0 +1,102 @@
+import CofferCore
+import CofferSync
+import Foundation
+
+/// What the agent does for each request, with the vault it holds unlocked.
+///
+/// Listings always go through `Vault.listItems()`, which keeps what it opened and reopens only
+/// the records another process changed since: the agent's in-memory index, so a search through it
+/// reads the vault's rows but opens no envelope that has not changed.
+struct AgentService: Sendable {
+    let vault: Vault
+    let idle: IdleClock
+
+    func handle(_ request: AgentRequest) async -> AgentResponse {
+        if request.operation != .status { idle.touch() }
+        do {
+            return try await perform(request)
+        } catch {
+            return AgentResponse(failure: .init(exitCode: ExitStatus.code(for: error), message: "\(error)"))
+        }
+    }
+
+    private func perform(_ request: AgentRequest) async throws -> AgentResponse {
+        var response = AgentResponse()
+        switch request.operation {
+        case .status:
+            response.status = status()
+        case .renew:
+            if let seconds = request.idle { idle.setLimit(seconds) }
+            response.status = status()
+        case .lock:
+            // The caller's `shutdown` follows the answer: the keys are wiped there.
+            break
+        case .items:
+            let query = request.query ?? .everything
+            var listed = try await vault.listItems()
+            if !query.selectsEverything {
+                let matches = query.matcher()
+                listed = listed.filter { $0.item.map(matches) ?? true }
+            }
+            response.listed = try listed.map(WireListedItem.init)
+        case .item:
+            response.item = try ItemCodec.encode(try await vault.item(named: try required(request.name)))
+        case .add:
+            response.item = try ItemCodec.encode(try await vault.add(try ItemCodec.decode(try required(request.item))))
+        case .update:
+            let saved = try await vault.update(try ItemCodec.decode(try required(request.item)),
+                                               from: try ItemCodec.decode(try required(request.base)))
+            response.item = try ItemCodec.encode(saved.item)
+            response.mergedWithNewer = saved.mergedWithNewer
+            response.conflicts = saved.conflicts
+        case .remove:
+            try await vault.remove(try required(request.id))
+        case .addAll:
+            try await vault.addAll(try (request.items ?? []).map(ItemCodec.decode))
+        case .now:
+            response.now = vault.database.correctedNow().timeIntervalSince1970 * 1000
+        case .sync:
+            guard let engine = try SyncEngine.forAccount(of: vault) else {
+                throw UsageError("This vault has no sync account; set one with `coffer account signup` or `coffer account login`.")
+            }
+            response.sync = SyncOutcome(await engine.sync())
+        }
+        return response
+    }
+
+    func status() -> AgentStatus {
+        AgentStatus(pid: getpid(), vault: vault.database.path, idleSeconds: idle.limit, locksInSeconds: idle.secondsLeft())
+    }
+
+    private func required<Value>(_ value: Value?) throws -> Value {
+        guard let value else { throw AgentError.protocolError("a request without its argument") }
+        return value
+    }
+}
+
+/// The agent's idle clock: every use restarts it; a limit of 0 never runs out.
+final class IdleClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lastUse = Date()
+    private var seconds: Double
+
+    init(limit: Double) {
+        seconds = limit
+    }
+
+    var limit: Double { lock.withLock { seconds } }
+
+    func touch() { lock.withLock { lastUse = Date() } }
+
+    func setLimit(_ limit: Double) {
+        lock.withLock {
+            seconds = limit
+            lastUse = Date()
+        }
+    }
+
+    /// Seconds before the idle lock; nil without a limit.
+    func secondsLeft(now: Date = Date()) -> Double? {
+        lock.withLock { seconds > 0 ? max(0, seconds - now.timeIntervalSince(lastUse)) : nil }
+    }
+}

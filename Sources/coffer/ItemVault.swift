@@ -1,0 +1,51 @@
+import CofferCore
+import Foundation
+
+/// What the item commands need of an unlocked vault: the vault itself (unlocked here with the
+/// passphrase), or the agent that holds it unlocked (`AgentVault`; the keys stay in the agent).
+protocol ItemVault: Sendable {
+    /// The items `query` selects, and every item that cannot be read (with its state).
+    func items(_ query: ItemQuery) async throws -> [ListedItem]
+    /// The item `name` means (DESIGN §12): `noItemNamed` for none, `ambiguousName` for several.
+    func item(named name: String) async throws -> Item
+    func add(_ item: Item) async throws -> Item
+    func update(_ item: Item, from base: Item) async throws -> SavedEdit
+    func remove(_ id: String) async throws
+    func addAll(_ items: [Item]) async throws
+    /// Now by the server's clock as the vault's last sync measured it (TOTP codes; DESIGN §10).
+    func now() async throws -> Date
+}
+
+/// Which items a listing wants, as data: it crosses the agent's socket.
+struct ItemQuery: Codable, Sendable, Equatable {
+    /// Words that must all appear in some field (`coffer search`).
+    var text: String?
+    var tag: String?
+    var origin: String?
+    var id: String?
+
+    static let everything = ItemQuery()
+
+    var selectsEverything: Bool { self == .everything }
+
+    func matcher() -> @Sendable (Item) -> Bool {
+        let words = text.map(ItemMatcher.init(query:))
+        let wantedTag = tag.map(SearchHash.normalizedTag)
+        let wantedOrigin = origin.map(SearchHash.normalizedOrigin)
+        let id = id
+        return { item in
+            (id.map { item.id == $0 } ?? true)
+                && (wantedTag.map { tag in item.tags.contains { SearchHash.normalizedTag($0) == tag } } ?? true)
+                && (wantedOrigin.map { origin in item.origins.contains { SearchHash.normalizedOrigin($0) == origin } } ?? true)
+                && (words.map { $0.matches(item) } ?? true)
+        }
+    }
+}
+
+extension Vault: ItemVault {
+    func items(_ query: ItemQuery) async throws -> [ListedItem] {
+        query.selectsEverything ? try listItems() : try listItems(where: query.matcher())
+    }
+
+    func now() async throws -> Date { database.correctedNow() }
+}
