@@ -1,0 +1,342 @@
+import CofferTestSupport
+import Foundation
+import XCTest
+
+/// `coffer unlock` / `coffer lock` and the commands that go through the agent (DESIGN §12), with
+/// the real binary: every command after the unlock runs with no passphrase source at all, so a
+/// success proves the agent answered (without it: "No passphrase was given", exit 1).
+final class AgentTests: XCTestCase {
+    private var testVault: TestVault?
+
+    private func vault() throws -> TestVault {
+        if let testVault { return testVault }
+        let vault = try TestVault.make()
+        testVault = vault
+        return vault
+    }
+
+    override func tearDown() {
+        if let testVault {
+            // No agent may outlive its test.
+            if let pid = try? agentPID(testVault) { kill(pid, SIGKILL) }
+            testVault.destroy()
+        }
+        super.tearDown()
+    }
+
+    // MARK: Helpers
+
+    /// The agent's pid from `status --json`; nil when none holds the vault.
+    private func agentPID(_ vault: TestVault) throws -> pid_t? {
+        let agent = try vault.status()["agent"]
+        guard let object = agent as? [String: Any] else { return nil }
+        return (object["pid"] as? Int).map(pid_t.init)
+    }
+
+    /// A command with no passphrase source: empty stdin, no file.
+    @discardableResult
+    private func agentOK(_ vault: TestVault, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> CofferResult {
+        let result = try vault.run(arguments, unlock: false, file: file, line: line)
+        assertOK(result, file: file, line: line)
+        return result
+    }
+
+    private func unlock(_ vault: TestVault, _ options: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws -> pid_t {
+        let result = try vault.ok(["unlock"] + options, file: file, line: line)
+        XCTAssertTrue(result.out.hasPrefix("Unlocked") || result.out.hasPrefix("Already unlocked"), result.summary, file: file, line: line)
+        return try XCTUnwrap(try agentPID(vault), "no agent after unlock", file: file, line: line)
+    }
+
+    private func socketDirectory(_ vault: TestVault) -> String { vault.root.appendingPathComponent("coffer").path }
+
+    private func sockets(_ vault: TestVault) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: socketDirectory(vault))) ?? []).filter { $0.hasSuffix(".sock") }
+    }
+
+    /// Alive and not a zombie.
+    private func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+    }
+
+    private func waitUntilGone(_ pid: pid_t, seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning(pid) && Date() < deadline { usleep(20_000) }
+        XCTAssertFalse(isRunning(pid), "agent \(pid) still runs", file: file, line: line)
+    }
+
+    /// The pids of agents running for this vault (their command lines name it).
+    private func agentProcesses(_ vault: TestVault) -> [pid_t] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return names.compactMap(pid_t.init).filter { pid in
+            guard isRunning(pid), let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return arguments.contains("agent") && arguments.contains { $0.hasSuffix(vault.path) }
+        }
+    }
+
+    // MARK: Tests
+
+    func testOneUnlockThenTwentyCommandsWithoutAPassphrase() throws {
+        let vault = try vault()
+        let secret = "JBSWY3DPEHPK3PXP"
+        try vault.add("GitHub", ["--username", "octocat", "--password", "hunter2-github", "--totp", secret,
+                                 "--origin", "github.com", "--tag", "work"])
+        let pid = try unlock(vault)
+        let status = try vault.status()
+        XCTAssertEqual(status["locked"] as? Bool, false)
+        XCTAssertEqual((status["agent"] as? [String: Any])?["idleSeconds"] as? Double, 900)
+
+        XCTAssertEqual(try agentOK(vault, ["show", "github", "--field", "username"]).line, "octocat")
+        XCTAssertEqual(try agentOK(vault, ["show", "git", "--field", "password"]).line, "hunter2-github")
+        let before = try Oathtool.totp(base32: secret, algorithm: "sha1", digits: 6, period: 30, at: Date())
+        let code = String(try agentOK(vault, ["totp", "github"]).line.prefix(6))
+        let after = try Oathtool.totp(base32: secret, algorithm: "sha1", digits: 6, period: 30, at: Date())
+        XCTAssertTrue(code == before || code == after, "coffer \(code), oathtool \(before)/\(after)")
+        let id = try agentOK(vault, ["add", "--title", "Mail", "--username", "ann", "--password", "m41l"]).line
+        assertItemID(id)
+        try agentOK(vault, ["edit", "mail", "--username", "ann@example.org"])
+        XCTAssertEqual(try agentOK(vault, ["show", id, "--field", "username"]).line, "ann@example.org")
+        XCTAssertEqual(try agentOK(vault, ["list", "--json"]).jsonArray().count, 2)
+        XCTAssertEqual(try agentOK(vault, ["list", "--tag", "work", "--json"]).jsonArray().map { $0["title"] as? String }, ["GitHub"])
+        XCTAssertEqual(try agentOK(vault, ["list", "--origin", "https://github.com/login", "--json"]).jsonArray().count, 1)
+        XCTAssertEqual(try agentOK(vault, ["search", "ann@", "--json"]).jsonArray().map { $0["id"] as? String }, [id])
+        XCTAssertEqual(try agentOK(vault, ["search", "nothing-like-this", "--json"]).jsonArray().count, 0)
+        let shown = try agentOK(vault, ["show", "mail", "--json", "--reveal"]).jsonObject()
+        XCTAssertEqual(shown["password"] as? String, "m41l")
+        XCTAssertEqual((shown["badges"] as? [String]), ["pending"])
+        XCTAssertEqual(try agentOK(vault, ["history", "mail", "--json"]).jsonArray().count, 1)
+        try agentOK(vault, ["add", "--title", "Mailbox"])
+        let ambiguous = try vault.run(["show", "mai"], unlock: false)
+        XCTAssertEqual(ambiguous.status, 6, ambiguous.summary)
+        XCTAssertTrue(ambiguous.err.contains("Mailbox") && ambiguous.err.contains(id), ambiguous.summary)
+        let exported = vault.work.appendingPathComponent("export.json").path
+        try agentOK(vault, ["export", exported])
+        let titles = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: exported))) as? [[String: Any]])
+            .compactMap { $0["title"] as? String }
+        XCTAssertEqual(titles, ["GitHub", "Mail", "Mailbox"])
+        try agentOK(vault, ["rm", "mail"])
+        assertError(try vault.run(["show", id], unlock: false), 4)
+        let incoming = try vault.writeWorkFile("in.json", #"[{"title": "Bank", "username": "b", "password": "p"}]"#)
+        try agentOK(vault, ["import", incoming])
+        XCTAssertEqual(try agentOK(vault, ["list", "--json"]).jsonArray().compactMap { $0["title"] as? String }.sorted(),
+                       ["Bank", "GitHub", "Mailbox"])
+        try agentOK(vault, ["generate"])
+        XCTAssertEqual(try agentPID(vault), pid, "one agent served every command")
+        XCTAssertEqual(agentProcesses(vault), [pid])
+    }
+
+    func testAWrongPassphraseStartsNothing() throws {
+        let vault = try vault()
+        let wrong = try vault.writeWorkFile("wrong", "not the passphrase\n")
+        let result = try CofferProcess.run(["--vault", vault.path, "--passphrase-file", wrong, "unlock"], home: vault.root)
+        assertError(result, 3, mentions: ["passphrase"])
+        XCTAssertEqual(sockets(vault), [])
+        XCTAssertEqual(agentProcesses(vault), [])
+        XCTAssertNil(try agentPID(vault))
+        XCTAssertEqual(try vault.status()["locked"] as? Bool, true)
+    }
+
+    func testLockWipesTheAgentAndCommandsAskAgain() throws {
+        let vault = try vault()
+        try vault.add("Bank", ["--password", "b4nk"])
+        let pid = try unlock(vault)
+        let locked = try agentOK(vault, ["lock"])
+        XCTAssertTrue(locked.out.hasPrefix("Locked"), locked.summary)
+        waitUntilGone(pid)
+        XCTAssertEqual(sockets(vault), [], "the socket outlived its agent")
+        assertError(try vault.run(["show", "bank", "--field", "password"], unlock: false), 1, mentions: ["no passphrase"])
+        XCTAssertEqual(try vault.ok(["show", "bank", "--field", "password"]).line, "b4nk")
+        XCTAssertTrue(try agentOK(vault, ["lock"]).out.hasPrefix("No agent"))
+    }
+
+    func testIdleLockAndEveryUseRestartsTheClock() throws {
+        let vault = try vault()
+        try vault.add("Bank")
+        let pid = try unlock(vault, ["--idle", "3"])
+        // Used every second for 6 s: twice the limit, and still unlocked.
+        for _ in 0..<6 {
+            sleep(1)
+            try agentOK(vault, ["show", "bank", "--field", "title"])
+        }
+        XCTAssertTrue(isRunning(pid))
+        // `status` is no use: it does not restart the clock.
+        let deadline = Date().addingTimeInterval(15)
+        while isRunning(pid) && Date() < deadline {
+            _ = try vault.status()
+            usleep(500_000)
+        }
+        XCTAssertFalse(isRunning(pid), "the agent did not lock when idle")
+        XCTAssertEqual(sockets(vault), [])
+        XCTAssertNil(try agentPID(vault))
+    }
+
+    func testSignalsLockTheAgent() throws {
+        let vault = try vault()
+        for signal in [SIGTERM, SIGHUP] {
+            let pid = try unlock(vault)
+            kill(pid, signal)
+            waitUntilGone(pid)
+            XCTAssertEqual(sockets(vault), [], "signal \(signal) left the socket")
+        }
+    }
+
+    func testAKilledAgentsStaleSocketIsReplaced() throws {
+        let vault = try vault()
+        try vault.add("Bank", ["--password", "b4nk"])
+        let first = try unlock(vault)
+        kill(first, SIGKILL)
+        waitUntilGone(first)
+        XCTAssertEqual(sockets(vault).count, 1, "kill -9 leaves the socket behind")
+        // The next command finds nobody behind it and asks for the passphrase again.
+        assertError(try vault.run(["show", "bank", "--field", "password"], unlock: false), 1, mentions: ["no passphrase"])
+        XCTAssertEqual(try vault.ok(["show", "bank", "--field", "password"]).line, "b4nk")
+        XCTAssertNil(try agentPID(vault))
+        let second = try unlock(vault)
+        XCTAssertNotEqual(first, second)
+        XCTAssertEqual(try agentOK(vault, ["show", "bank", "--field", "password"]).line, "b4nk")
+    }
+
+    func testTwoUnlocksAtOnceMakeOneAgent() throws {
+        let vault = try vault()
+        let results = try vault.okAll([["unlock"], ["unlock"], ["unlock"]])
+        let pid = try XCTUnwrap(try agentPID(vault))
+        for result in results { XCTAssertTrue(result.out.contains("pid \(pid)"), result.summary) }
+        XCTAssertEqual(agentProcesses(vault), [pid])
+        // Unlocking again reuses it, with the new idle limit.
+        let again = try vault.ok(["unlock", "--idle", "60"])
+        XCTAssertTrue(again.out.hasPrefix("Already unlocked"), again.summary)
+        XCTAssertEqual((try vault.status()["agent"] as? [String: Any])?["idleSeconds"] as? Double, 60)
+        XCTAssertEqual(agentProcesses(vault), [pid])
+    }
+
+    func testConcurrentCommandsThroughOneAgent() throws {
+        let vault = try vault()
+        let pid = try unlock(vault)
+        let adds = try vault.runAll((0..<12).map { ["add", "--title", "Item \($0)", "--password", "secret-\($0)"] }, unlock: false)
+        for result in adds { assertOK(result) }
+        let reads = try vault.runAll((0..<12).map { ["show", "item \($0)", "--field", "password"] }
+            + (0..<6).map { _ in ["search", "item", "--json"] }, unlock: false)
+        for (index, result) in reads.enumerated() {
+            assertOK(result)
+            if index < 12 { XCTAssertEqual(result.line, "secret-\(index)") }
+            else { XCTAssertEqual(try result.jsonArray().count, 12) }
+        }
+        // A write by a process that is not the agent shows through it at once.
+        try vault.add("Written beside", ["--password", "beside"])
+        XCTAssertEqual(try agentOK(vault, ["show", "written beside", "--field", "password"]).line, "beside")
+        XCTAssertEqual(try agentPID(vault), pid)
+    }
+
+    func testUnsafeSocketDirectoryOrSocketIsRefusedWithWhy() throws {
+        let vault = try vault()
+        try vault.add("Bank", ["--password", "b4nk"])
+        _ = try unlock(vault)
+        let directory = socketDirectory(vault)
+        let socket = directory + "/" + (try XCTUnwrap(sockets(vault).first))
+        // A socket open to others: not used; the command says why and asks for the passphrase.
+        XCTAssertEqual(chmod(socket, 0o666), 0)
+        var result = try vault.run(["show", "bank", "--field", "password"])
+        assertOK(result)
+        XCTAssertEqual(result.line, "b4nk")
+        XCTAssertTrue(result.err.contains("mode 666") && result.err.contains("will not use it"), result.summary)
+        result = try vault.run(["show", "bank"], unlock: false)
+        XCTAssertEqual(result.status, 1, result.summary)
+        XCTAssertTrue(result.err.contains("mode 666") && result.err.contains("No passphrase was given"), result.summary)
+        XCTAssertEqual(chmod(socket, 0o600), 0)
+        try agentOK(vault, ["show", "bank"])
+        // A directory open to others.
+        XCTAssertEqual(chmod(directory, 0o755), 0)
+        result = try vault.run(["unlock"])
+        assertError(result, 1, mentions: ["mode 755", "will not use it"])
+        XCTAssertEqual(chmod(directory, 0o700), 0)
+        guard getuid() == 0 else {
+            XCTAssertNotEqual(ProcessInfo.processInfo.environment["CI"], "true", "CI runs as root, to make another user's socket")
+            return
+        }
+        // A directory of another user (the fallback in /tmp can be made by anyone).
+        XCTAssertEqual(chown(directory, 65534, 65534), 0)
+        result = try vault.run(["unlock"])
+        assertError(result, 1, mentions: ["belongs to uid 65534", "will not use it"])
+        result = try vault.run(["show", "bank", "--field", "password"])
+        XCTAssertEqual(result.line, "b4nk", result.summary)
+        XCTAssertTrue(result.err.contains("belongs to uid 65534"), result.summary)
+        XCTAssertEqual(chown(directory, 0, 0), 0)
+    }
+
+    /// Another uid that reaches the socket (modes opened on purpose) gets no answer: the agent
+    /// checks SO_PEERCRED before it reads a byte.
+    func testAnotherUIDIsRefusedByTheAgent() throws {
+        let vault = try vault()
+        try vault.add("Bank", ["--password", "b4nk"])
+        _ = try unlock(vault)
+        guard getuid() == 0 else {
+            XCTAssertNotEqual(ProcessInfo.processInfo.environment["CI"], "true", "CI runs as root, to act as another user")
+            return
+        }
+        let directory = socketDirectory(vault)
+        let socket = directory + "/" + (try XCTUnwrap(sockets(vault).first))
+        for path in [vault.root.path, directory, socket] { XCTAssertEqual(chmod(path, 0o777), 0) }
+        defer { chmod(directory, 0o700) }
+        let request = #"{"operation":"item","name":"bank"}"#
+        let client = """
+        import socket, struct, sys
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(sys.argv[1])
+        body = sys.argv[2].encode()
+        s.sendall(struct.pack(">I", len(body)) + body)
+        s.settimeout(10)
+        answer = b""
+        try:
+            while len(answer) < 4 or len(answer) < 4 + struct.unpack(">I", answer[:4])[0]:
+                chunk = s.recv(65536)
+                if not chunk: break
+                answer += chunk
+        except OSError as error:
+            sys.stdout.write("refused: " + str(error))
+            sys.exit(0)
+        sys.stdout.write(answer[4:].decode() if answer else "refused: closed")
+        """
+        let script = try vault.writeWorkFile("client.py", client)
+        XCTAssertEqual(chmod(vault.work.path, 0o755), 0)
+        XCTAssertEqual(chmod(script, 0o644), 0)
+        let asNobody = try ToolProcess.run("/usr/bin/setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups",
+                                                                "/usr/bin/python3", script, socket, request])
+        XCTAssertEqual(asNobody.status, 0, asNobody.output)
+        XCTAssertTrue(asNobody.output.hasPrefix("refused: "), "another uid got an answer: \(asNobody.output)")
+        // The same request from this uid is answered: the item, password and all.
+        let asOwner = try ToolProcess.run("/usr/bin/python3", [script, socket, request])
+        let answer = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(asOwner.output.utf8)) as? [String: Any], asOwner.output)
+        let item = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(answer["item"] as? String)))
+        XCTAssertTrue(String(decoding: item, as: UTF8.self).contains(#""password":"b4nk""#))
+    }
+
+    func testNoPlaintextInTheSocketDirectoryOrLogs() throws {
+        let vault = try vault()
+        let canaries = (0..<3).map { _ in CanaryScanner.randomCanary() }
+        _ = try unlock(vault)
+        for (index, canary) in canaries.enumerated() {
+            let result = try vault.run(["add", "--title", "Canary \(index)", "--password", canary, "--notes", canary],
+                                       unlock: false)
+            assertOK(result)
+            XCTAssertFalse(result.err.contains(canary))
+        }
+        XCTAssertEqual(try agentOK(vault, ["show", "canary 1", "--field", "password"]).line, canaries[1])
+        // The socket directory holds the socket and the empty start lock, nothing else.
+        let directory = socketDirectory(vault)
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+            if name.hasSuffix(".sock") {
+                XCTAssertEqual(attributes[.type] as? FileAttributeType, .typeSocket)
+            } else {
+                XCTAssertTrue(name.hasSuffix(".start"), name)
+                XCTAssertEqual((attributes[.size] as? NSNumber)?.intValue, 0, name)
+            }
+        }
+        let scanner = CanaryScanner(canaries: canaries)
+        let (files, hits) = try scanner.scan(directory: vault.directory)
+        XCTAssertFalse(files.isEmpty)
+        XCTAssertEqual(hits.map(\.description), [], "plaintext in the vault's directory")
+    }
+}
