@@ -18,20 +18,13 @@ final class AgentTests: XCTestCase {
     override func tearDown() {
         if let testVault {
             // No agent may outlive its test.
-            if let pid = try? agentPID(testVault) { kill(pid, SIGKILL) }
+            if let pid = try? AgentProbe.pid(testVault) { kill(pid, SIGKILL) }
             testVault.destroy()
         }
         super.tearDown()
     }
 
     // MARK: Helpers
-
-    /// The agent's pid from `status --json`; nil when none holds the vault.
-    private func agentPID(_ vault: TestVault) throws -> pid_t? {
-        let agent = try vault.status()["agent"]
-        guard let object = agent as? [String: Any] else { return nil }
-        return (object["pid"] as? Int).map(pid_t.init)
-    }
 
     /// A command with no passphrase source: empty stdin, no file.
     @discardableResult
@@ -44,7 +37,7 @@ final class AgentTests: XCTestCase {
     private func unlock(_ vault: TestVault, _ options: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws -> pid_t {
         let result = try vault.ok(["unlock"] + options, file: file, line: line)
         XCTAssertTrue(result.out.hasPrefix("Unlocked") || result.out.hasPrefix("Already unlocked"), result.summary, file: file, line: line)
-        return try XCTUnwrap(try agentPID(vault), "no agent after unlock", file: file, line: line)
+        return try XCTUnwrap(try AgentProbe.pid(vault), "no agent after unlock", file: file, line: line)
     }
 
     private func socketDirectory(_ vault: TestVault) -> String { vault.root.appendingPathComponent("coffer").path }
@@ -53,24 +46,11 @@ final class AgentTests: XCTestCase {
         ((try? FileManager.default.contentsOfDirectory(atPath: socketDirectory(vault))) ?? []).filter { $0.hasSuffix(".sock") }
     }
 
-    /// Alive and not a zombie.
-    private func isRunning(_ pid: pid_t) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
-    }
-
-    private func waitUntilGone(_ pid: pid_t, seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while isRunning(pid) && Date() < deadline { usleep(20_000) }
-        XCTAssertFalse(isRunning(pid), "agent \(pid) still runs", file: file, line: line)
-    }
-
     /// The pids of agents running for this vault (their command lines name it).
     private func agentProcesses(_ vault: TestVault) -> [pid_t] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return names.compactMap(pid_t.init).filter { pid in
-            guard isRunning(pid), let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            guard AgentProbe.isRunning(pid), let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
             let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             return arguments.contains("agent") && arguments.contains { $0.hasSuffix(vault.path) }
         }
@@ -123,7 +103,7 @@ final class AgentTests: XCTestCase {
         XCTAssertEqual(try agentOK(vault, ["list", "--json"]).jsonArray().compactMap { $0["title"] as? String }.sorted(),
                        ["Bank", "GitHub", "Mailbox"])
         try agentOK(vault, ["generate"])
-        XCTAssertEqual(try agentPID(vault), pid, "one agent served every command")
+        XCTAssertEqual(try AgentProbe.pid(vault), pid, "one agent served every command")
         XCTAssertEqual(agentProcesses(vault), [pid])
     }
 
@@ -134,7 +114,7 @@ final class AgentTests: XCTestCase {
         assertError(result, 3, mentions: ["passphrase"])
         XCTAssertEqual(sockets(vault), [])
         XCTAssertEqual(agentProcesses(vault), [])
-        XCTAssertNil(try agentPID(vault))
+        XCTAssertNil(try AgentProbe.pid(vault))
         XCTAssertEqual(try vault.status()["locked"] as? Bool, true)
     }
 
@@ -144,7 +124,7 @@ final class AgentTests: XCTestCase {
         let pid = try unlock(vault)
         let locked = try agentOK(vault, ["lock"])
         XCTAssertTrue(locked.out.hasPrefix("Locked"), locked.summary)
-        waitUntilGone(pid)
+        AgentProbe.waitUntilGone(pid)
         XCTAssertEqual(sockets(vault), [], "the socket outlived its agent")
         assertError(try vault.run(["show", "bank", "--field", "password"], unlock: false), 1, mentions: ["no passphrase"])
         XCTAssertEqual(try vault.ok(["show", "bank", "--field", "password"]).line, "b4nk")
@@ -160,16 +140,16 @@ final class AgentTests: XCTestCase {
             sleep(1)
             try agentOK(vault, ["show", "bank", "--field", "title"])
         }
-        XCTAssertTrue(isRunning(pid))
+        XCTAssertTrue(AgentProbe.isRunning(pid))
         // `status` is no use: it does not restart the clock.
         let deadline = Date().addingTimeInterval(15)
-        while isRunning(pid) && Date() < deadline {
+        while AgentProbe.isRunning(pid) && Date() < deadline {
             _ = try vault.status()
             usleep(500_000)
         }
-        XCTAssertFalse(isRunning(pid), "the agent did not lock when idle")
+        XCTAssertFalse(AgentProbe.isRunning(pid), "the agent did not lock when idle")
         XCTAssertEqual(sockets(vault), [])
-        XCTAssertNil(try agentPID(vault))
+        XCTAssertNil(try AgentProbe.pid(vault))
     }
 
     func testSignalsLockTheAgent() throws {
@@ -177,7 +157,7 @@ final class AgentTests: XCTestCase {
         for signal in [SIGTERM, SIGHUP] {
             let pid = try unlock(vault)
             kill(pid, signal)
-            waitUntilGone(pid)
+            AgentProbe.waitUntilGone(pid)
             XCTAssertEqual(sockets(vault), [], "signal \(signal) left the socket")
         }
     }
@@ -187,12 +167,12 @@ final class AgentTests: XCTestCase {
         try vault.add("Bank", ["--password", "b4nk"])
         let first = try unlock(vault)
         kill(first, SIGKILL)
-        waitUntilGone(first)
+        AgentProbe.waitUntilGone(first)
         XCTAssertEqual(sockets(vault).count, 1, "kill -9 leaves the socket behind")
         // The next command finds nobody behind it and asks for the passphrase again.
         assertError(try vault.run(["show", "bank", "--field", "password"], unlock: false), 1, mentions: ["no passphrase"])
         XCTAssertEqual(try vault.ok(["show", "bank", "--field", "password"]).line, "b4nk")
-        XCTAssertNil(try agentPID(vault))
+        XCTAssertNil(try AgentProbe.pid(vault))
         let second = try unlock(vault)
         XCTAssertNotEqual(first, second)
         XCTAssertEqual(try agentOK(vault, ["show", "bank", "--field", "password"]).line, "b4nk")
@@ -201,7 +181,7 @@ final class AgentTests: XCTestCase {
     func testTwoUnlocksAtOnceMakeOneAgent() throws {
         let vault = try vault()
         let results = try vault.okAll([["unlock"], ["unlock"], ["unlock"]])
-        let pid = try XCTUnwrap(try agentPID(vault))
+        let pid = try XCTUnwrap(try AgentProbe.pid(vault))
         for result in results { XCTAssertTrue(result.out.contains("pid \(pid)"), result.summary) }
         XCTAssertEqual(agentProcesses(vault), [pid])
         // Unlocking again reuses it, with the new idle limit.
@@ -226,7 +206,7 @@ final class AgentTests: XCTestCase {
         // A write by a process that is not the agent shows through it at once.
         try vault.add("Written beside", ["--password", "beside"])
         XCTAssertEqual(try agentOK(vault, ["show", "written beside", "--field", "password"]).line, "beside")
-        XCTAssertEqual(try agentPID(vault), pid)
+        XCTAssertEqual(try AgentProbe.pid(vault), pid)
     }
 
     func testUnsafeSocketDirectoryOrSocketIsRefusedWithWhy() throws {

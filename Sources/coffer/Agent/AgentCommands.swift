@@ -12,9 +12,13 @@ struct UnlockCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "Lock after this many seconds without a command (0: only on `coffer lock`).") var idle: Double = 900
+    @Option(help: ArgumentHelp("The agent syncs every this many seconds when the vault has an account (0: never), "
+        + "so a lock sent from another device reaches it.")) var syncEvery: Double = 60
 
     func validate() throws {
-        guard idle >= 0, idle.isFinite else { throw ValidationError("--idle must be a number of seconds, 0 or more.") }
+        for (name, value) in [("--idle", idle), ("--sync-every", syncEvery)] where !(value >= 0 && value.isFinite) {
+            throw ValidationError("\(name) must be a number of seconds, 0 or more.")
+        }
     }
 
     func run() async throws {
@@ -30,7 +34,8 @@ struct UnlockCommand: AsyncParsableCommand {
         var passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(path): ")
             .withUnsafeBytes { Data($0) + Data([0x0A]) }
         defer { wipe(&passphrase) }
-        let pid = try AgentLauncher.start(paths, idle: idle, passphrase: passphrase)
+        let pid = try AgentLauncher.start(paths, arguments: ["--idle", String(idle), "--sync-every", String(syncEvery)],
+                                          passphrase: passphrase)
         print("Unlocked: the agent (pid \(pid)) holds \(path); \(Self.locking(idle))")
     }
 
@@ -64,6 +69,7 @@ struct AgentCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Option var idle: Double = 900
+    @Option var syncEvery: Double = 60
 
     func run() async throws {
         setsid()
@@ -74,7 +80,7 @@ struct AgentCommand: AsyncParsableCommand {
         try paths.prepareDirectory()
         let listener = try AgentSocket.listen(at: paths.socket)
         let server = AgentServer(service: AgentService(vault: vault, idle: IdleClock(limit: idle)),
-                                 socketPath: paths.socket, listener: listener)
+                                 socketPath: paths.socket, listener: listener, syncInterval: syncEvery)
         print(AgentLauncher.ready)
         fflush(nil)
         AgentLauncher.detachOutput()
@@ -87,7 +93,7 @@ enum AgentLauncher {
     static let ready = "ready"
 
     /// The agent's pid once it listens; its own error (wrong passphrase: exit 3) otherwise.
-    static func start(_ paths: AgentPaths, idle: Double, passphrase: Data) throws -> pid_t {
+    static func start(_ paths: AgentPaths, arguments: [String], passphrase: Data) throws -> pid_t {
         // Two `coffer unlock` at once: the second waits here, then finds the first one's agent.
         let lock = open(paths.startLock, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw CommandFailure("Cannot open \(paths.startLock): \(String(cString: strerror(errno))).") }
@@ -99,7 +105,7 @@ enum AgentLauncher {
         // Only the agent's stdout and stderr (dup2 clears the flag there) may hold the write end.
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let child = ChildProcess.start("/proc/self/exe", name: "coffer",
-                                       arguments: ["--vault", paths.vault, "agent", "--idle", String(idle)],
+                                       arguments: ["--vault", paths.vault, "agent"] + arguments,
                                        input: passphrase, output: pipeEnds[1], newSession: true)
         close(pipeEnds[1])
         defer { close(pipeEnds[0]) }

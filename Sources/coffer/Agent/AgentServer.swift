@@ -4,19 +4,23 @@ import Foundation
 /// The agent's serving half: accepts connections from this user's processes only, answers each
 /// request with `AgentService`, and locks — wipes the keys, removes the socket, exits — on
 /// `coffer lock`, when idle too long, on SIGTERM, SIGHUP or SIGINT, or when another device's lock
-/// message reached the vault (a sync in any process writes it; DESIGN §9).
+/// message reached the vault (DESIGN §9). Messages open only with the keys, so the agent syncs
+/// every `syncInterval` seconds itself: a stolen laptop's agent hears the lock within a minute.
 final class AgentServer: @unchecked Sendable {
     private let service: AgentService
     private let socketPath: String
     private let listener: AgentSocket
+    private let syncInterval: Double
     private var signalSources: [DispatchSourceSignal] = []
-    private let shutdownLock = NSLock()
+    private let stateLock = NSLock()
     private var shuttingDown = false
+    private var isSyncing = false
 
-    init(service: AgentService, socketPath: String, listener: AgentSocket) {
+    init(service: AgentService, socketPath: String, listener: AgentSocket, syncInterval: Double) {
         self.service = service
         self.socketPath = socketPath
         self.listener = listener
+        self.syncInterval = syncInterval
     }
 
     /// Serves until the agent locks; never returns.
@@ -60,12 +64,21 @@ final class AgentServer: @unchecked Sendable {
         }
     }
 
-    /// Once a second: the idle limit, a lock another process wrote, and a vault locked by a sync.
+    /// Once a second: the idle limit, a lock another process wrote, and a vault locked by a sync;
+    /// and the periodic sync, one at a time.
     private func watch() async -> Never {
         let database = service.vault.database
         var seen = (try? database.externalChangeToken()) ?? 0
+        var nextSync = Date().addingTimeInterval(syncInterval)
         while true {
             try? await Task.sleep(for: .seconds(1))
+            if syncInterval > 0, Date() >= nextSync, claimSync() {
+                nextSync = Date().addingTimeInterval(syncInterval)
+                Task {
+                    await service.backgroundSync()
+                    stateLock.withLock { isSyncing = false }
+                }
+            }
             if let left = service.idle.secondsLeft(), left <= 0 { await shutdown() }
             if await service.vault.isLocked { await shutdown() }
             guard let token = try? database.externalChangeToken(), token != seen else { continue }
@@ -79,7 +92,7 @@ final class AgentServer: @unchecked Sendable {
 
     /// Removes the socket first (no new client finds a locking agent), wipes the keys, exits.
     func shutdown() async -> Never {
-        let first = shutdownLock.withLock {
+        let first = stateLock.withLock {
             defer { shuttingDown = true }
             return !shuttingDown
         }
@@ -89,6 +102,14 @@ final class AgentServer: @unchecked Sendable {
             exit(0)
         }
         while true { try? await Task.sleep(for: .seconds(60)) }
+    }
+
+    /// True when no periodic sync runs, and one is now marked running.
+    private func claimSync() -> Bool {
+        stateLock.withLock {
+            defer { isSyncing = true }
+            return !isSyncing
+        }
     }
 
     /// Runs `body` on the concurrency pool and waits for it on this (non-pool) thread.

@@ -64,6 +64,13 @@ struct AgentService: Sendable {
         return response
     }
 
+    /// The agent's own periodic sync, when the vault has an account: not a use (the idle clock
+    /// runs on). The engine itself waits out a server's Backoff.
+    func backgroundSync() async {
+        guard let engine = try? SyncEngine.forAccount(of: vault) else { return }
+        _ = await engine.sync()
+    }
+
     func status() -> AgentStatus {
         AgentStatus(pid: getpid(), vault: vault.database.path, idleSeconds: idle.limit, locksInSeconds: idle.secondsLeft())
     }

@@ -1,0 +1,64 @@
+import Foundation
+import XCTest
+
+/// The agent beside sync, with the real Kinto: `sync --unlock` through it, and a lock sent from
+/// another device locking it (DESIGN §9, §12).
+extension SyncCommandTests {
+    func testSyncThroughTheAgentAndALockFromAnotherDeviceLocksIt() throws {
+        let laptop = try makeVault()
+        let account = try signUp(laptop)
+        let phone = try join(laptop, account)
+        for (vault, name) in [(laptop, "laptop"), (phone, "phone")] {
+            assertOK(try vault.run(["device", "rename", name], unlock: false))
+            assertOK(try vault.run(["sync", "--unlock"]))
+        }
+        assertOK(try phone.run(["unlock", "--sync-every", "0"]))
+        let first = try XCTUnwrap(try AgentProbe.pid(phone))
+        defer { kill(first, SIGKILL) }
+
+        // The same item edited on both devices: the phone's `sync --unlock` asks for no passphrase
+        // (the agent syncs) and merges.
+        let id = try laptop.add("Shared", ["--username", "ann", "--password", "one"])
+        assertOK(try laptop.run(["sync"], unlock: false))
+        var synced = try phone.run(["sync", "--unlock"], unlock: false)
+        assertOK(synced)
+        XCTAssertTrue(synced.err.hasPrefix("Synced: 2 received"), synced.err) // the item and the keystore with its key
+        XCTAssertEqual(try phone.run(["show", "shared", "--field", "username"], unlock: false).line, "ann")
+        assertOK(try laptop.run(["edit", id, "--username", "ann@laptop"]))
+        assertOK(try laptop.run(["sync"], unlock: false))
+        assertOK(try phone.run(["edit", id, "--password", "two"], unlock: false))
+        synced = try phone.run(["sync", "--unlock"], unlock: false)
+        assertOK(synced)
+        XCTAssertTrue(synced.err.contains("1 merged"), synced.err)
+        XCTAssertEqual(try phone.run(["show", id, "--field", "username"], unlock: false).line, "ann@laptop")
+        XCTAssertEqual(try phone.run(["show", id, "--field", "password"], unlock: false).line, "two")
+
+        // The laptop locks the phone: the agent's own periodic sync (every second here) brings
+        // the message, and the agent locks.
+        assertOK(try phone.run(["lock"], unlock: false))
+        AgentProbe.waitUntilGone(first)
+        assertOK(try phone.run(["unlock", "--sync-every", "1"]))
+        let agent = try XCTUnwrap(try AgentProbe.pid(phone))
+        defer { kill(agent, SIGKILL) }
+        assertOK(try laptop.run(["device", "lock", "phone"]))
+        AgentProbe.waitUntilGone(agent, seconds: 20)
+        XCTAssertNil(try AgentProbe.pid(phone))
+        let asked = try phone.run(["show", id, "--field", "password"], unlock: false)
+        XCTAssertEqual(asked.status, 1, asked.summary)
+        XCTAssertTrue(asked.err.contains("No passphrase was given"), asked.summary)
+
+        // Unlocked again after that lock: the old message does not lock the new agent; a new one
+        // handled by `sync --unlock` through the agent does.
+        assertOK(try phone.run(["unlock", "--sync-every", "0"]))
+        let second = try XCTUnwrap(try AgentProbe.pid(phone))
+        defer { kill(second, SIGKILL) }
+        assertOK(try phone.run(["sync", "--unlock"], unlock: false))
+        sleep(2)
+        XCTAssertTrue(AgentProbe.isRunning(second), "a lock sent before this unlock locked it")
+        assertOK(try laptop.run(["device", "lock", "phone"]))
+        sleep(2)
+        XCTAssertTrue(AgentProbe.isRunning(second), "without its periodic sync the agent cannot have heard the lock")
+        assertOK(try phone.run(["sync", "--unlock"], unlock: false))
+        AgentProbe.waitUntilGone(second)
+    }
+}
