@@ -1,6 +1,13 @@
 import CofferCore
+import Foundation
 
 extension ScreenState {
+    /// `now` by the server's clock as the last sync measured it (DESIGN §10): the time TOTP codes
+    /// are made for, so a device whose clock is off still shows the code the site expects.
+    public func serverNow(_ now: Date) -> Date {
+        now.addingTimeInterval(Double(summary.clockSkewMilliseconds ?? 0) / 1000)
+    }
+
     /// The selected row's index among `visibleItems` (the first row when the selection is gone).
     public var selectedIndex: Int? {
         let rows = visibleItems

@@ -20,6 +20,8 @@ public struct VaultSummary: Sendable, Equatable {
     public var account: String?
     /// "clock 7 min behind the server (corrected)" when the last sync measured more than 5 min.
     public var clockWarning: String?
+    /// Server clock minus device clock as the last sync measured it: TOTP codes use the server's time.
+    public var clockSkewMilliseconds: Int64?
     /// The last lock another device asked for, whichever process of this vault handled it.
     public var remoteLock: DeviceLockNotice?
 
@@ -47,5 +49,6 @@ public struct VaultSummary: Sendable, Equatable {
                   lastErrorMessage: status.lastErrorMessage,
                   backoffUntil: status.backoffUntil.flatMap { Timestamp(iso8601: $0)?.date },
                   account: status.account, clockWarning: status.clockWarning, remoteLock: status.remoteLock)
+        clockSkewMilliseconds = status.clockSkewMs
     }
 }

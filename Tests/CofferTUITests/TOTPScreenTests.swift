@@ -58,6 +58,23 @@ final class TOTPScreenTests: XCTestCase {
             .contains { $0.label == "TOTP" })
     }
 
+    /// A device clock 10 min behind the server (as the last sync measured): the page and the copy
+    /// key give the code of the server's time, which is the one the site checks.
+    func testCodesUseTheServersClockWhenTheDeviceClockIsOff() throws {
+        var state = state()
+        state.summary.clockSkewMilliseconds = 600_000
+        state.page = .detail(DetailState(itemID: "b2"))
+        let now = FakeClock.start.addingTimeInterval(3)
+        let serverCode = try reference(at: now.addingTimeInterval(600))
+        XCTAssertNotEqual(serverCode, try reference(at: now), "the fixture's two times give the same code")
+        let row = try XCTUnwrap(state.item("b2"))
+        let line = try XCTUnwrap(DetailLayout.lines(for: row, state: state, detail: DetailState(itemID: "b2"), now: now)
+            .first { $0.label == "TOTP" })
+        XCTAssertTrue(line.text.hasPrefix("\(serverCode.prefix(3)) \(serverCode.suffix(3))"), line.text)
+        let effects = Update.copy(.totp, in: &state, now: now)
+        XCTAssertEqual(effects, [.copyToClipboard(SecretText(serverCode))])
+    }
+
     func testSavingOtherFieldsKeepsTheStoredSecretAsItWas() {
         var state = state(totp: "  gezd gnbv gy3t qojq \n")
         state.page = .detail(DetailState(itemID: "b2"))
