@@ -10,8 +10,9 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "Read the passphrase from the first line of this file.")
     var passphraseFile: String?
 
-    var vaultPath: String {
-        if let vault { return vault }
+    var vaultPath: String { vault ?? Self.defaultVaultPath }
+
+    static var defaultVaultPath: String {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["COFFER_VAULT"], !path.isEmpty { return path }
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }

@@ -3,8 +3,10 @@ import CofferCore
 
 /// The NAME argument of every command that takes an item: an id, an id prefix or (part of) a title.
 struct ItemNameArgument: ParsableArguments {
-    // No shell completion of titles: they are encrypted, and a completion must not ask for the passphrase.
-    @Argument(help: ArgumentHelp("The item: its id, an id prefix, its title or a unique part of it.", valueName: "name"))
+    // Titles are encrypted: the shell completes them only while an agent holds the vault unlocked
+    // (a completion must never ask for the passphrase).
+    @Argument(help: ArgumentHelp("The item: its id, an id prefix, its title or a unique part of it.", valueName: "name"),
+              completion: .custom { words, _, prefix in ItemNameCompletion.titles(words: words, prefix: prefix) })
     var name: String
 
     /// The item the name means: `noItemNamed` for none, `ambiguousName` for several.
@@ -31,5 +33,17 @@ extension Vault {
         case .none: throw CoreError.noItemNamed(name)
         case .ambiguous(let matches): throw CoreError.ambiguousName(name, candidates: matches)
         }
+    }
+}
+
+/// Titles for the shell's completion of NAME, from the unlocked agent of the vault the command
+/// line names (`--vault`, else the default); none without an agent.
+enum ItemNameCompletion {
+    static func titles(words: [String], prefix: String) -> [String] {
+        let vault = words.firstIndex(of: "--vault").flatMap { words.indices.contains($0 + 1) ? words[$0 + 1] : nil }
+        guard let agent = try? AgentVault.connect(vaultPath: vault ?? GlobalOptions.defaultVaultPath),
+              let listed = try? agent.request(AgentRequest(operation: .items)).listed else { return [] }
+        let wanted = prefix.lowercased()
+        return listed.compactMap { try? $0.listedItem().item?.title }.filter { $0.lowercased().hasPrefix(wanted) }.sorted()
     }
 }

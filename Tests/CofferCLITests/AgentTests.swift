@@ -319,4 +319,19 @@ final class AgentTests: XCTestCase {
         XCTAssertFalse(files.isEmpty)
         XCTAssertEqual(hits.map(\.description), [], "plaintext in the vault's directory")
     }
+
+    /// The shell's completion of NAME (what the generated scripts run): titles while an agent
+    /// holds the vault, nothing — and no prompt — without one.
+    func testCompletionOfNamesComesFromTheAgentOnly() throws {
+        let vault = try vault()
+        for title in ["GitHub", "GitLab", "Bank"] { try vault.add(title) }
+        let complete = ["---completion", "show", "--", "positional@0", "4", "2", "coffer", "--vault", vault.path, "show", "gi"]
+        let locked = try CofferProcess.run(complete, home: vault.root)
+        assertOK(locked)
+        XCTAssertEqual(locked.out.trimmingCharacters(in: .whitespacesAndNewlines), "", locked.summary)
+        _ = try unlock(vault)
+        let unlocked = try CofferProcess.run(complete, home: vault.root)
+        assertOK(unlocked)
+        XCTAssertEqual(unlocked.out.split(separator: "\n").map(String.init), ["GitHub", "GitLab"])
+    }
 }
