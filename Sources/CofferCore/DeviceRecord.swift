@@ -31,7 +31,7 @@ struct DeviceBox: Codable {
 }
 
 /// A device of the account as `device list` shows it.
-public struct KnownDevice: Sendable, Equatable {
+public struct KnownDevice: Sendable, Equatable, Codable {
     public var id: String
     /// Nil when the record is unverified.
     public var name: String?

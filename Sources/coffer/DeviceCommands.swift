@@ -77,11 +77,11 @@ struct DeviceCommand: AsyncParsableCommand {
         func run() async throws {
             let engine = try await DeviceSession.open(global)
             let target = try DeviceSession.pick(name, in: try await engine.devices())
-            try await AccountOptions.mapped { try await engine.removeDevice(target.id, rotate: rotate) }
+            try await engine.remove(device: target.id, rotate: rotate)
             print("Removed \(DevicePrinter.label(target)).")
             fflush(nil)
             if rotate {
-                try SyncOutcomePrinter.finish(await engine.sync())
+                try SyncOutcomePrinter.finish(try await engine.syncOutcome())
                 print("The account password changes once every other device has synced and received the new one.")
             }
         }
@@ -90,11 +90,13 @@ struct DeviceCommand: AsyncParsableCommand {
 
 /// The unlocked vault and its engine, and the choices the device commands share.
 enum DeviceSession {
-    static func open(_ global: GlobalOptions) async throws -> SyncEngine {
+    static let noAccount = UsageError("This vault has no sync account; set one with `coffer account signup` or `coffer account login`.")
+
+    /// The unlocked agent's engine when there is one, else the vault unlocked here and its engine.
+    static func open(_ global: GlobalOptions) async throws -> any DeviceControl {
+        if let agent = try? AgentVault.connect(vaultPath: global.vaultPath) { return agent }
         let vault = try await global.unlockedVault()
-        guard let engine = try SyncEngine.forAccount(of: vault) else {
-            throw UsageError("This vault has no sync account; set one with `coffer account signup` or `coffer account login`.")
-        }
+        guard let engine = try SyncEngine.forAccount(of: vault) else { throw noAccount }
         return engine
     }
 
@@ -117,11 +119,11 @@ enum DeviceSession {
     }
 
     /// Queues the message for each device, then syncs to send it; offline, it stays queued.
-    static func deliver(_ topic: MessageTopic, to targets: [KnownDevice], with engine: SyncEngine) async throws {
-        try await engine.send(topic, to: targets.map(\.id))
+    static func deliver(_ topic: MessageTopic, to targets: [KnownDevice], with engine: any DeviceControl) async throws {
+        try await engine.queue(topic, to: targets.map(\.id))
         print("Queued \(topic.rawValue) for " + (targets.isEmpty ? "no device" : targets.map(DevicePrinter.label).joined(separator: ", ")) + ".")
         fflush(nil)
-        try SyncOutcomePrinter.finish(await engine.sync())
+        try SyncOutcomePrinter.finish(try await engine.syncOutcome())
     }
 }
 

@@ -40,7 +40,17 @@ extension SyncCommandTests {
         assertOK(try phone.run(["unlock", "--sync-every", "1"]))
         let agent = try XCTUnwrap(try AgentProbe.pid(phone))
         defer { kill(agent, SIGKILL) }
-        assertOK(try laptop.run(["device", "lock", "phone"]))
+        // The laptop's device commands go through its own agent: no passphrase there either.
+        assertOK(try laptop.run(["unlock", "--sync-every", "0"]))
+        let laptopAgent = try XCTUnwrap(try AgentProbe.pid(laptop))
+        defer { kill(laptopAgent, SIGKILL) }
+        let devices = try laptop.run(["device", "list", "--json"], unlock: false)
+        assertOK(devices)
+        XCTAssertEqual(Set(try devices.jsonArray().compactMap { $0["name"] as? String }), ["laptop", "phone"])
+        let locking = try laptop.run(["device", "lock", "phone"], unlock: false)
+        assertOK(locking)
+        XCTAssertTrue(locking.out.contains("Queued lock for phone"), locking.summary)
+        assertOK(try laptop.run(["lock"], unlock: false))
         AgentProbe.waitUntilGone(agent, seconds: 20)
         XCTAssertNil(try AgentProbe.pid(phone))
         let asked = try phone.run(["show", id, "--field", "password"], unlock: false)

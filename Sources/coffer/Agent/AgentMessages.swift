@@ -13,6 +13,8 @@ struct AgentRequest: Codable {
         case items, item, add, update, remove, addAll, now
         /// `coffer sync --unlock`: the agent syncs with its keys, so conflicts are merged.
         case sync
+        /// The device commands (DESIGN §9): the account's devices, a message queued, a removal.
+        case devices, queueMessage, removeDevice
     }
 
     var operation: Operation
@@ -23,6 +25,9 @@ struct AgentRequest: Codable {
     var base: Data?
     var items: [Data]?
     var idle: Double?
+    var ids: [String]?
+    var topic: MessageTopic?
+    var rotate: Bool?
 }
 
 /// The agent's answer: `failure`, or the fields its operation fills.
@@ -41,6 +46,7 @@ struct AgentResponse: Codable {
     /// Milliseconds since 1970 by the corrected clock.
     var now: Double?
     var sync: SyncOutcome?
+    var devices: [KnownDevice]?
 }
 
 /// What `coffer status` shows of an agent.

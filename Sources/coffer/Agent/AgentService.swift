@@ -56,10 +56,13 @@ struct AgentService: Sendable {
         case .now:
             response.now = vault.database.correctedNow().timeIntervalSince1970 * 1000
         case .sync:
-            guard let engine = try SyncEngine.forAccount(of: vault) else {
-                throw UsageError("This vault has no sync account; set one with `coffer account signup` or `coffer account login`.")
-            }
-            response.sync = SyncOutcome(await engine.sync())
+            response.sync = try await engine().syncOutcome()
+        case .devices:
+            response.devices = try await engine().devices()
+        case .queueMessage:
+            try await engine().queue(try required(request.topic), to: try required(request.ids))
+        case .removeDevice:
+            try await engine().remove(device: try required(request.id), rotate: request.rotate ?? false)
         }
         return response
     }
@@ -73,6 +76,11 @@ struct AgentService: Sendable {
 
     func status() -> AgentStatus {
         AgentStatus(pid: getpid(), vault: vault.database.path, idleSeconds: idle.limit, locksInSeconds: idle.secondsLeft())
+    }
+
+    private func engine() throws -> SyncEngine {
+        guard let engine = try SyncEngine.forAccount(of: vault) else { throw DeviceSession.noAccount }
+        return engine
     }
 
     private func required<Value>(_ value: Value?) throws -> Value {
