@@ -83,8 +83,8 @@ struct SendCommand: AsyncParsableCommand {
     var validSeconds: Double = InvitationHost.lifetime
 
     func run() async throws {
-        let vault = try await global.unlockedVault()
-        let item = try await target.item(in: vault)
+        let item = try await target.item(in: try await global.itemVault())
+        let vault = try Vault.open(at: global.vaultPath)
         let meeting = try server.map(AccountOptions.serverURL) ?? SyncAccount.load(from: vault.database)?.server
         guard let meeting else { throw UsageError("This vault has no sync server; name one with --server.") }
         await InvitationLeftover.removeLeftover(of: vault.database)
@@ -117,7 +117,7 @@ struct ReceiveCommand: AsyncParsableCommand {
     func run() async throws {
         let code = try InvitationCode(parsing: code)
         let url = try AccountOptions.serverURL(server)
-        let vault = try await global.unlockedVault()
+        let vault = try await global.itemVault()
         let guest = try await AccountOptions.mapped { try await InvitationGuest.claim(server: url, code: code, kind: .item, name: name) }
         Terminal.write("Confirmation number: \(guest.confirmation)\n")
         let payload = try await AccountOptions.mapped { try await guest.waitForAnswer() }
