@@ -18,7 +18,7 @@ struct SyncCommand: AsyncParsableCommand {
         }
         let vault = unlock ? try await global.unlockedVault() : try Vault.open(at: global.vaultPath)
         guard let engine = try SyncEngine.forAccount(of: vault) else {
-            throw UsageError("This vault has no sync account; set one with `coffer account signup` or `coffer account login`.")
+            throw DeviceSession.noAccount
         }
         let report = await engine.sync(progress: SyncProgressPrinter.make())
         try SyncOutcomePrinter.finish(report)

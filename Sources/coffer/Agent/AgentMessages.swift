@@ -15,6 +15,14 @@ struct AgentRequest: Codable {
         case sync
         /// The device commands (DESIGN §9): the account's devices, a message queued, a removal.
         case devices, queueMessage, removeDevice
+
+        /// Whether the operation may commit to the vault (the kept listing is then stale).
+        var writes: Bool {
+            switch self {
+            case .status, .renew, .lock, .items, .item, .now, .devices: return false
+            case .add, .update, .remove, .addAll, .sync, .queueMessage, .removeDevice: return true
+            }
+        }
     }
 
     var operation: Operation

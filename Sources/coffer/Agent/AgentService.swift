@@ -4,12 +4,13 @@ import Foundation
 
 /// What the agent does for each request, with the vault it holds unlocked.
 ///
-/// Listings always go through `Vault.listItems()`, which keeps what it opened and reopens only
-/// the records another process changed since: the agent's in-memory index, so a search through it
-/// reads the vault's rows but opens no envelope that has not changed.
+/// Searches and names are answered from `listing`, the decrypted items kept in memory for as long
+/// as nobody commits to the vault; after a commit, `Vault.listItems()` reopens only the records
+/// that changed.
 struct AgentService: Sendable {
     let vault: Vault
     let idle: IdleClock
+    let listing = ListingCache()
 
     func handle(_ request: AgentRequest) async -> AgentResponse {
         if request.operation != .status { idle.touch() }
@@ -21,6 +22,7 @@ struct AgentService: Sendable {
     }
 
     private func perform(_ request: AgentRequest) async throws -> AgentResponse {
+        defer { if request.operation.writes { listing.forget() } }
         var response = AgentResponse()
         switch request.operation {
         case .status:
@@ -33,14 +35,14 @@ struct AgentService: Sendable {
             break
         case .items:
             let query = request.query ?? .everything
-            var listed = try await vault.listItems()
+            var listed = try await listing.items(of: vault)
             if !query.selectsEverything {
                 let matches = query.matcher()
                 listed = listed.filter { $0.item.map(matches) ?? true }
             }
             response.listed = try listed.map(WireListedItem.init)
         case .item:
-            response.item = try ItemCodec.encode(try await vault.item(named: try required(request.name)))
+            response.item = try ItemCodec.encode(try await item(named: try required(request.name)))
         case .add:
             response.item = try ItemCodec.encode(try await vault.add(try ItemCodec.decode(try required(request.item))))
         case .update:
@@ -72,10 +74,20 @@ struct AgentService: Sendable {
     func backgroundSync() async {
         guard let engine = try? SyncEngine.forAccount(of: vault) else { return }
         _ = await engine.sync()
+        listing.forget()
     }
 
     func status() -> AgentStatus {
         AgentStatus(pid: getpid(), vault: vault.database.path, idleSeconds: idle.limit, locksInSeconds: idle.secondsLeft())
+    }
+
+    /// `Vault.item(named:)` with the names looked up in the kept listing.
+    private func item(named name: String) async throws -> Item {
+        if RecordID.isValid(name), let item = try? await vault.item(name) { return item }
+        let listed = try await listing.items(of: vault)
+        let id = try Vault.id(named: name, among: listed)
+        if let item = listed.first(where: { $0.id == id })?.item { return item }
+        return try await vault.item(id)
     }
 
     private func engine() throws -> SyncEngine {
@@ -113,5 +125,30 @@ final class IdleClock: @unchecked Sendable {
     /// Seconds before the idle lock; nil without a limit.
     func secondsLeft(now: Date = Date()) -> Double? {
         lock.withLock { seconds > 0 ? max(0, seconds - now.timeIntervalSince(lastUse)) : nil }
+    }
+}
+
+/// The agent's decrypted listing, valid while the vault's change token stays the same (other
+/// processes' commits change it) and the agent itself wrote nothing (`forget`). A listing read
+/// while the agent wrote is not kept: `generation` tells.
+final class ListingCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: (token: Int, items: [ListedItem])?
+    private var generation = 0
+
+    func items(of vault: Vault) async throws -> [ListedItem] {
+        let token = try vault.database.externalChangeToken()
+        let (cached, started) = lock.withLock { (kept, generation) }
+        if let cached, cached.token == token { return cached.items }
+        let items = try await vault.listItems()
+        lock.withLock { if generation == started { kept = (token, items) } }
+        return items
+    }
+
+    func forget() {
+        lock.withLock {
+            kept = nil
+            generation += 1
+        }
     }
 }
