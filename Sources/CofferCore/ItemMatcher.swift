@@ -23,6 +23,41 @@ public struct ItemMatcher: Sendable {
         }
     }
 
+    /// An item's searchable fields, folded once and joined by NUL (which no query word holds, so
+    /// no word matches across two fields): what a long-lived index (the agent) keeps per item.
+    public static func searchText(of item: Item) -> [UInt8] {
+        var text: [UInt8] = []
+        for field in [item.title, item.entry.username, item.entry.notes] + item.origins + item.tags {
+            text.append(contentsOf: fold(field).utf8)
+            text.append(0)
+        }
+        return text
+    }
+
+    /// `matches(_:)` on an item's `searchText(of:)`: a byte search per word, nothing folded.
+    public func matches(searchText text: [UInt8]) -> Bool {
+        foldedWordBytes.allSatisfy { word in
+            text.withUnsafeBufferPointer { ItemMatcher.bytes($0, contain: word) }
+        }
+    }
+
+    private var foldedWordBytes: [[UInt8]] { asciiWords ?? words.map { Array($0.utf8) } }
+
+    /// Whether `text` holds `word`, byte for byte (memchr finds each candidate start).
+    static func bytes(_ text: UnsafeBufferPointer<UInt8>, contain word: [UInt8]) -> Bool {
+        guard let first = word.first else { return true }
+        guard text.count >= word.count, let base = text.baseAddress else { return false }
+        var start = 0
+        let last = text.count - word.count
+        while start <= last {
+            guard let found = memchr(base + start, Int32(first), last - start + 1) else { return false }
+            let offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if word.withUnsafeBufferPointer({ memcmp(base + offset, $0.baseAddress!, word.count) == 0 }) { return true }
+            start = offset + 1
+        }
+        return false
+    }
+
     /// Whether the folded `field` holds word `index`. ASCII fields are compared byte by byte,
     /// ignoring case, without folding a copy: folding every field of every item was most of the
     /// cost of `coffer search` after decryption.

@@ -6,11 +6,20 @@ public enum ItemNameResolver {
         public var id: String
         public var title: String?
         public var username: String?
+        /// Folded once here, not per rule and per lookup: an index of 100,000 names is reused.
+        let foldedTitle: String?
+        let lowercasedID: String
 
         public init(id: String, title: String?, username: String? = nil) {
             self.id = id
             self.title = title
             self.username = username
+            foldedTitle = title.map(ItemMatcher.fold)
+            lowercasedID = id.lowercased()
+        }
+
+        public static func == (lhs: Candidate, rhs: Candidate) -> Bool {
+            lhs.id == rhs.id && lhs.title == rhs.title && lhs.username == rhs.username
         }
     }
 
@@ -30,9 +39,9 @@ public enum ItemNameResolver {
         let folded = ItemMatcher.fold(name)
         let rules: [(Candidate) -> Bool] = [
             { $0.id == name },
-            { lowered.count >= shortestIDPrefix && $0.id.lowercased().hasPrefix(lowered) },
-            { $0.title.map { ItemMatcher.fold($0) == folded } ?? false },
-            { !folded.isEmpty && ($0.title.map { ItemMatcher.fold($0).contains(folded) } ?? false) },
+            { lowered.count >= shortestIDPrefix && $0.lowercasedID.hasPrefix(lowered) },
+            { $0.foldedTitle == folded },
+            { !folded.isEmpty && ($0.foldedTitle?.contains(folded) ?? false) },
         ]
         for rule in rules {
             let matches = candidates.filter(rule)

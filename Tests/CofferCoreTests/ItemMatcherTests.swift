@@ -2,7 +2,8 @@ import XCTest
 @testable import CofferCore
 import CofferTestSupport
 
-/// `ItemMatcher`: the in-place ASCII search finds exactly what folding every field finds.
+/// `ItemMatcher`: the in-place ASCII search, and the byte search over a kept search text (the
+/// agent's index), find exactly what folding every field finds.
 final class ItemMatcherTests: XCTestCase {
     /// The matcher before the ASCII path: fold every field, then substring search.
     private func foldingMatches(_ query: String, _ item: Item) -> Bool {
@@ -19,6 +20,8 @@ final class ItemMatcherTests: XCTestCase {
             let item = Fixture.item(id: "i", title: text(), username: text(), password: text(), origins: [text()], tags: [text(), text()])
             let query = text() + (Bool.random(using: &generator) ? " " + text() : "")
             XCTAssertEqual(ItemMatcher(query: query).matches(item), foldingMatches(query, item), "\(query.debugDescription) in \(item.title.debugDescription)")
+            XCTAssertEqual(ItemMatcher(query: query).matches(searchText: ItemMatcher.searchText(of: item)), foldingMatches(query, item),
+                           "search text: \(query.debugDescription) in \(item.title.debugDescription)")
         }
     }
 

@@ -4,9 +4,9 @@ import Foundation
 
 /// What the agent does for each request, with the vault it holds unlocked.
 ///
-/// Searches and names are answered from `listing`, the decrypted items kept in memory for as long
-/// as nobody commits to the vault; after a commit, `Vault.listItems()` reopens only the records
-/// that changed.
+/// Searches and names are answered from `listing` (`AgentIndex`), the decrypted items kept in
+/// memory for as long as nobody commits to the vault; after a commit, `Vault.listItems()` reopens
+/// only the records that changed.
 struct AgentService: Sendable {
     let vault: Vault
     let idle: IdleClock
@@ -34,13 +34,8 @@ struct AgentService: Sendable {
             // The caller's `shutdown` follows the answer: the keys are wiped there.
             break
         case .items:
-            let query = request.query ?? .everything
-            var listed = try await listing.items(of: vault)
-            if !query.selectsEverything {
-                let matches = query.matcher()
-                listed = listed.filter { $0.item.map(matches) ?? true }
-            }
-            response.listed = try listed.map(WireListedItem.init)
+            let index = try await listing.index(of: vault)
+            response.listed = try index.select(request.query ?? .everything).map(WireListedItem.init)
         case .item:
             response.item = try ItemCodec.encode(try await item(named: try required(request.name)))
         case .add:
@@ -81,13 +76,11 @@ struct AgentService: Sendable {
         AgentStatus(pid: getpid(), vault: vault.database.path, idleSeconds: idle.limit, locksInSeconds: idle.secondsLeft())
     }
 
-    /// `Vault.item(named:)` with the names looked up in the kept listing.
+    /// `Vault.item(named:)` with the names looked up in the kept index.
     private func item(named name: String) async throws -> Item {
         if RecordID.isValid(name), let item = try? await vault.item(name) { return item }
-        let listed = try await listing.items(of: vault)
-        let id = try Vault.id(named: name, among: listed)
-        if let item = listed.first(where: { $0.id == id })?.item { return item }
-        return try await vault.item(id)
+        if let item = try await listing.index(of: vault).item(named: name) { return item }
+        return try await vault.item(named: name)
     }
 
     private func engine() throws -> SyncEngine {
@@ -125,30 +118,5 @@ final class IdleClock: @unchecked Sendable {
     /// Seconds before the idle lock; nil without a limit.
     func secondsLeft(now: Date = Date()) -> Double? {
         lock.withLock { seconds > 0 ? max(0, seconds - now.timeIntervalSince(lastUse)) : nil }
-    }
-}
-
-/// The agent's decrypted listing, valid while the vault's change token stays the same (other
-/// processes' commits change it) and the agent itself wrote nothing (`forget`). A listing read
-/// while the agent wrote is not kept: `generation` tells.
-final class ListingCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var kept: (token: Int, items: [ListedItem])?
-    private var generation = 0
-
-    func items(of vault: Vault) async throws -> [ListedItem] {
-        let token = try vault.database.externalChangeToken()
-        let (cached, started) = lock.withLock { (kept, generation) }
-        if let cached, cached.token == token { return cached.items }
-        let items = try await vault.listItems()
-        lock.withLock { if generation == started { kept = (token, items) } }
-        return items
-    }
-
-    func forget() {
-        lock.withLock {
-            kept = nil
-            generation += 1
-        }
     }
 }
