@@ -17,8 +17,9 @@ final class AgentTests: XCTestCase {
 
     override func tearDown() {
         if let testVault {
-            // No agent may outlive its test.
-            if let pid = try? AgentProbe.pid(testVault) { kill(pid, SIGKILL) }
+            // No agent may outlive its test: found by command line, since a test may have left its
+            // socket unusable on purpose (then `status` cannot name the agent).
+            for pid in AgentProbe.processes(testVault) { kill(pid, SIGKILL) }
             testVault.destroy()
         }
         super.tearDown()
@@ -44,16 +45,6 @@ final class AgentTests: XCTestCase {
 
     private func sockets(_ vault: TestVault) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: socketDirectory(vault))) ?? []).filter { $0.hasSuffix(".sock") }
-    }
-
-    /// The pids of agents running for this vault (their command lines name it).
-    private func agentProcesses(_ vault: TestVault) -> [pid_t] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return names.compactMap(pid_t.init).filter { pid in
-            guard AgentProbe.isRunning(pid), let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
-            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            return arguments.contains("agent") && arguments.contains { $0.hasSuffix(vault.path) }
-        }
     }
 
     // MARK: Tests
@@ -104,7 +95,7 @@ final class AgentTests: XCTestCase {
                        ["Bank", "GitHub", "Mailbox"])
         try agentOK(vault, ["generate"])
         XCTAssertEqual(try AgentProbe.pid(vault), pid, "one agent served every command")
-        XCTAssertEqual(agentProcesses(vault), [pid])
+        XCTAssertEqual(AgentProbe.processes(vault), [pid])
     }
 
     func testAWrongPassphraseStartsNothing() throws {
@@ -113,7 +104,7 @@ final class AgentTests: XCTestCase {
         let result = try CofferProcess.run(["--vault", vault.path, "--passphrase-file", wrong, "unlock"], home: vault.root)
         assertError(result, 3, mentions: ["passphrase"])
         XCTAssertEqual(sockets(vault), [])
-        XCTAssertEqual(agentProcesses(vault), [])
+        XCTAssertEqual(AgentProbe.processes(vault), [])
         XCTAssertNil(try AgentProbe.pid(vault))
         XCTAssertEqual(try vault.status()["locked"] as? Bool, true)
     }
@@ -183,12 +174,12 @@ final class AgentTests: XCTestCase {
         let results = try vault.okAll([["unlock"], ["unlock"], ["unlock"]])
         let pid = try XCTUnwrap(try AgentProbe.pid(vault))
         for result in results { XCTAssertTrue(result.out.contains("pid \(pid)"), result.summary) }
-        XCTAssertEqual(agentProcesses(vault), [pid])
+        XCTAssertEqual(AgentProbe.processes(vault), [pid])
         // Unlocking again reuses it, with the new idle limit.
         let again = try vault.ok(["unlock", "--idle", "60"])
         XCTAssertTrue(again.out.hasPrefix("Already unlocked"), again.summary)
         XCTAssertEqual((try vault.status()["agent"] as? [String: Any])?["idleSeconds"] as? Double, 60)
-        XCTAssertEqual(agentProcesses(vault), [pid])
+        XCTAssertEqual(AgentProbe.processes(vault), [pid])
     }
 
     func testConcurrentCommandsThroughOneAgent() throws {
@@ -333,5 +324,14 @@ final class AgentTests: XCTestCase {
         let unlocked = try CofferProcess.run(complete, home: vault.root)
         assertOK(unlocked)
         XCTAssertEqual(unlocked.out.split(separator: "\n").map(String.init), ["GitHub", "GitLab"])
+    }
+
+    /// A vault file removed (or moved) leaves its agent nothing to serve: it locks within seconds.
+    func testAnAgentWhoseVaultFileIsGoneLocks() throws {
+        let vault = try vault()
+        let pid = try unlock(vault)
+        try FileManager.default.moveItem(atPath: vault.path, toPath: vault.path + ".moved")
+        AgentProbe.waitUntilGone(pid)
+        XCTAssertEqual(sockets(vault), [])
     }
 }

@@ -17,7 +17,10 @@ final class SyncCommandTests: XCTestCase {
 
     override func tearDown() {
         for proxy in proxies { proxy.stop() }
-        for vault in vaults { vault.destroy() }
+        for vault in vaults {
+            for pid in AgentProbe.processes(vault) { kill(pid, SIGKILL) }
+            vault.destroy()
+        }
         super.tearDown()
     }
 

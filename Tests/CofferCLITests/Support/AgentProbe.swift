@@ -17,6 +17,16 @@ enum AgentProbe {
         return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
     }
 
+    /// The pids of agents running for `vault` (their command lines name it).
+    static func processes(_ vault: TestVault) -> [pid_t] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return names.compactMap(pid_t.init).filter { pid in
+            guard isRunning(pid), let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return arguments.contains("agent") && arguments.contains { $0.hasSuffix(vault.path) }
+        }
+    }
+
     static func waitUntilGone(_ pid: pid_t, seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line) {
         let deadline = Date().addingTimeInterval(seconds)
         while isRunning(pid) && Date() < deadline { usleep(20_000) }
