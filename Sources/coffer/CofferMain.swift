@@ -92,7 +92,7 @@ struct Coffer: AsyncParsableCommand {
             ListCommand.self, SearchCommand.self, HistoryCommand.self, GenerateCommand.self, PasswdCommand.self,
             StatusCommand.self, HealthCommand.self, ExportCommand.self, ImportCommand.self, AccountCommand.self, JoinCommand.self,
             SyncCommand.self, DeviceCommand.self, SendCommand.self, ReceiveCommand.self, TotpCommand.self,
-            CopyCommand.self, UnlockCommand.self, LockCommand.self, ClipboardClearCommand.self, AgentCommand.self,
+            CopyCommand.self, UnlockCommand.self, LockCommand.self, ClipboardClearCommand.self, AgentCommand.self, ManualCommand.self,
         ]
     )
 
