@@ -20,10 +20,13 @@ let package = Package(
                        providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
                        providers: [.apt(["libncursesw5-dev"])]),
+        // zxcvbn-c ships no pkg-config file: the module map links it by name.
+        .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
         .target(
             name: "CofferCore",
             dependencies: [
                 "CSodium",
+                "CZxcvbn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -108,7 +108,15 @@ extension Render {
             line("Words", "\(settings.words)  (← →)")
             line("", "")
         }
-        line("Strength", "about \(settings.entropyBits) bits")
+        // zxcvbn's rating of the password shown (what an attacker would face), beside what the
+        // settings draw from: the two differ only when the draw happens to look like words.
+        if let preview = generator.preview {
+            let strength = PassphraseStrength.estimate(preview)
+            line("Strength", "\(strength.rating.rawValue), zxcvbn \(strength.bits) bits (\(settings.entropyBits) drawn)",
+                 style: Style(color: strengthColor(strength.rating)))
+        } else {
+            line("Strength", "\(settings.entropyBits) bits drawn")
+        }
         row += 1
         if let problem = generator.problem {
             line("", "✗ " + problem, style: .error)

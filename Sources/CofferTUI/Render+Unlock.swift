@@ -29,7 +29,14 @@ extension Render {
         } else {
             let meter = strengthMeter(strength.rating)
             let written = grid.write(meter, x: x + labelWidth, y: y, style: Style(color: strengthColor(strength.rating)))
-            grid.write(" \(strength.rating.rawValue), about \(strength.bits) bits", x: x + labelWidth + written, y: y)
+            grid.write(" \(strength.rating.rawValue), about \(strength.bits) bits (zxcvbn)", x: x + labelWidth + written, y: y)
+            // zxcvbn's findings, by kind only: the passphrase itself is never on the screen.
+            if let feedback = strength.feedback {
+                for line in TextLayout.wrapped(feedback, to: body.width - x - labelWidth - 1).prefix(2) {
+                    y += 1
+                    grid.write(line, x: x + labelWidth, y: y, style: .dimmed)
+                }
+            }
         }
         y += 2
         if let busy = state.busy {
@@ -45,9 +52,8 @@ extension Render {
     }
 
     static func strengthMeter(_ rating: PassphraseStrength) -> String {
-        let levels: [PassphraseStrength] = [.veryWeak, .weak, .fair, .strong, .veryStrong]
-        let filled = (levels.firstIndex(of: rating) ?? 0) + 1
-        return String(repeating: "■", count: filled) + String(repeating: "□", count: levels.count - filled)
+        let filled = rating.rank + 1
+        return String(repeating: "■", count: filled) + String(repeating: "□", count: PassphraseStrength.allCases.count - filled)
     }
 
     static func strengthColor(_ rating: PassphraseStrength) -> Style.Color {

@@ -90,9 +90,9 @@ struct Coffer: AsyncParsableCommand {
         subcommands: [
             InitCommand.self, AddCommand.self, EditCommand.self, RemoveCommand.self, ShowCommand.self,
             ListCommand.self, SearchCommand.self, HistoryCommand.self, GenerateCommand.self, PasswdCommand.self,
-            StatusCommand.self, ExportCommand.self, ImportCommand.self, AccountCommand.self, JoinCommand.self,
+            StatusCommand.self, HealthCommand.self, ExportCommand.self, ImportCommand.self, AccountCommand.self, JoinCommand.self,
             SyncCommand.self, DeviceCommand.self, SendCommand.self, ReceiveCommand.self, TotpCommand.self,
-            CopyCommand.self, UnlockCommand.self, LockCommand.self, ClipboardClearCommand.self, AgentCommand.self,
+            CopyCommand.self, UnlockCommand.self, LockCommand.self, ClipboardClearCommand.self, AgentCommand.self, ManualCommand.self,
         ]
     )
 

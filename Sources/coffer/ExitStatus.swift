@@ -17,6 +17,22 @@ enum ExitStatus {
     static let syncAuth: Int32 = 13
     static let invite: Int32 = 14
 
+    /// Every code with what it means: the man page's EXIT CODES section is written from this.
+    static let meanings: [(code: Int32, meaning: String)] = [
+        (ok, "success (for `health`, also when it found weak, reused, old or breached passwords)"),
+        (failure, "any other error, said in one sentence on stderr"),
+        (usage, "usage: an unknown command or option, or a value out of range"),
+        (wrongPassphrase, "wrong passphrase"),
+        (noSuchItem, "no such item"),
+        (invalidItem, "invalid item (or an import that was refused)"),
+        (ambiguous, "AMBIGUOUS: a name matches several items"),
+        (offline, "OFFLINE: the sync server cannot be reached"),
+        (network, "NETWORK: the connection failed or the server answered with an error"),
+        (syncLocked, "SYNC_LOCKED: conflicts wait for the vault to be unlocked"),
+        (syncAuth, "SYNC_AUTH: the sync account's password was refused"),
+        (invite, "INVITE: the invitation code is unknown, expired, used or declined"),
+    ]
+
     static func code(for error: Error) -> Int32 {
         switch error {
         case let error as CoreError:

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CofferCore
+import Foundation
 
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "generate", abstract: "Print a random password.")
@@ -14,18 +15,22 @@ struct GenerateCommand: ParsableCommand {
 
     func run() throws {
         do {
-            if let words {
-                print(try PasswordGenerator.words(count: words, separator: separator))
-                return
-            }
-            var classes = PasswordGenerator.CharacterClasses.all
-            if noSymbols { classes.remove(.symbols) }
-            if noDigits { classes.remove(.digits) }
-            if noUppercase { classes.remove(.uppercase) }
-            if noLowercase { classes.remove(.lowercase) }
-            print(try PasswordGenerator.characters(length: length, classes: classes))
+            let password = try generated()
+            print(password)
+            // For a person at a terminal only: a pipe or a script gets the password alone.
+            if isatty(STDERR_FILENO) != 0 { Terminal.write(StrengthLine.text(for: PassphraseStrength.estimate(password))) }
         } catch let problem as PasswordGenerator.Problem {
             throw ValidationError(problem.description)
         }
+    }
+
+    private func generated() throws -> String {
+        if let words { return try PasswordGenerator.words(count: words, separator: separator) }
+        var classes = PasswordGenerator.CharacterClasses.all
+        if noSymbols { classes.remove(.symbols) }
+        if noDigits { classes.remove(.digits) }
+        if noUppercase { classes.remove(.uppercase) }
+        if noLowercase { classes.remove(.lowercase) }
+        return try PasswordGenerator.characters(length: length, classes: classes)
     }
 }

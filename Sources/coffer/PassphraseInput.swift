@@ -33,8 +33,7 @@ struct PassphraseInput {
         if isatty(STDIN_FILENO) == 0 { return try StandardInputLines.shared.next() }
         let first = try Terminal.readHidden(prompt: prompt)
         let text = first.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-        let strength = PassphraseStrength.estimate(text)
-        Terminal.write("Strength: \(strength.rating.rawValue) (about \(strength.bits) bits)\n")
+        Terminal.write(StrengthLine.text(for: PassphraseStrength.estimate(text)))
         let second = try Terminal.readHidden(prompt: "Repeat it: ")
         guard first.isEqual(to: second) else { throw Failure.mismatch }
         return first

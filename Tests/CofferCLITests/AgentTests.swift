@@ -93,6 +93,8 @@ final class AgentTests: XCTestCase {
         try agentOK(vault, ["import", incoming])
         XCTAssertEqual(try agentOK(vault, ["list", "--json"]).jsonArray().compactMap { $0["title"] as? String }.sorted(),
                        ["Bank", "GitHub", "Mailbox"])
+        let health = try agentOK(vault, ["health", "--json"]).jsonObject()
+        XCTAssertTrue((health["weak"] as? [[String: Any]] ?? []).contains { $0["title"] as? String == "Bank" }, "\(health)")
         try agentOK(vault, ["generate"])
         XCTAssertEqual(try AgentProbe.pid(vault), pid, "one agent served every command")
         XCTAssertEqual(AgentProbe.processes(vault), [pid])

@@ -19,6 +19,15 @@ final class SnapshotTests: XCTestCase {
         assertSnapshot(frame(state), named: "first-run")
     }
 
+    /// Six random words: very strong, and no advice under the meter.
+    func testFirstRunStrongPassphrase() {
+        var state = Fixtures.firstRun()
+        var form = NewVaultForm()
+        form.passphrase = "ramp-crouch-velvet-oyster-famous-tunnel"
+        state.page = .firstRun(form)
+        assertSnapshot(frame(state), named: "first-run-strong")
+    }
+
     func testFirstRunCreating() {
         var state = Fixtures.firstRun()
         state.busy = Busy(.creatingVault, since: now.addingTimeInterval(-0.35))
