@@ -4,7 +4,9 @@ import Foundation
 
 /// The formats `import` and `export` understand.
 enum ExchangeFormat: String, ExpressibleByArgument, CaseIterable {
-    case json
+    case json, csv, firefox, chrome, keepassxc, bitwarden
+    case onePassword = "1password"
+    case pass
 }
 
 struct ExportCommand: AsyncParsableCommand {
@@ -27,8 +29,16 @@ struct ExportCommand: AsyncParsableCommand {
                 + "or damaged), so nothing was exported; sync and retry, or pass --skip-unreadable.")
         }
         let items = listed.compactMap(\.item).sorted { ($0.title, $0.id) < ($1.title, $1.id) }
-        var data = Data(try ItemExchange.text(items.map(ItemExchange.exportObject)).utf8)
-        data.append(0x0A)
+        var data: Data
+        switch format {
+        case .json:
+            data = Data(try ItemExchange.text(items.map(ItemExchange.exportObject)).utf8)
+            data.append(0x0A)
+        case .csv:
+            data = Data(ItemCSV.text(items).utf8)
+        default:
+            throw ValidationError("export writes json or csv, not \(format.rawValue).")
+        }
         defer { wipe(&data) }
         if file == "-" {
             FileHandle.standardOutput.write(data)
@@ -41,21 +51,97 @@ struct ExportCommand: AsyncParsableCommand {
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Add the items of FILE; all of them or, on any problem, none.")
+        commandName: "import", abstract: "Add the items of FILE; all of them or, on any problem, none.",
+        discussion: """
+            Formats: json (Coffer's export), firefox, chrome, keepassxc (keepassxc-cli export --format csv), \
+            bitwarden (unencrypted JSON), 1password (1Password 8 CSV), pass (FILE is a password-store \
+            directory, decrypted with gpg). Except for json, an item with the same title, username and \
+            password as one in the vault, or as an earlier one in FILE, is skipped as a duplicate.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "The file format.") var format: ExchangeFormat = .json
-    @Argument(help: "The file to read.") var file: String
+    @Flag(help: "Print what would be imported and what would be skipped as a duplicate; import nothing.")
+    var dryRun = false
+    @Argument(help: "The file (for pass, the password-store directory) to read.") var file: String
 
     func run() async throws {
-        guard var data = FileManager.default.contents(atPath: file) else {
+        let now = Timestamp.now()
+        let progress = ImportProgress()
+        let items: [Item]
+        if format == .json {
+            var data = try contents()
+            defer { wipe(&data) }
+            items = try ItemExchange.parseExport(data, now: now)
+        } else {
+            let drafts = try readDrafts(progress: progress)
+            var checked: [Item] = []
+            for start in stride(from: 0, to: drafts.count, by: 1_000) {
+                checked += try ImportDraft.items(Array(drafts[start..<min(start + 1_000, drafts.count)]), file: file, now: now)
+                if format != .pass { progress.advance(by: min(1_000, drafts.count - start)) }
+            }
+            items = checked
+        }
+        progress.finish()
+        let vault = try await global.itemVault()
+        var kept = items
+        var skipped: [(item: Item, reason: ImportDuplicates.Reason)] = []
+        if format != .json {
+            // Coffer's own export keeps ids, and a repeated id is refused as before.
+            let duplicates = ImportDuplicates(items, existing: try await vault.items(.everything).compactMap(\.item))
+            kept = duplicates.kept
+            skipped = duplicates.skipped
+        }
+        if dryRun {
+            var text = "Would import \(kept.count) item(s) from \(file) (\(format.rawValue)):\n"
+            for item in kept { text += "  \(item.title)\n" }
+            text += "Would skip \(skipped.count) duplicate(s):\n"
+            for (item, reason) in skipped { text += "  \(item.title) (\(reason.rawValue))\n" }
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        try await vault.addAll(kept)
+        Terminal.write("Imported \(kept.count) item(s) from \(file) (\(format.rawValue))"
+            + (format == .json ? ".\n" : "; skipped \(skipped.count) duplicate(s).\n"))
+    }
+
+    private func contents() throws -> Data {
+        guard let data = FileManager.default.contents(atPath: file) else {
             throw CoreError.invalidImport(reason: "\(file) cannot be read")
         }
+        return data
+    }
+
+    private func readDrafts(progress: ImportProgress) throws -> [ImportDraft] {
+        if format == .pass { return try PassStore(directory: file).drafts(progress: progress) }
+        var data = try contents()
         defer { wipe(&data) }
-        let items = try ItemExchange.parseExport(data, now: .now())
-        let vault = try await global.itemVault()
-        try await vault.addAll(items)
-        Terminal.write("Imported \(items.count) item(s).\n")
+        switch format {
+        case .firefox: return try FirefoxCSV.drafts(data, file: file)
+        case .chrome: return try ChromeCSV.drafts(data, file: file)
+        case .keepassxc: return try KeePassXCCSV.drafts(data, file: file)
+        case .onePassword: return try OnePasswordCSV.drafts(data, file: file)
+        case .bitwarden: return try BitwardenJSON.drafts(data, file: file)
+        case .json, .pass, .csv:
+            throw ValidationError("import reads json, firefox, chrome, keepassxc, bitwarden, 1password or pass, not \(format.rawValue).")
+        }
+    }
+}
+
+/// "Read N records" on stderr every 1,000 records, only when stderr is a terminal (a log file or a
+/// test must not fill with progress lines).
+final class ImportProgress: @unchecked Sendable {
+    private let isShown = isatty(STDERR_FILENO) != 0
+    private var count = 0
+
+    func advance(by records: Int = 1) {
+        let before = count / 1_000
+        count += records
+        if isShown && count / 1_000 > before { Terminal.write("\rRead \(count) records…") }
+    }
+
+    func finish() {
+        if isShown && count >= 1_000 { Terminal.write("\rRead \(count) records.\n") }
     }
 }
 
