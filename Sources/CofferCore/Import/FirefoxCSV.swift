@@ -7,8 +7,11 @@ import Foundation
 /// modified time; the realm, the form's origin and any other column go to the notes. The guid is
 /// Firefox's own id and means nothing here, so it is not kept.
 public enum FirefoxCSV {
-    static let required = ["url", "username", "password"]
-    static let known = required + ["httpRealm", "formActionOrigin", "guid", "timeCreated", "timeLastUsed", "timePasswordChanged"]
+    /// Firefox always writes all nine; asking for all of them keeps a Chrome file (which also has
+    /// url, username and password) from being read as Firefox's.
+    static let required = ["url", "username", "password", "httpRealm", "formActionOrigin", "guid", "timeCreated",
+                           "timeLastUsed", "timePasswordChanged"]
+    static let known = required
 
     public static func drafts(_ data: Data, file: String) throws(CoreError) -> [ImportDraft] {
         let table = try CSVTable(data, file: file)
