@@ -209,6 +209,25 @@ final class ForeignImportTests: XCTestCase {
         XCTAssertEqual(try vault.itemCount(), 1, "a refused import stored items")
     }
 
+    /// Progress every 1,000 records on a terminal's stderr (through `script`, which gives the
+    /// command a pseudo-terminal); none when stderr is a file (every other test checks its stderr whole).
+    func testProgressOnlyOnATerminal() throws {
+        let vault = try TestVault.make()
+        defer { vault.destroy() }
+        var text = "name,url,username,password,note\n"
+        for index in 0..<2_500 { text += "site \(index),https://s\(index).example,u\(index),\"p,\(index)\",\n" }
+        let path = try vault.writeWorkFile("big.csv", text)
+        let binary = try CofferBinary.require()
+        let command = [binary, "--vault", vault.path, "--passphrase-file", vault.passphraseFile, "import", "--format", "chrome", path]
+        let result = try ExternalTool.run("/usr/bin/script", ["-qec", command.joined(separator: " "), "/dev/null"],
+                                          environment: ["HOME": vault.root.path, "XDG_RUNTIME_DIR": vault.root.path])
+        XCTAssertEqual(result.status, 0, result.outputText + result.errorText)
+        let shown = result.outputText.replacingOccurrences(of: "\r\n", with: "\n")
+        XCTAssertTrue(shown.contains("\rRead 1000 records…\rRead 2000 records…\rRead 2500 records.\n"), shown)
+        XCTAssertTrue(shown.contains("Imported 2500 item(s)"), shown)
+        XCTAssertEqual(try vault.itemCount(), 2_500)
+    }
+
     func testImportBesideAnotherAdd() throws {
         let vault = try TestVault.make()
         defer { vault.destroy() }
