@@ -2,11 +2,16 @@ import ArgumentParser
 import CofferCore
 import Foundation
 
-/// The formats `import` and `export` understand.
+/// The formats `import` reads: Coffer's own, and other managers' exports (DESIGN §13).
 enum ExchangeFormat: String, ExpressibleByArgument, CaseIterable {
-    case json, csv, firefox, chrome, keepassxc, bitwarden
+    case json, firefox, chrome, keepassxc, bitwarden
     case onePassword = "1password"
     case pass
+}
+
+/// The formats `export` writes.
+enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, csv
 }
 
 struct ExportCommand: AsyncParsableCommand {
@@ -14,7 +19,7 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export", abstract: "Write every item, secrets included, to FILE (created 0600; '-' for stdout).")
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "The file format.") var format: ExchangeFormat = .json
+    @Option(help: "The file format.") var format: ExportFormat = .json
     @Flag(help: "Export even if some items cannot be read (waiting for their key, or damaged).")
     var skipUnreadable = false
     @Argument(help: "The file to write.") var file: String
@@ -36,8 +41,6 @@ struct ExportCommand: AsyncParsableCommand {
             data.append(0x0A)
         case .csv:
             data = Data(ItemCSV.text(items).utf8)
-        default:
-            throw ValidationError("export writes json or csv, not \(format.rawValue).")
         }
         defer { wipe(&data) }
         if file == "-" {
@@ -66,22 +69,8 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "The file (for pass, the password-store directory) to read.") var file: String
 
     func run() async throws {
-        let now = Timestamp.now()
         let progress = ImportProgress()
-        let items: [Item]
-        if format == .json {
-            var data = try contents()
-            defer { wipe(&data) }
-            items = try ItemExchange.parseExport(data, now: now)
-        } else {
-            let drafts = try readDrafts(progress: progress)
-            var checked: [Item] = []
-            for start in stride(from: 0, to: drafts.count, by: 1_000) {
-                checked += try ImportDraft.items(Array(drafts[start..<min(start + 1_000, drafts.count)]), file: file, now: now)
-                if format != .pass { progress.advance(by: min(1_000, drafts.count - start)) }
-            }
-            items = checked
-        }
+        let items = try readItems(now: .now(), progress: progress)
         progress.finish()
         let vault = try await global.itemVault()
         var kept = items
@@ -105,26 +94,35 @@ struct ImportCommand: AsyncParsableCommand {
             + (format == .json ? ".\n" : "; skipped \(skipped.count) duplicate(s).\n"))
     }
 
-    private func contents() throws -> Data {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw CoreError.invalidImport(reason: "\(file) cannot be read")
+    /// Every item of FILE, checked, or `invalidImport` naming the file and the first bad record.
+    private func readItems(now: Timestamp, progress: ImportProgress) throws -> [Item] {
+        let drafts: [ImportDraft]
+        switch format {
+        case .json: return try withContents { try ItemExchange.parseExport($0, now: now) }
+        case .pass: drafts = try PassStore(directory: file).drafts(progress: progress)
+        case .firefox: drafts = try withContents { try FirefoxCSV.drafts($0, file: file) }
+        case .chrome: drafts = try withContents { try ChromeCSV.drafts($0, file: file) }
+        case .keepassxc: drafts = try withContents { try KeePassXCCSV.drafts($0, file: file) }
+        case .onePassword: drafts = try withContents { try OnePasswordCSV.drafts($0, file: file) }
+        case .bitwarden: drafts = try withContents { try BitwardenJSON.drafts($0, file: file) }
         }
-        return data
+        var items: [Item] = []
+        // In slices, for progress: pass reports per file as it decrypts, the others here.
+        for start in stride(from: 0, to: drafts.count, by: 1_000) {
+            let slice = Array(drafts[start..<min(start + 1_000, drafts.count)])
+            items += try ImportDraft.items(slice, file: file, now: now)
+            if format != .pass { progress.advance(by: slice.count) }
+        }
+        return items
     }
 
-    private func readDrafts(progress: ImportProgress) throws -> [ImportDraft] {
-        if format == .pass { return try PassStore(directory: file).drafts(progress: progress) }
-        var data = try contents()
-        defer { wipe(&data) }
-        switch format {
-        case .firefox: return try FirefoxCSV.drafts(data, file: file)
-        case .chrome: return try ChromeCSV.drafts(data, file: file)
-        case .keepassxc: return try KeePassXCCSV.drafts(data, file: file)
-        case .onePassword: return try OnePasswordCSV.drafts(data, file: file)
-        case .bitwarden: return try BitwardenJSON.drafts(data, file: file)
-        case .json, .pass, .csv:
-            throw ValidationError("import reads json, firefox, chrome, keepassxc, bitwarden, 1password or pass, not \(format.rawValue).")
+    /// Runs `body` on FILE's bytes, wiped afterwards.
+    private func withContents<Result>(_ body: (Data) throws -> Result) throws -> Result {
+        guard var data = FileManager.default.contents(atPath: file) else {
+            throw CoreError.invalidImport(reason: "\(file) cannot be read")
         }
+        defer { wipe(&data) }
+        return try body(data)
     }
 }
 

@@ -25,7 +25,7 @@ struct PassStore {
         var drafts: [ImportDraft] = []
         for path in paths {
             let full = (directory as NSString).appendingPathComponent(path)
-            var plaintext = try Self.decrypt(full, name: path)
+            var plaintext = try Self.decrypt(full, name: full)
             defer { wipe(&plaintext) }
             guard let text = String(data: plaintext, encoding: .utf8) else {
                 throw CoreError.invalidImport(reason: "\(directory) entry \(path): the decrypted text is not valid UTF-8")

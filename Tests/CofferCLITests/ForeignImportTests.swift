@@ -263,7 +263,8 @@ final class ForeignImportTests: XCTestCase {
         let login = table.rows[0].values
         XCTAssertEqual(Array(login[1...5]), ["ünï", "new-pw", "https://café.example", "https://café.example https://login.café.example",
                                              "Work, Servers"])
-        XCTAssertEqual(login[6], "login note, with \"quotes\"\nand a second line\n\nFavorite: yes\nPIN: 1234\ncolour: blue")
+        XCTAssertEqual(login[6], "login note, with \"quotes\"\nand a second line\n\nFavorite: yes\n"
+                       + "URI match for https://login.café.example: 3\nPIN: 1234\ncolour: blue")
         XCTAssertEqual(Array(login[7...9]), [ImportFixtures.totpURI, "2022-01-01T00:00:00.000Z", "2024-06-01T12:00:00.123Z"])
     }
 }

@@ -80,7 +80,8 @@ final class ImportParserTests: XCTestCase {
         XCTAssertEqual(login.entry.username, "ünï")
         XCTAssertEqual(login.entry.password, "new-pw")
         XCTAssertEqual(login.entry.totp, ImportFixtures.totpURI)
-        XCTAssertEqual(login.entry.notes, "login note, with \"quotes\"\nand a second line\n\nFavorite: yes\nPIN: 1234\ncolour: blue")
+        XCTAssertEqual(login.entry.notes, "login note, with \"quotes\"\nand a second line\n\nFavorite: yes\n"
+                       + "URI match for https://login.café.example: 3\nPIN: 1234\ncolour: blue")
         XCTAssertEqual(login.created, Timestamp(iso8601: "2022-01-01T00:00:00.000Z"))
         XCTAssertEqual(login.modified, Timestamp(iso8601: "2024-06-01T12:00:00.123Z"))
         XCTAssertEqual(login.history.map(\.patch), [.object(["password": .string("old-pw")]), .object(["password": .string("older-pw")])],

@@ -48,7 +48,7 @@ public enum ImportFixtures {
             {"id": "i1", "organizationId": null, "folderId": "f1", "type": 1, "reprompt": 0,
              "name": "Café ☕", "notes": "login note, with \\"quotes\\"\\nand a second line", "favorite": true,
              "fields": [{"name": "PIN", "value": "1234", "type": 1}, {"name": "colour", "value": "blue", "type": 0}],
-             "login": {"uris": [{"match": null, "uri": "https://café.example"}, {"match": null, "uri": "https://login.café.example"}],
+             "login": {"uris": [{"match": null, "uri": "https://café.example"}, {"match": 3, "uri": "https://login.café.example"}],
                        "username": "ünï", "password": "new-pw", "totp": "\(totpURI)", "fido2Credentials": []},
              "passwordHistory": [{"lastUsedDate": "2023-05-01T10:00:00.000Z", "password": "older-pw"},
                                  {"lastUsedDate": "2024-05-01T10:00:00.000Z", "password": "old-pw"}],

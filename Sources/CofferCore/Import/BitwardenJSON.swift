@@ -47,12 +47,16 @@ public enum BitwardenJSON {
             draft.modified = (item["revisionDate"] as? String).flatMap(ImportDraft.time(iso8601:))
             if type != 1 { draft.extraNotes.append("Type: \(typeName)") }
             if item["favorite"] as? Bool == true { draft.extraNotes.append("Favorite: yes") }
+            if item["reprompt"] as? Int == 1 { draft.extraNotes.append("Master password re-prompt: yes") }
             if let login = item["login"] as? [String: Any] {
                 draft.username = login["username"] as? String ?? ""
                 draft.password = login["password"] as? String ?? ""
                 draft.totp = login["totp"] as? String ?? ""
                 for uri in login["uris"] as? [Any] ?? [] {
-                    if let uri = (uri as? [String: Any])?["uri"] as? String { draft.addOrigin(uri) }
+                    guard let uri = uri as? [String: Any], let address = uri["uri"] as? String else { continue }
+                    draft.addOrigin(address)
+                    // Bitwarden's per-URI matching rule has no home in Coffer; keep it readable.
+                    draft.note("URI match for \(address)", text(uri["match"]))
                 }
                 notes(of: login, except: ["username", "password", "totp", "uris"], into: &draft)
             }
