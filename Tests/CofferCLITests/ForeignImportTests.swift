@@ -178,6 +178,17 @@ final class ForeignImportTests: XCTestCase {
         XCTAssertEqual(try vault.itemCount(), 3)
     }
 
+    func testJSONDryRunListsTheItemsAndStoresNothing() throws {
+        let vault = try TestVault.make()
+        defer { vault.destroy() }
+        let file = try vault.writeWorkFile("items.json", #"[{"title": "Café"}, {"title": "日本", "password": "p"}]"#)
+        let before = try vault.vaultContents()
+        let result = try vault.ok(["import", "--format", "json", "--dry-run", file])
+        XCTAssertEqual(result.out, "Would import 2 item(s) from \(file) (json):\n  Café\n  日本\nWould skip 0 duplicate(s):\n")
+        XCTAssertEqual(try vault.vaultContents(), before)
+        XCTAssertEqual(try vault.itemCount(), 0)
+    }
+
     func testMalformedFilesAreExit5AndStoreNothing() throws {
         let vault = try TestVault.make()
         defer { vault.destroy() }
