@@ -104,6 +104,40 @@ final class ForeignImportTests: XCTestCase {
         let created = try XCTUnwrap(cafe["created"] as? String)
         XCTAssertLessThan(abs(Timestamp(iso8601: created)!.date.timeIntervalSinceNow), 600, "KeePassXC's creation time is kept")
         XCTAssertEqual(items["日本"]?["tags"] as? [String], [])
+
+        // TOTP and fixed times: keepassxc-cli cannot set them with `add`, so this database is made
+        // by `keepassxc-cli import` from KeePass XML (an "otp" string, the entry's Times).
+        let xml = root.appendingPathComponent("in.xml").path
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <KeePassFile><Meta><Generator>test</Generator><DatabaseName>t</DatabaseName></Meta>
+            <Root><Group><UUID>AAAAAAAAAAAAAAAAAAAAAA==</UUID><Name>Root</Name>
+            <Group><UUID>AAAAAAAAAAAAAAAAAAAAAQ==</UUID><Name>Tökyo</Name>
+            <Entry><UUID>AAAAAAAAAAAAAAAAAAAAAg==</UUID>
+            <Times><CreationTime>2020-01-02T03:04:05Z</CreationTime><LastModificationTime>2021-02-03T04:05:06Z</LastModificationTime></Times>
+            <String><Key>Title</Key><Value>With TOTP</Value></String>
+            <String><Key>UserName</Key><Value>u</Value></String>
+            <String><Key>Password</Key><Value>p</Value></String>
+            <String><Key>otp</Key><Value>otpauth://totp/X?secret=JBSWY3DPEHPK3PXP&amp;period=30&amp;digits=6</Value></String>
+            </Entry></Group></Group></Root></KeePassFile>
+            """.utf8).write(to: URL(fileURLWithPath: xml))
+        let withTOTP = root.appendingPathComponent("totp.kdbx").path
+        _ = try keepassxc(["import", "-p", xml, withTOTP], "pw\npw\n")
+        let totpCSV = try keepassxc(["export", "-q", "-f", "csv", withTOTP], "pw\n")
+        let path = try vault.writeWorkFile("totp.csv", totpCSV)
+        _ = try vault.ok(["import", "--format", "keepassxc", path])
+        let id = try XCTUnwrap(try vault.search("With TOTP").first?["id"] as? String)
+        let shown = try vault.show(id, reveal: true)
+        let totp = try XCTUnwrap(shown["totp"] as? String)
+        XCTAssertTrue(totp.hasPrefix("otpauth://totp/") && totp.contains("secret=JBSWY3DPEHPK3PXP"), totp)
+        XCTAssertTrue(totpCSV.contains(totp), "the TOTP column is kept as KeePassXC wrote it")
+        XCTAssertEqual(shown["tags"] as? [String], ["Tökyo"])
+        XCTAssertEqual(shown["created"] as? String, "2020-01-02T03:04:05.000Z")
+        XCTAssertEqual(shown["modified"] as? String, "2021-02-03T04:05:06.000Z")
+        XCTAssertEqual(shown["notes"] as? String, "")
+        let code = try vault.ok(["totp", id])
+        XCTAssertTrue(code.line.prefix(7).allSatisfy(\.isNumber) == false && code.line.prefix(6).allSatisfy(\.isNumber),
+                      "the imported TOTP gives six-digit codes: \(code.line)")
     }
 
     func testPassStoreMadeByTheRealPass() throws {
