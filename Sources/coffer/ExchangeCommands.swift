@@ -2,9 +2,16 @@ import ArgumentParser
 import CofferCore
 import Foundation
 
-/// The formats `import` and `export` understand.
+/// The formats `import` reads: Coffer's own, and other managers' exports (DESIGN §13).
 enum ExchangeFormat: String, ExpressibleByArgument, CaseIterable {
-    case json
+    case json, firefox, chrome, keepassxc, bitwarden
+    case onePassword = "1password"
+    case pass
+}
+
+/// The formats `export` writes.
+enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, csv
 }
 
 struct ExportCommand: AsyncParsableCommand {
@@ -12,7 +19,7 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export", abstract: "Write every item, secrets included, to FILE (created 0600; '-' for stdout).")
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: "The file format.") var format: ExchangeFormat = .json
+    @Option(help: "The file format.") var format: ExportFormat = .json
     @Flag(help: "Export even if some items cannot be read (waiting for their key, or damaged).")
     var skipUnreadable = false
     @Argument(help: "The file to write.") var file: String
@@ -27,8 +34,14 @@ struct ExportCommand: AsyncParsableCommand {
                 + "or damaged), so nothing was exported; sync and retry, or pass --skip-unreadable.")
         }
         let items = listed.compactMap(\.item).sorted { ($0.title, $0.id) < ($1.title, $1.id) }
-        var data = Data(try ItemExchange.text(items.map(ItemExchange.exportObject)).utf8)
-        data.append(0x0A)
+        var data: Data
+        switch format {
+        case .json:
+            data = Data(try ItemExchange.text(items.map(ItemExchange.exportObject)).utf8)
+            data.append(0x0A)
+        case .csv:
+            data = Data(ItemCSV.text(items).utf8)
+        }
         defer { wipe(&data) }
         if file == "-" {
             FileHandle.standardOutput.write(data)
@@ -41,21 +54,92 @@ struct ExportCommand: AsyncParsableCommand {
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Add the items of FILE; all of them or, on any problem, none.")
+        commandName: "import", abstract: "Add the items of FILE; all of them or, on any problem, none.",
+        discussion: """
+            Formats: json (Coffer's export), firefox, chrome, keepassxc (keepassxc-cli export --format csv), \
+            bitwarden (unencrypted JSON), 1password (1Password 8 CSV), pass (FILE is a password-store \
+            directory, decrypted with gpg). Except for json, an item with the same title, username and \
+            password as one in the vault, or as an earlier one in FILE, is skipped as a duplicate.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "The file format.") var format: ExchangeFormat = .json
-    @Argument(help: "The file to read.") var file: String
+    @Flag(help: "Print what would be imported and what would be skipped as a duplicate; import nothing.")
+    var dryRun = false
+    @Argument(help: "The file (for pass, the password-store directory) to read.") var file: String
 
     func run() async throws {
+        let progress = ImportProgress()
+        let items = try readItems(now: .now(), progress: progress)
+        progress.finish()
+        let vault = try await global.itemVault()
+        var kept = items
+        var skipped: [(item: Item, reason: ImportDuplicates.Reason)] = []
+        if format != .json {
+            // Coffer's own export keeps ids, and a repeated id is refused as before.
+            let duplicates = ImportDuplicates(items, existing: try await vault.items(.everything).compactMap(\.item))
+            kept = duplicates.kept
+            skipped = duplicates.skipped
+        }
+        if dryRun {
+            var text = "Would import \(kept.count) item(s) from \(file) (\(format.rawValue)):\n"
+            for item in kept { text += "  \(item.title)\n" }
+            text += "Would skip \(skipped.count) duplicate(s):\n"
+            for (item, reason) in skipped { text += "  \(item.title) (\(reason.rawValue))\n" }
+            FileHandle.standardOutput.write(Data(text.utf8))
+            return
+        }
+        try await vault.addAll(kept)
+        Terminal.write("Imported \(kept.count) item(s) from \(file) (\(format.rawValue))"
+            + (format == .json ? ".\n" : "; skipped \(skipped.count) duplicate(s).\n"))
+    }
+
+    /// Every item of FILE, checked, or `invalidImport` naming the file and the first bad record.
+    private func readItems(now: Timestamp, progress: ImportProgress) throws -> [Item] {
+        let drafts: [ImportDraft]
+        switch format {
+        case .json: return try withContents { try ItemExchange.parseExport($0, now: now) }
+        case .pass: drafts = try PassStore(directory: file).drafts(progress: progress)
+        case .firefox: drafts = try withContents { try FirefoxCSV.drafts($0, file: file) }
+        case .chrome: drafts = try withContents { try ChromeCSV.drafts($0, file: file) }
+        case .keepassxc: drafts = try withContents { try KeePassXCCSV.drafts($0, file: file) }
+        case .onePassword: drafts = try withContents { try OnePasswordCSV.drafts($0, file: file) }
+        case .bitwarden: drafts = try withContents { try BitwardenJSON.drafts($0, file: file) }
+        }
+        var items: [Item] = []
+        // In slices, for progress: pass reports per file as it decrypts, the others here.
+        for start in stride(from: 0, to: drafts.count, by: 1_000) {
+            let slice = Array(drafts[start..<min(start + 1_000, drafts.count)])
+            items += try ImportDraft.items(slice, file: file, now: now)
+            if format != .pass { progress.advance(by: slice.count) }
+        }
+        return items
+    }
+
+    /// Runs `body` on FILE's bytes, wiped afterwards.
+    private func withContents<Result>(_ body: (Data) throws -> Result) throws -> Result {
         guard var data = FileManager.default.contents(atPath: file) else {
             throw CoreError.invalidImport(reason: "\(file) cannot be read")
         }
         defer { wipe(&data) }
-        let items = try ItemExchange.parseExport(data, now: .now())
-        let vault = try await global.itemVault()
-        try await vault.addAll(items)
-        Terminal.write("Imported \(items.count) item(s).\n")
+        return try body(data)
+    }
+}
+
+/// "Read N records" on stderr every 1,000 records, only when stderr is a terminal (a log file or a
+/// test must not fill with progress lines).
+final class ImportProgress: @unchecked Sendable {
+    private let isShown = isatty(STDERR_FILENO) != 0
+    private var count = 0
+
+    func advance(by records: Int = 1) {
+        let before = count / 1_000
+        count += records
+        if isShown && count / 1_000 > before { Terminal.write("\rRead \(count) records…") }
+    }
+
+    func finish() {
+        if isShown && count >= 1_000 { Terminal.write("\rRead \(count) records.\n") }
     }
 }
 

@@ -41,7 +41,7 @@ final class ExitCodeTests: XCTestCase {
             (["search"], ["query"]),
             (["show", "a", "b"], ["b"]),
             (["add", "--title", "x", "--length", "lots", "--generate"], ["lots"]),
-            (["export", "--format", "csv", "out.csv"], ["csv"]),
+            (["export", "--format", "firefox", "out.csv"], ["firefox"]),
             (["import", "--format", "kdbx", "in.kdbx"], ["kdbx"]),
             (["export"], ["file"]),
             (["init", "--kdf-memory", "sixty"], ["sixty"]),
