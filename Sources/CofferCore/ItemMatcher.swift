@@ -43,6 +43,12 @@ public struct ItemMatcher: Sendable {
 
     private var foldedWordBytes: [[UInt8]] { asciiWords ?? words.map { Array($0.utf8) } }
 
+    /// Whether the UTF-8 of (folded) `text` holds `word`'s: String's `contains` costs ~10 times more.
+    static func utf8(_ text: String, contains word: [UInt8]) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes($0, contain: word) }
+    }
+
     /// Whether `text` holds `word`, byte for byte (memchr finds each candidate start).
     static func bytes(_ text: UnsafeBufferPointer<UInt8>, contain word: [UInt8]) -> Bool {
         guard let first = word.first else { return true }

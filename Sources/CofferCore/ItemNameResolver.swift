@@ -37,11 +37,13 @@ public enum ItemNameResolver {
     public static func resolve(_ name: String, among candidates: [Candidate]) -> Resolution {
         let lowered = name.lowercased()
         let folded = ItemMatcher.fold(name)
+        let foldedBytes = Array(folded.utf8)
         let rules: [(Candidate) -> Bool] = [
             { $0.id == name },
-            { lowered.count >= shortestIDPrefix && $0.lowercasedID.hasPrefix(lowered) },
+            // Ids are ASCII: their bytes compare as their characters, at a fraction of the cost.
+            { lowered.count >= shortestIDPrefix && $0.lowercasedID.utf8.starts(with: lowered.utf8) },
             { $0.foldedTitle == folded },
-            { !folded.isEmpty && ($0.foldedTitle?.contains(folded) ?? false) },
+            { !folded.isEmpty && ($0.foldedTitle.map { ItemMatcher.utf8($0, contains: foldedBytes) } ?? false) },
         ]
         for rule in rules {
             let matches = candidates.filter(rule)

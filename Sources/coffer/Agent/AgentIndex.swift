@@ -5,12 +5,13 @@ import Foundation
 /// listing: each item's folded search text and its name candidate.
 struct AgentIndex: Sendable {
     let listed: [ListedItem]
-    private let searchTexts: [[UInt8]]
+    /// Nil for an item that cannot be read.
+    private let searchTexts: [[UInt8]?]
     private let candidates: [ItemNameResolver.Candidate]
 
     init(_ listed: [ListedItem]) {
         self.listed = listed
-        searchTexts = listed.map { $0.item.map(ItemMatcher.searchText(of:)) ?? [] }
+        searchTexts = listed.map { $0.item.map(ItemMatcher.searchText(of:)) }
         candidates = listed.map { listed in
             ItemNameResolver.Candidate(id: listed.id, title: listed.item?.title, username: listed.item?.entry.username)
         }
@@ -23,12 +24,19 @@ struct AgentIndex: Sendable {
         var others = query
         others.text = nil
         let otherwise = others.selectsEverything ? nil : others.matcher()
-        return listed.indices.compactMap { index in
-            let entry = listed[index]
-            guard let item = entry.item else { return entry }
-            guard words?.matches(searchText: searchTexts[index]) ?? true, otherwise?(item) ?? true else { return nil }
-            return entry
+        // Only the search texts are read in the loop: taking each `Item` out of its `ListedItem`
+        // (a dozen references retained) cost more than the search at 100,000 items.
+        var selected: [ListedItem] = []
+        for index in listed.indices {
+            guard let text = searchTexts[index] else {
+                selected.append(listed[index])
+                continue
+            }
+            if let words, !words.matches(searchText: text) { continue }
+            if let otherwise, let item = listed[index].item, !otherwise(item) { continue }
+            selected.append(listed[index])
         }
+        return selected
     }
 
     /// The item `name` means (DESIGN §12); nil when it is one this listing cannot give (unreadable).
