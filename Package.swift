@@ -69,6 +69,8 @@ let package = Package(
         .executableTarget(name: "FuzzImport", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzImport"),
         .executableTarget(name: "FuzzKintoResponses", dependencies: ["CofferFuzzChecks"],
                           path: "Sources/FuzzKintoResponses"),
+        .executableTarget(name: "FuzzForeignImport", dependencies: ["CofferFuzzChecks"],
+                          path: "Sources/FuzzForeignImport"),
         .testTarget(name: "CofferCoreTests", dependencies: ["CofferCore", "CofferFuzzChecks", "CofferTestSupport"]),
         .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore", "CofferTestSupport"]),
         .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore", "CofferTestSupport"],

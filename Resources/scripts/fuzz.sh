@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 swift=${SWIFT:-swift}
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-"FuzzRecords FuzzEnvelope FuzzItemJSON FuzzImport FuzzKintoResponses"}
+targets=${FUZZ_TARGETS:-"FuzzRecords FuzzEnvelope FuzzItemJSON FuzzImport FuzzKintoResponses FuzzForeignImport"}
 scratch=.build-fuzz
 # Only the comma form instruments for coverage and address errors together (TOOLCHAIN.md);
 # COFFER_FUZZ swaps each target's replayer `main` for LLVMFuzzerTestOneInput.

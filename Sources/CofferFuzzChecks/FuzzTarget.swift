@@ -8,6 +8,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case itemJSON = "FuzzItemJSON"
     case importFile = "FuzzImport"
     case kintoResponses = "FuzzKintoResponses"
+    case foreignImport = "FuzzForeignImport"
 
     /// Throws `FuzzViolation` when the input breaks an invariant.
     public func check(_ data: Data) throws {
@@ -17,6 +18,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .itemJSON: try FuzzChecks.itemJSON(data)
         case .importFile: try FuzzChecks.importFile(data)
         case .kintoResponses: try KintoFuzzChecks.responses(data)
+        case .foreignImport: try FuzzChecks.foreignImport(data)
         }
     }
 }

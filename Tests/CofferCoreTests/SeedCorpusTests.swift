@@ -66,6 +66,10 @@ final class SeedCorpusTests: XCTestCase {
 
     /// The Kinto corpus, also through the built `FuzzKintoResponses` replayer: that covers the
     /// replay mode every fuzz executable shares (`FuzzEntry`).
+    func testForeignImportCorpus() throws {
+        try assertCorpusPasses(.foreignImport)
+    }
+
     func testKintoResponsesCorpus() throws {
         try assertCorpusPasses(.kintoResponses)
         let directory = Self.packageRoot.appendingPathComponent("Resources/fuzz/FuzzKintoResponses").path

@@ -1,0 +1,33 @@
+import CofferCore
+import Foundation
+
+extension FuzzChecks {
+    /// The other managers' formats (`import --format firefox|…|pass`), one per input: its first
+    /// byte picks the parser (modulo their number), the rest is the file. Each refuses with
+    /// `invalidImport` or gives drafts whose items are valid and survive the vault.
+    public static func foreignImport(_ data: Data) throws {
+        guard let selector = data.first else { return }
+        let file = Data(data.dropFirst())
+        let parsers: [(name: String, parse: (Data) throws -> [ImportDraft])] = [
+            ("firefox", { try FirefoxCSV.drafts($0, file: "f") }),
+            ("chrome", { try ChromeCSV.drafts($0, file: "f") }),
+            ("keepassxc", { try KeePassXCCSV.drafts($0, file: "f") }),
+            ("1password", { try OnePasswordCSV.drafts($0, file: "f") }),
+            ("bitwarden", { try BitwardenJSON.drafts($0, file: "f") }),
+            ("pass", { [PassEntry.draft(path: "dir/entry", text: String(decoding: $0, as: UTF8.self), modified: nil)] }),
+        ]
+        let parser = parsers[Int(selector) % parsers.count]
+        let items: [Item]
+        do {
+            items = try ImportDraft.items(try parser.parse(file), file: "f", now: importNow)
+        } catch let error as CoreError {
+            guard case .invalidImport = error else { throw FuzzViolation("\(parser.name) threw \(error)") }
+            return
+        } catch {
+            throw FuzzViolation("\(parser.name) threw \(error), not CoreError.invalidImport")
+        }
+        for item in items {
+            try itemSurvivesVault(item, what: "an item imported from \(parser.name)")
+        }
+    }
+}
