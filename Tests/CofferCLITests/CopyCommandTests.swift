@@ -100,4 +100,19 @@ final class CopyCommandTests: XCTestCase {
         let result = try vault.run(["copy", "forge"])
         assertError(result, 1, mentions: ["clipboard"])
     }
+
+    /// Through an unlocked agent: no passphrase source at all, the value still lands and is cleared.
+    func testCopiesThroughTheAgentWithoutAPassphrase() throws {
+        let vault = try XCTUnwrap(vault)
+        let display = try XCTUnwrap(x)
+        let password = try XCTUnwrap(try vault.show("forge", reveal: true)["password"] as? String)
+        try vault.ok(["unlock", "--sync-every", "0"])
+        defer { for pid in AgentProbe.processes(vault) { kill(pid, SIGKILL) } }
+        let result = try CofferProcess.run(["--vault", vault.path, "copy", "forge", "--clipboard-seconds", "2"],
+                                           home: vault.root, environment: display.environment)
+        assertOK(result)
+        XCTAssertEqual(try display.clipboard(), password)
+        XCTAssertEqual(try clipboard(becomes: "", within: 6), "", "the clipboard was not cleared")
+        XCTAssertEqual(AgentProbe.processes(vault).count, 1, "the agent served the copy and still runs")
+    }
 }
