@@ -18,6 +18,11 @@ public enum ItemNameResolver {
             lowercasedID = id.lowercased()
         }
 
+        /// A listed item as a candidate; an unreadable one has no title.
+        public init(_ listed: ListedItem) {
+            self.init(id: listed.id, title: listed.item?.title, username: listed.item?.entry.username)
+        }
+
         public static func == (lhs: Candidate, rhs: Candidate) -> Bool {
             lhs.id == rhs.id && lhs.title == rhs.title && lhs.username == rhs.username
         }
@@ -32,6 +37,15 @@ public enum ItemNameResolver {
 
     /// Shorter id prefixes are taken as titles: "ab" or "cafe" should not silently pick an id.
     public static let shortestIDPrefix = 4
+
+    /// The id `name` means, or the errors commands report for none (exit 4) and several (exit 6).
+    public static func id(of name: String, among candidates: [Candidate]) throws -> String {
+        switch resolve(name, among: candidates) {
+        case .found(let id): return id
+        case .none: throw CoreError.noItemNamed(name)
+        case .ambiguous(let matches): throw CoreError.ambiguousName(name, candidates: matches)
+        }
+    }
 
     /// Applies the rules in order; the first that matches anything decides.
     public static func resolve(_ name: String, among candidates: [Candidate]) -> Resolution {

@@ -94,7 +94,7 @@ enum DeviceSession {
 
     /// The unlocked agent's engine when there is one, else the vault unlocked here and its engine.
     static func open(_ global: GlobalOptions) async throws -> any DeviceControl {
-        if let agent = try? AgentVault.connect(vaultPath: global.vaultPath) { return agent }
+        if let agent = global.agent() { return agent }
         let vault = try await global.unlockedVault()
         guard let engine = try SyncEngine.forAccount(of: vault) else { throw noAccount }
         return engine

@@ -23,15 +23,21 @@ struct GlobalOptions: ParsableArguments {
     var passphraseInput: PassphraseInput { PassphraseInput(file: passphraseFile) }
 
     /// The vault for item commands: through the agent when one holds it unlocked (no passphrase,
-    /// no key derivation), else unlocked here like `unlockedVault()`. An unsafe agent socket is
-    /// reported on stderr and passed over.
+    /// no key derivation), else unlocked here like `unlockedVault()`.
     func itemVault() async throws -> any ItemVault {
-        do {
-            if let agent = try AgentVault.connect(vaultPath: vaultPath) { return agent }
-        } catch let error as AgentError {
-            Terminal.write("\(error)\n")
-        }
+        if let agent = agent() { return agent }
         return try await unlockedVault()
+    }
+
+    /// The agent holding this vault unlocked, for a command that can do without it (it then asks
+    /// for the passphrase): nil when none runs; an unsafe socket is reported on stderr and passed over.
+    func agent() -> AgentVault? {
+        do {
+            return try AgentVault.connect(vaultPath: vaultPath)
+        } catch {
+            Terminal.write("\(error)\n")
+            return nil
+        }
     }
 
     /// Opens the vault and unlocks it with the passphrase from the file, stdin or the terminal.

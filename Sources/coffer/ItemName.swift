@@ -25,19 +25,7 @@ extension Vault {
                 // Not an id: try the other rules.
             }
         }
-        return try item(Self.id(named: name, among: try listItems()))
-    }
-
-    /// The id `name` means among `listed` (not an exact id: the caller tried that).
-    static func id(named name: String, among listed: [ListedItem]) throws -> String {
-        let candidates = listed.map { listed in
-            ItemNameResolver.Candidate(id: listed.id, title: listed.item?.title, username: listed.item?.entry.username)
-        }
-        switch ItemNameResolver.resolve(name, among: candidates) {
-        case .found(let id): return id
-        case .none: throw CoreError.noItemNamed(name)
-        case .ambiguous(let matches): throw CoreError.ambiguousName(name, candidates: matches)
-        }
+        return try item(ItemNameResolver.id(of: name, among: try listItems().map(ItemNameResolver.Candidate.init)))
     }
 }
 

@@ -11,7 +11,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Unlock first, so conflicts are merged.") var unlock = false
 
     func run() async throws {
-        if unlock, let agent = try? AgentVault.connect(vaultPath: global.vaultPath) {
+        if unlock, let agent = global.agent() {
             // The agent holds the keys: it syncs, and merges what changed on two devices.
             try SyncOutcomePrinter.finish(try agent.sync())
             return

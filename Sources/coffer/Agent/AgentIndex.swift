@@ -12,9 +12,7 @@ struct AgentIndex: Sendable {
     init(_ listed: [ListedItem]) {
         self.listed = listed
         searchTexts = listed.map { $0.item.map(ItemMatcher.searchText(of:)) }
-        candidates = listed.map { listed in
-            ItemNameResolver.Candidate(id: listed.id, title: listed.item?.title, username: listed.item?.entry.username)
-        }
+        candidates = listed.map(ItemNameResolver.Candidate.init)
     }
 
     /// What `query` selects, as `Vault.items(_:)` would: matches, and every unreadable item.
@@ -41,11 +39,8 @@ struct AgentIndex: Sendable {
 
     /// The item `name` means (DESIGN §12); nil when it is one this listing cannot give (unreadable).
     func item(named name: String) throws -> Item? {
-        switch ItemNameResolver.resolve(name, among: candidates) {
-        case .found(let id): return listed.first { $0.id == id }?.item
-        case .none: throw CoreError.noItemNamed(name)
-        case .ambiguous(let matches): throw CoreError.ambiguousName(name, candidates: matches)
-        }
+        let id = try ItemNameResolver.id(of: name, among: candidates)
+        return listed.first { $0.id == id }?.item
     }
 }
 
