@@ -19,6 +19,8 @@ public enum Action: String, Sendable, Hashable, CaseIterable {
     case swapChoice, acceptReview
     // Devices.
     case openDevices, lockDevice, signOutDevice, removeDevice, inviteDevice
+    // Password health.
+    case openHealth
     // Confirmation.
     case confirm, decline
 }

@@ -33,6 +33,10 @@ public enum DetailLayout {
         if row.hasLocalChange { badges.append("↑ not yet synced") }
         if row.isDisabled { badges.append("⊘ disabled") }
         if !badges.isEmpty { lines.append(Line("", badges.joined(separator: "  "), style: .accent, isHeading: true)) }
+        if let item = row.item, let health = state.health?.row(for: item) {
+            let text = "⚠ password " + HealthFindings.describe(health.problems, in: zone) + "  (H lists all)"
+            lines.append(Line("", text, style: .warning, isHeading: true))
+        }
         lines.append(Line("", ""))
         guard let item = row.item else {
             let message: String

@@ -32,6 +32,8 @@ public enum Effect: Sendable, Equatable {
     case openInvitation
     /// Answer the claim (the sync account sealed to the claimant, or a refusal) → `.invitationFinished`.
     case answerInvitation(InvitationTicket, allow: Bool)
+    /// Check the readable items' passwords (weak, reused, old) off the loop → `.healthChecked`.
+    case checkHealth
     /// Repaint every cell (Ctrl-L, after a resize).
     case redraw
     /// Close the screen; `ScreenState.exitCode` holds the code.

@@ -48,6 +48,12 @@ public enum Format {
         dateTime(timestamp.date, in: zone)
     }
 
+    /// "2026-11-21".
+    public static func date(_ timestamp: Timestamp, in zone: TimeZone) -> String {
+        let parts = components(timestamp.date, in: zone)
+        return "\(parts.year ?? 0)-\(pad(parts.month))-\(pad(parts.day))"
+    }
+
     /// "1 item", "3 items".
     public static func count(_ number: Int, _ noun: String) -> String {
         "\(number) \(noun)\(number == 1 ? "" : "s")"

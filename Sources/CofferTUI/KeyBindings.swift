@@ -6,7 +6,7 @@ import CofferCore
 /// In contexts that take text, a printable key goes to the field unless a binding for it is
 /// enabled there (Space toggles the Disabled field only when that field has the focus).
 public enum KeyBindings {
-    static let browsing: Set<KeyContext> = [.list, .detail, .review, .devices]
+    static let browsing: Set<KeyContext> = [.list, .detail, .review, .devices, .health]
     static let typing: Set<KeyContext> = [.firstRun, .locked, .filter, .form, .generator]
     static let everywhere = Set(KeyContext.allCases)
 
@@ -25,8 +25,12 @@ public enum KeyBindings {
         KeyBinding(keys: [.end, .character("G")], action: .moveToBottom, description: "Last row", contexts: browsing),
         KeyBinding(keys: [.enter, .right, .character("l")], action: .open, description: "Open the item",
                    hint: "↵ open", contexts: [.list], disabledReason: needsSelection),
-        KeyBinding(keys: [.escape, .left, .character("h")], action: .back, description: "Back to the list",
-                   hint: "Esc back", contexts: [.detail, .review, .devices]),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .open, description: "Open the item",
+                   hint: "↵ open", contexts: [.health], disabledReason: { state in
+                       state.health?.rows.isEmpty == false ? nil : "No item is listed."
+                   }),
+        KeyBinding(keys: [.escape, .left, .character("h")], action: .back, description: "Back",
+                   hint: "Esc back", contexts: [.detail, .review, .devices, .health]),
 
         // The list.
         KeyBinding(keys: [.character("/")], action: .startFilter,
@@ -161,6 +165,10 @@ public enum KeyBindings {
                        guard case .devices(let page) = state.page, let device = page.current else { return "No device is selected." }
                        return device.isCurrent ? "That is this device." : nil
                    }),
+
+        // Password health.
+        KeyBinding(keys: [.character("H")], action: .openHealth, description: "Password health: weak, reused, old",
+                   contexts: [.list, .detail]),
 
         // Confirmation.
         KeyBinding(keys: [.character("y")], action: .confirm, description: "Yes", hint: "y yes", contexts: [.confirm]),

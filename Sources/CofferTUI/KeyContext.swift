@@ -1,6 +1,6 @@
 /// Where keys go: each page, and each part of a page that takes its own keys.
 public enum KeyContext: String, Sendable, Hashable, CaseIterable {
-    case firstRun, locked, list, filter, detail, form, generator, review, devices, confirm, help
+    case firstRun, locked, list, filter, detail, form, generator, review, devices, health, confirm, help
 
     /// Whether printable keys without a binding are typed into a field.
     public var takesText: Bool {
@@ -20,6 +20,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .form(let form): return form.generator == nil ? .form : .generator
         case .review: return .review
         case .devices: return .devices
+        case .health: return .health
         }
     }
 
@@ -43,6 +44,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .generator: return "Password generator"
         case .review: return "Conflict review"
         case .devices: return "Devices"
+        case .health: return "Password health"
         case .confirm: return "Confirm"
         case .help: return "Help"
         }

@@ -9,11 +9,12 @@ public enum Page: Sendable, Equatable {
     case form(ItemForm)
     case review(ReviewState)
     case devices(DevicesState)
+    case health(HealthState)
 
     public var isLocked: Bool {
         switch self {
         case .firstRun, .locked: return true
-        case .list, .detail, .form, .review, .devices: return false
+        case .list, .detail, .form, .review, .devices, .health: return false
         }
     }
 }

@@ -27,6 +27,7 @@ public enum Render {
         case .form(let form): drawForm(state, form: form, body: body, into: &grid)
         case .review(let review): drawReview(state, review: review, body: body, into: &grid)
         case .devices(let page): drawDevices(state, page: page, body: body, into: &grid)
+        case .health(let page): drawHealth(state, page: page, body: body, into: &grid)
         }
         hintLine(state, into: &grid)
         statusBar(state, now: now, into: &grid)
@@ -82,6 +83,7 @@ public enum Render {
         case .form(let form): return form.isNew ? "New item" : "Edit item"
         case .review(let review): return "Review · \(Format.count(review.reviews.count, "merged item"))"
         case .devices(let page): return page.devices.map { Format.count($0.count, "device") } ?? "Devices"
+        case .health: return state.health.map { "Health · " + Format.count($0.rows.count, "item") + " to fix" } ?? "Health"
         }
     }
 

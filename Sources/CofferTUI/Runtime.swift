@@ -186,6 +186,18 @@ final class Runtime {
                     ? "\u{201C}\(ticket.claim.name)\u{201D} joined; nothing is left on the server."
                     : "Declined \u{201C}\(ticket.claim.name)\u{201D}; nothing was shared."))
             }
+        case .checkHealth:
+            // The items as shown now; zxcvbn over each password runs off the loop.
+            let items = state.items.compactMap(\.item)
+            let now = state.serverNow(services.now())
+            let inbox = self.inbox
+            Task.detached {
+                do {
+                    inbox.post(.healthChecked(try HealthFindings.check(items, now: now)))
+                } catch {
+                    inbox.post(.operationFailed("The health check stopped: \(error)"))
+                }
+            }
         case .redraw:
             screen.invalidate()
         case .quit:

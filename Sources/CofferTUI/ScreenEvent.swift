@@ -41,6 +41,9 @@ public enum ScreenEvent: Sendable, Equatable {
     /// A device action went through; the text says what happened.
     case deviceActionFinished(String)
 
+    /// The Health page's check (`.checkHealth`) ended.
+    case healthChecked(HealthFindings)
+
     case syncProgress(SyncProgress)
     case syncFinished(SyncReport)
 }

@@ -39,6 +39,8 @@ public struct ScreenState: Sendable, Equatable {
     public var busy: Busy?
     public var clipboard: ClipboardCountdown?
     public var notice: Notice?
+    /// The last password health check (the Health page, the detail's badge line); nil while locked.
+    public var health: HealthFindings?
     /// The last key press, for auto-lock.
     public var lastInput: Date
     /// When this screen last unlocked: a remote lock sent before it does not apply.

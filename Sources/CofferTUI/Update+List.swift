@@ -6,10 +6,15 @@ extension Update {
     static func performBrowsing(_ action: Action, in state: inout ScreenState, now: Date) -> [Effect] {
         switch action {
         case .open:
+            if case .health = state.page { return openHealthRow(in: &state) }
             guard let item = state.currentItem else { return [] }
             state.page = .detail(DetailState(itemID: item.id))
         case .back:
-            state.page = .list
+            if case .detail(let detail) = state.page, let health = detail.returnsToHealth {
+                state.page = .health(health)
+            } else {
+                state.page = .list
+            }
         case .startFilter:
             state.list.isFilterFocused = true
         case .keepFilter:
@@ -89,6 +94,10 @@ extension Update {
             guard let count = page.devices?.count, count > 0 else { return [] }
             page.cursor = moved(page.cursor, by: action, count: count, page: max(1, state.size.height - 5))
             state.page = .devices(page)
+        case .health(var page):
+            guard let count = state.health?.rows.count, count > 0 else { return [] }
+            page.cursor = moved(page.cursor, by: action, count: count, page: max(1, state.size.height - 6))
+            state.page = .health(page)
         default:
             break
         }

@@ -59,6 +59,7 @@ extension Update {
         }
         let sort = state.list.sort
         state.items = []
+        state.health = nil
         state.list = ListState()
         state.list.sort = sort
         state.page = .locked(UnlockPrompt())
@@ -91,7 +92,7 @@ extension Update {
             state.notice = Notice("The item was deleted on another device.", until: now.addingTimeInterval(Notice.lifetime))
         }
         keepSelectionVisible(in: &state)
-        return []
+        return recheckHealth(in: &state)
     }
 
     // MARK: Passphrase prompts

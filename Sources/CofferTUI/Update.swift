@@ -48,6 +48,8 @@ public enum Update {
             return applyDevices(event, to: &state, now: now)
         case .reviewsLoaded, .reviewResolved:
             return applyReview(event, to: &state, now: now)
+        case .healthChecked(let findings):
+            return healthChecked(findings, in: &state)
         case .syncProgress, .syncFinished:
             return applySync(event, to: &state, now: now)
         }
@@ -116,6 +118,8 @@ public enum Update {
             return performReview(action, in: &state)
         case .openDevices, .lockDevice, .signOutDevice, .removeDevice, .inviteDevice:
             return performDevices(action, in: &state, now: now)
+        case .openHealth:
+            return openHealth(in: &state)
         case .confirm, .decline:
             return answer(action == .confirm, in: &state)
         }

@@ -1,0 +1,38 @@
+import CofferCore
+import Foundation
+
+/// The Health page: one row per item whose password is weak, reused or old, worst first.
+extension Render {
+    static func drawHealth(_ state: ScreenState, page: HealthState, body: Body, into grid: inout Grid) {
+        let header = Style(isBold: true, isUnderlined: true)
+        grid.fill(y: body.top, style: header)
+        let problemsX = max(24, body.width * 2 / 5)
+        grid.write("Item", x: 2, y: body.top, style: header)
+        grid.write("Password", x: problemsX, y: body.top, style: header)
+        guard let findings = state.health else {
+            grid.write("Checking every password…", x: 2, y: body.top + 2, style: .dimmed)
+            return
+        }
+        let footer = page.isChecking ? "Checking again…"
+            : "\(Format.count(findings.checkedCount, "password")) checked · weak: zxcvbn under "
+                + "\(PassphraseStrength.weakBelowBits) bits · old: unchanged for a year · "
+                + "coffer health --breached FILE checks a breach list"
+        grid.write(footer, x: 2, y: body.bottom - 1, style: .dimmed, maxWidth: body.width - 4)
+        guard !findings.rows.isEmpty else {
+            grid.write("No weak, reused or old password.", x: 2, y: body.top + 2, style: .accent)
+            return
+        }
+        let room = max(1, body.height - 3)
+        let top = max(0, min(page.cursor - room + 1, findings.rows.count - room))
+        for (offset, row) in findings.rows.dropFirst(top).prefix(room).enumerated() {
+            let y = body.top + 1 + offset
+            let isCursor = top + offset == page.cursor
+            let style = isCursor ? Style.reversed : .plain
+            if isCursor { grid.fill(y: y, style: style) }
+            grid.write(isCursor ? "▸" : " ", x: 1, y: y, style: style)
+            grid.write(TextLayout.singleLine(row.title), x: 2, y: y, style: style, maxWidth: problemsX - 3)
+            grid.write(HealthFindings.describe(row.problems, in: state.settings.timeZone), x: problemsX, y: y,
+                       style: isCursor ? style : .warning, maxWidth: body.width - problemsX - 1)
+        }
+    }
+}
