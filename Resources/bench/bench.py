@@ -282,6 +282,29 @@ def screen_figures(vault, runs):
     return statistics.median(starts), unlock, keys
 
 
+def idle_cpu(vault, seconds):
+    """Percent of one core the unlocked screen uses while nothing happens: utime + stime from
+    /proc/PID/stat over `seconds`, after the unlock's own work has settled."""
+    session = ScreenSession(vault, os.path.join(WORK, "idle-trace.txt"))
+    try:
+        session.wait_for("first-frame", timeout=30)
+        session.send(PASSPHRASE + "\r")
+        session.wait_for("unlock", timeout=1200)
+        time.sleep(3)
+        ticks = os.sysconf("SC_CLK_TCK")
+
+        def cpu():
+            with open(f"/proc/{session.pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / ticks   # utime, stime (fields 14 and 15)
+
+        before, t0 = cpu(), time.monotonic()
+        time.sleep(seconds)
+        return (cpu() - before) / (time.monotonic() - t0) * 100
+    finally:
+        session.close()
+
+
 def agent_search(vault, passfile, runs):
     """Whole-process `search` through an unlocked agent (DESIGN §12): (median seconds, peak RSS MiB of
     the client, the agent's RSS MiB). One search first builds the agent's index; then the runs."""

@@ -4,8 +4,10 @@
 #define NCURSES_WIDECHAR 1
 #define _XOPEN_SOURCE_EXTENDED 1
 #include <locale.h>
+#include <errno.h>
 #include <langinfo.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +48,45 @@ static inline int coffer_is_utf8_locale(void) { return strcmp(nl_langinfo(CODESE
    cleanly (endwin) instead of dying with the terminal in raw mode. Used from one Swift file only,
    so the static flag has one copy. */
 static volatile sig_atomic_t coffer_pending_signal __attribute__((unused)) = 0;
-static void coffer_on_signal(int signal_number) { coffer_pending_signal = signal_number; }
+/* The input loop sleeps in poll() on the terminal and a wake pipe; a signal may land on any of
+   the process's threads, so its handler writes to the pipe to end the sleep (write is
+   async-signal-safe). */
+static volatile int coffer_wake_descriptor __attribute__((unused)) = -1;
+static void coffer_wake_loop(void) {
+    int descriptor = coffer_wake_descriptor;
+    if (descriptor < 0) return;
+    int saved = errno;
+    char byte = 1;
+    if (write(descriptor, &byte, 1) < 0) { /* a full pipe already holds a wake-up */ }
+    errno = saved;
+}
+static void coffer_on_signal(int signal_number) {
+    coffer_pending_signal = signal_number;
+    coffer_wake_loop();
+}
+/* ncurses' own SIGWINCH handler (it notes the resize for wget_wch), called before waking. */
+typedef void (*coffer_signal_handler)(int);
+/* One word, read by the handler: ncurses' own SIGWINCH handler (it notes the resize for wget_wch). */
+static volatile uintptr_t coffer_ncurses_winch __attribute__((unused)) = 0;
+static void coffer_on_winch(int signal_number) {
+    coffer_signal_handler handler = (coffer_signal_handler)coffer_ncurses_winch;
+    if (handler) handler(signal_number);
+    coffer_wake_loop();
+}
+/* After newterm (which installs ncurses' SIGWINCH handler): signals also write to `descriptor`. */
+static inline void coffer_wake_on_signals(int descriptor) {
+    coffer_wake_descriptor = descriptor;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = coffer_on_winch;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    struct sigaction previous;
+    if (sigaction(SIGWINCH, &action, &previous) == 0 && previous.sa_handler != coffer_on_winch
+        && !(previous.sa_flags & SA_SIGINFO) && previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+        coffer_ncurses_winch = (uintptr_t)previous.sa_handler;
+    }
+}
 static inline void coffer_install_signal_handlers(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);

@@ -17,16 +17,20 @@ final class Inbox: @unchecked Sendable {
 
     private let lock = NSLock()
     private var messages: [Message] = []
+    /// Woken on every post: the loop waiting for a key takes the message at once.
+    let wakePipe = WakePipe()
 
     func post(_ message: Message) {
         lock.lock()
         messages.append(message)
         lock.unlock()
+        wakePipe.wake()
     }
 
     func post(_ event: ScreenEvent) { post(.event(event)) }
 
     func drain() -> [Message] {
+        wakePipe.drain()
         lock.lock()
         defer { lock.unlock() }
         let drained = messages

@@ -167,7 +167,7 @@ public enum KeyBindings {
                    }),
 
         // Password health.
-        KeyBinding(keys: [.character("H")], action: .openHealth, description: "Password health: weak, reused, old",
+        KeyBinding(keys: [.character("H")], action: .openHealth, description: "Password health",
                    contexts: [.list, .detail]),
 
         // Confirmation.

@@ -17,7 +17,7 @@ public final class MemoryScreen: Screen {
         frameCount += 1
     }
 
-    public func nextInput(waitingAtMost milliseconds: Int) -> ScreenInput? {
+    public func nextInput(waitingAtMost milliseconds: Int, wakingOn wake: Int32) -> ScreenInput? {
         guard !pendingInput.isEmpty else { return nil }
         let input = pendingInput.removeFirst()
         if case .resized(let newSize) = input { size = newSize }

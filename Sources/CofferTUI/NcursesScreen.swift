@@ -31,6 +31,8 @@ final class NcursesScreen: Screen {
     private let usesColor: Bool
     private var previous: Grid?
     private var isStopped = false
+    /// The wake pipe signals write to (set on the first wait).
+    private var signalWake: Int32 = -1
 
     /// Opens the terminal: UTF-8 locale, no echo, keypad keys, Esc without delay, colours unless
     /// `NO_COLOR` is set. Signals are caught from here on.
@@ -116,8 +118,26 @@ final class NcursesScreen: Screen {
         mvwaddnwstr(window, Int32(y), Int32(x), scalars, Int32(scalars.count))
     }
 
-    func nextInput(waitingAtMost milliseconds: Int) -> ScreenInput? {
+    func nextInput(waitingAtMost milliseconds: Int, wakingOn wake: Int32) -> ScreenInput? {
         if let signal = takeSignal() { return signal }
+        // What ncurses already read (keys typed ahead, a resize it noted) comes first.
+        if let input = readKey(waitingAtMost: 0) { return input }
+        guard milliseconds > 0 else { return nil }
+        if wake != signalWake {
+            coffer_wake_on_signals(wake)
+            signalWake = wake
+        }
+        // Sleep in poll rather than in ncurses, so a wake-up from background work ends the wait.
+        // A signal (Ctrl-C, a resize) ends it too, with EINTR.
+        var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&descriptors, wake >= 0 ? 2 : 1, Int32(milliseconds))
+        if let signal = takeSignal() { return signal }
+        // The rest of an escape sequence may still be on its way: ncurses waits ESCDELAY for it.
+        return readKey(waitingAtMost: ready > 0 && descriptors[0].revents != 0 ? 25 : 0)
+    }
+
+    private func readKey(waitingAtMost milliseconds: Int) -> ScreenInput? {
         wtimeout(window, Int32(milliseconds))
         var character: wint_t = 0
         let status = wget_wch(window, &character)

@@ -24,8 +24,15 @@ final class Runtime {
     /// The last `PRAGMA data_version` seen, and when it was asked (see `pollForChanges`).
     private var changes = (token: Int?.none, checked: Date.distantPast, isChecking: false)
 
-    /// How long one turn of the loop waits for a key (the spinner's frame rate).
-    static let pollMilliseconds = 50
+    /// How long one turn waits for a key while a spinner turns (its frame rate). Otherwise a turn
+    /// sleeps until a key, a message from background work, or the next thing due: the next second
+    /// (the status bar's clock and the countdowns), the next look for other processes' commits, a
+    /// clipboard to clear or a notice to drop.
+    static let animationMilliseconds = 50
+    /// Set by every event but an uneventful tick: the next turn draws. Without it a turn draws only
+    /// when the second changes or a spinner turns, so an idle screen renders once a second.
+    private var needsDraw = true
+    private var drawnSecond = Int.min
     /// How often the screen looks for other processes' commits (DESIGN §8: seen within about a second).
     static let changePollInterval: TimeInterval = 0.5
 
@@ -42,7 +49,7 @@ final class Runtime {
         dispatch(.resized(screen.size))
         dispatch(.started)
         while state.exitCode == nil {
-            turn(waitingAtMost: Runtime.pollMilliseconds)
+            turn(waitingAtMost: waitMilliseconds(now: services.now()))
             // Let other main-actor work in; the loop itself only blocks for one poll.
             await Task.yield()
         }
@@ -52,9 +59,15 @@ final class Runtime {
 
     /// One turn: draw, wait briefly for input, take in finished work, let the clock tick.
     func turn(waitingAtMost milliseconds: Int) {
-        screen.draw(Render.frame(state, size: screen.size, now: services.now()))
-        options.timing?.frameDrawn(locked: state.page.isLocked)
-        switch screen.nextInput(waitingAtMost: milliseconds) {
+        let now = services.now()
+        let second = Int(now.timeIntervalSince1970.rounded(.down))
+        if needsDraw || isAnimating || second != drawnSecond {
+            screen.draw(Render.frame(state, size: screen.size, now: now))
+            options.timing?.frameDrawn(locked: state.page.isLocked)
+            needsDraw = false
+            drawnSecond = second
+        }
+        switch screen.nextInput(waitingAtMost: milliseconds, wakingOn: inbox.wakePipe.readDescriptor) {
         case .key(let key)?:
             options.timing?.keyRead()
             dispatch(.key(key))
@@ -71,7 +84,22 @@ final class Runtime {
     }
 
     func dispatch(_ event: ScreenEvent) {
-        for effect in Update.apply(event, to: &state, now: services.now()) { perform(effect) }
+        let effects = Update.apply(event, to: &state, now: services.now())
+        if case .tick = event, effects.isEmpty {} else { needsDraw = true }
+        for effect in effects { perform(effect) }
+    }
+
+    /// A spinner shows (slow work, a sync): the loop draws every turn.
+    private var isAnimating: Bool { state.busy != nil || state.sync.running != nil }
+
+    /// How long the next turn may sleep waiting for a key (see `animationMilliseconds`).
+    func waitMilliseconds(now: Date) -> Int {
+        if isAnimating { return Runtime.animationMilliseconds }
+        var due = now.addingTimeInterval(1).timeIntervalSince1970.rounded(.down)
+        if vault != nil { due = min(due, changes.checked.addingTimeInterval(Runtime.changePollInterval).timeIntervalSince1970) }
+        if let clipboard = state.clipboard { due = min(due, clipboard.until.timeIntervalSince1970) }
+        if let notice = state.notice { due = min(due, notice.until.timeIntervalSince1970) }
+        return max(1, min(1000, Int(((due - now.timeIntervalSince1970) * 1000).rounded(.up))))
     }
 
     private func takeInbox() {

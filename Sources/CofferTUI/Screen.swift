@@ -4,8 +4,9 @@ public protocol Screen: AnyObject {
     var size: Size { get }
     /// Shows `grid`; an implementation may write only what changed since the last frame.
     func draw(_ grid: Grid)
-    /// The next input, waiting at most `milliseconds`; nil when nothing came.
-    func nextInput(waitingAtMost milliseconds: Int) -> ScreenInput?
+    /// The next input, waiting at most `milliseconds`, or less when `wake` (a descriptor, -1 for
+    /// none) becomes readable; nil when no input came.
+    func nextInput(waitingAtMost milliseconds: Int, wakingOn wake: Int32) -> ScreenInput?
     /// Writes a control sequence straight to the terminal (OSC 52 for the clipboard).
     func send(_ sequence: String)
     /// Forgets the last frame so the next draw repaints every cell.
