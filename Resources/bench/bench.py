@@ -259,7 +259,7 @@ class ScreenSession:
 
 def screen_figures(vault, runs):
     """Start → locked screen over `runs` sessions; unlock and search-as-you-type in the first one."""
-    starts, unlock, keys = [], None, []
+    starts, unlock, all_items, keys = [], None, None, []
     trace = os.path.join(WORK, "trace.txt")
     for attempt in range(runs):
         session = ScreenSession(vault, trace)
@@ -269,6 +269,8 @@ def screen_figures(vault, runs):
             if attempt == 0:
                 session.send(PASSPHRASE + "\r")
                 unlock = float(session.wait_for("unlock", timeout=1200)[0][1])
+                # The list fills in behind the first page: type once every item is open.
+                all_items = float(session.wait_for("all-items", timeout=1200)[0][1])
                 # Search as you type: '/', then the query letter by letter and back again.
                 before = len([l for l in session.lines() if l[0] == "key"])
                 sequence = ["/"] + ([*QUERY] + ["\x7f"] * len(QUERY)) * (1 if SMALL else 2)
@@ -279,7 +281,7 @@ def screen_figures(vault, runs):
                 keys = [float(l[1]) for l in session.lines() if l[0] == "key"][before + 1:]
         finally:
             session.close()
-    return statistics.median(starts), unlock, keys
+    return statistics.median(starts), unlock, all_items, keys
 
 
 def idle_cpu(vault, seconds):
@@ -289,7 +291,7 @@ def idle_cpu(vault, seconds):
     try:
         session.wait_for("first-frame", timeout=30)
         session.send(PASSPHRASE + "\r")
-        session.wait_for("unlock", timeout=1200)
+        session.wait_for("all-items", timeout=1200)
         time.sleep(3)
         ticks = os.sysconf("SC_CLK_TCK")
 
@@ -537,7 +539,7 @@ def main():
     version_k, _, _ = median_run(["keepassxc-cli", "--version"], RUNS * 2)
 
     log("screen: start, unlock, search as you type")
-    start_ms, unlock_ms, keys = screen_figures(vaults[N2], RUNS)
+    start_ms, unlock_ms, all_items_ms, keys = screen_figures(vaults[N2], RUNS)
     idle_seconds = 10 if SMALL else 30
     idle = idle_cpu(vaults[N2], idle_seconds)
     log(f"screen idle: {idle:.2f} % of a core over {idle_seconds} s")
@@ -572,7 +574,8 @@ def main():
     row("`--version`, whole process", ms(version_c), ms(version_k), f"{version_c / version_k:.2f}×", "≤ 8 ms",
         version_c <= 0.008)
     row(f"start → locked screen drawn ({N2:,}-item vault)", f"{start_ms:.1f} ms", "—", "—", "≤ 20 ms", start_ms <= 20)
-    row(f"unlock {N2:,} items: keys ready (after KDF) → list drawn", f"{unlock_ms:,.0f} ms", "—", "—", "≤ 150 ms",
+    row(f"unlock {N2:,} items: keys ready (after KDF) → first page drawn (every item open after "
+        f"{all_items_ms:,.0f} ms, the screen answering keys)", f"{unlock_ms:,.0f} ms", "—", "—", "≤ 150 ms",
         unlock_ms <= 150)
     row(f"screen idle CPU, unlocked {N2:,} items, nothing happening ({idle_seconds} s, /proc utime + stime)",
         f"{idle:.2f} % of a core", "—", "—", "≤ 0.3 %", idle <= 0.3)

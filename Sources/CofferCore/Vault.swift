@@ -113,8 +113,20 @@ public actor Vault {
     /// Remembers what it opened until the next full listing or lock, so listing again after
     /// another process committed (the screen's reload) opens only the records that changed.
     public func listItems() throws -> [ListedItem] {
+        try listItems(reportingFirst: Int.max) { _ in }
+    }
+
+    /// `listItems()`, also handing `report` the items opened so far: after the first `first`, then
+    /// each time the count has grown fourfold. The screen draws its first page from the first
+    /// report while the rest of a large vault is opened.
+    public func listItems(reportingFirst first: Int, _ report: ([ListedItem]) -> Void) throws -> [ListedItem] {
         var opened: [String: OpenedRecord]? = [:]
-        let listed = try listItems(where: { _ in true }, remembering: &opened)
+        var next = max(1, first)
+        let listed = try listItems(where: { _ in true }, remembering: &opened) { kept in
+            guard kept.count >= next else { return }
+            report(kept)
+            next = kept.count.multipliedReportingOverflow(by: 4).overflow ? Int.max : kept.count * 4
+        }
         lastListing = opened ?? [:]
         return listed
     }
@@ -127,7 +139,8 @@ public actor Vault {
     }
 
     private func listItems(where include: @Sendable (Item) -> Bool,
-                           remembering opened: inout [String: OpenedRecord]?) throws -> [ListedItem] {
+                           remembering opened: inout [String: OpenedRecord]?,
+                           progress: ([ListedItem]) -> Void = { _ in }) throws -> [ListedItem] {
         let session = try unlockedSession()
         var kept: [ListedItem] = []
         var waiting: [CurrentItemRecord] = []
@@ -154,6 +167,7 @@ public actor Vault {
             }
             kept.append(ListedItem(id: current.record.id, state: state, hasLocalChange: current.hasLocalChange,
                                    hasConflict: current.hasConflict, needsReview: reviewed.contains(current.record.id)))
+            progress(kept)
             return nil
         }
         try database.read { db in

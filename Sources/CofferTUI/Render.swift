@@ -78,6 +78,7 @@ public enum Render {
             if !state.list.filter.isEmpty {
                 return "/\(TextLayout.truncated(state.list.filter.text, to: 20)) · \(shown) of \(state.items.count) · \(order)"
             }
+            if state.isOpeningItems { return "opening… \(Format.count(state.items.count, "item")) so far · \(order)" }
             return "\(Format.count(state.items.count, "item")) · \(order)"
         case .detail: return "Item"
         case .form(let form): return form.isNew ? "New item" : "Edit item"

@@ -29,6 +29,8 @@ final class Runtime {
     /// (the status bar's clock and the countdowns), the next look for other processes' commits, a
     /// clipboard to clear or a notice to drop.
     static let animationMilliseconds = 50
+    /// How many items the first frame after an unlock waits for (a few milliseconds of opening).
+    static let firstItemsShown = 500
     /// Set by every event but an uneventful tick: the next turn draws. Without it a turn draws only
     /// when the second changes or a spinner turns, so an idle screen renders once a second.
     private var needsDraw = true
@@ -105,7 +107,9 @@ final class Runtime {
     private func takeInbox() {
         for message in inbox.drain() {
             switch message {
-            case .event(let event): dispatch(event)
+            case .event(let event):
+                dispatch(event)
+                if case .itemsOpened(_, true) = event { options.timing?.allItemsOpened() }
             case .vaultOpened(let opened): vault = opened
             case .send(let sequence): screen.send(sequence)
             case .reloadFinished: reloadFinished()
@@ -296,8 +300,18 @@ final class Runtime {
             do {
                 try await vault.unlock(passphrase: buffer)
                 timing?.unlockKeysReady()
-                let items = try await vault.listItems().map(ScreenItem.init)
-                inbox.post(.unlocked(items: items, summary: VaultSummary(try vault.database.status())))
+                // The first page is drawn from the first items opened; the rest fill in behind
+                // (a 100,000-item vault takes seconds to open), the screen answering keys meanwhile.
+                let summary = VaultSummary(try vault.database.status())
+                var isFirst = true
+                let items = try await vault.listItems(reportingFirst: Runtime.firstItemsShown) { opened in
+                    let shown = opened.map(ScreenItem.init)
+                    if isFirst { inbox.post(.unlocked(items: shown, summary: summary)) }
+                    inbox.post(.itemsOpened(shown, isComplete: false))
+                    isFirst = false
+                }.map(ScreenItem.init)
+                if isFirst { inbox.post(.unlocked(items: items, summary: summary)) }
+                inbox.post(.itemsOpened(items, isComplete: true))
             } catch CoreError.wrongPassphrase {
                 inbox.post(.unlockFailed(.wrongPassphrase))
             } catch {

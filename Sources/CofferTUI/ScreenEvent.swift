@@ -16,6 +16,8 @@ public enum ScreenEvent: Sendable, Equatable {
     case vaultCreated(VaultSummary)
     case vaultCreationFailed(String)
     case unlocked(items: [ScreenItem], summary: VaultSummary)
+    /// The unlock's listing so far (every item once `isComplete`), after `.unlocked` showed the first.
+    case itemsOpened([ScreenItem], isComplete: Bool)
     case unlockFailed(UnlockFailure)
     /// Another process committed to the vault (a `coffer add`, a scheduled `coffer sync`).
     case vaultChangedElsewhere

@@ -39,6 +39,8 @@ public struct ScreenState: Sendable, Equatable {
     public var busy: Busy?
     public var clipboard: ClipboardCountdown?
     public var notice: Notice?
+    /// The unlock is still opening items: `items` holds those opened so far.
+    public var isOpeningItems = false
     /// The last password health check (the Health page, the detail's badge line); nil while locked.
     public var health: HealthFindings?
     /// The last key press, for auto-lock.

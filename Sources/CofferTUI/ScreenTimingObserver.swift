@@ -11,4 +11,10 @@ public protocol ScreenTimingObserver: Sendable {
     func unlockKeysReady()
     /// A frame is on the terminal; `locked` tells whether it shows a locked page.
     func frameDrawn(locked: Bool)
+    /// The unlock has opened every item (the first frame showed only the first few hundred).
+    func allItemsOpened()
+}
+
+extension ScreenTimingObserver {
+    public func allItemsOpened() {}
 }

@@ -32,6 +32,13 @@ extension Update {
             state.unlockedAt = now
             // Unlocking is when waiting conflicts can merge: sync at once.
             return schedule(state.scheduler.handle(.unlock, now: now), in: &state, now: now)
+        case .itemsOpened(let items, let isComplete):
+            // A lock meanwhile ends the loading: nothing comes back.
+            guard !state.isLocked else { return [] }
+            state.isOpeningItems = !isComplete
+            if items.count != state.items.count { state.items = items }
+            keepSelectionVisible(in: &state)
+            return isComplete ? recheckHealth(in: &state) : []
         case .unlockFailed(let failure):
             guard case .locked(var prompt) = state.page else { return [] }
             state.busy = nil
@@ -59,6 +66,7 @@ extension Update {
         }
         let sort = state.list.sort
         state.items = []
+        state.isOpeningItems = false
         state.health = nil
         state.list = ListState()
         state.list.sort = sort

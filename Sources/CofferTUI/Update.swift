@@ -23,7 +23,7 @@ public enum Update {
             return tick(&state, now: now)
         case .terminationRequested(let code):
             return quit(&state, exitCode: code)
-        case .vaultCreated, .vaultCreationFailed, .unlocked, .unlockFailed:
+        case .vaultCreated, .vaultCreationFailed, .unlocked, .itemsOpened, .unlockFailed:
             return applySession(event, to: &state, now: now)
         case .vaultChangedElsewhere:
             return state.hasVault ? [.reload] : []

@@ -8,6 +8,7 @@ import Foundation
 ///                               moment the driver started the process)
 ///     unlock MS                 keys ready (the KDF and keystore are done) → list frame drawn
 ///     key MS                    key read → the next frame drawn
+///     all-items MS              keys ready → every item opened (the list fills in behind the first page)
 ///
 /// bench.py parses these lines: keep their format.
 final class BenchTrace: ScreenTimingObserver, @unchecked Sendable {
@@ -22,6 +23,7 @@ final class BenchTrace: ScreenTimingObserver, @unchecked Sendable {
     private var firstFrame = true
     private var keySince: UInt64?
     private var unlockSince: UInt64?
+    private var openingSince: UInt64?
 
     private init?(path: String) {
         if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
@@ -34,7 +36,18 @@ final class BenchTrace: ScreenTimingObserver, @unchecked Sendable {
 
     func keyRead() { lock.withLock { keySince = BenchTrace.now } }
 
-    func unlockKeysReady() { lock.withLock { unlockSince = BenchTrace.now } }
+    func unlockKeysReady() {
+        lock.withLock {
+            unlockSince = BenchTrace.now
+            openingSince = unlockSince
+        }
+    }
+
+    func allItemsOpened() {
+        let now = BenchTrace.now
+        guard let since = lock.withLock({ () -> UInt64? in defer { openingSince = nil }; return openingSince }) else { return }
+        handle.write(Data(String(format: "all-items %.3f\n", Double(now - since) / 1e6).utf8))
+    }
 
     func frameDrawn(locked: Bool) {
         let now = BenchTrace.now

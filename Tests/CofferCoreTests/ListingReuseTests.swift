@@ -44,3 +44,23 @@ final class ListingReuseTests: XCTestCase {
         XCTAssertEqual(Set(unlocked.compactMap { $0.item?.title }), ["changed elsewhere"])
     }
 }
+
+/// The unlock's listing hands out what it has opened so far, so the screen draws a first page
+/// while a large vault opens: first after the asked count, then at each fourfold growth.
+final class ListingProgressTests: XCTestCase {
+    func testTheListingReportsItsFirstItemsThenGrowsFourfold() async throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("vault.db").path
+        let vault = try Vault.create(at: path, passphrase: Fixture.passphrase("pass"), kdf: Fixture.fastKDF())
+        try await vault.addAll((1...700).map { Fixture.item(title: "item \($0)") })
+        final class Reports: @unchecked Sendable { var counts: [Int] = []; var firstIDs: [String] = [] }
+        let reports = Reports()
+        let all = try await vault.listItems(reportingFirst: 40) { opened in
+            if reports.counts.isEmpty { reports.firstIDs = opened.map(\.id) }
+            reports.counts.append(opened.count)
+        }
+        XCTAssertEqual(reports.counts, [40, 160, 640])
+        XCTAssertEqual(all.count, 700)
+        XCTAssertEqual(Array(all.prefix(40)).map(\.id), reports.firstIDs, "each report is a prefix of the listing")
+        XCTAssertTrue(all.allSatisfy { $0.item != nil }, "every item opened")
+    }
+}
