@@ -13,11 +13,11 @@ public struct InvitationLeftover: Sendable, Equatable {
     public var process: Int32
 
     /// `server user password expires pid` (none holds a space: a URL, `rv-` + hex, base64, numbers).
-    var stored: String {
+    package var stored: String {
         "\(server.absoluteString) \(user) \(password) \(Timestamp(expires).milliseconds) \(process)"
     }
 
-    init(server: URL, user: String, password: String, expires: Date, process: Int32 = getpid()) {
+    package init(server: URL, user: String, password: String, expires: Date, process: Int32 = getpid()) {
         self.server = server
         self.user = user
         self.password = password
@@ -25,7 +25,7 @@ public struct InvitationLeftover: Sendable, Equatable {
         self.process = process
     }
 
-    init?(stored: String) {
+    package init?(stored: String) {
         let parts = stored.split(separator: " ")
         guard parts.count == 5, let server = URL(string: String(parts[0])), let expires = Int64(parts[3]),
               let process = Int32(parts[4]) else { return nil }
