@@ -44,6 +44,18 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertThrowsError(try JSONDecoder().decode(ItemRecord.self, from: smallest))
     }
 
+    // MARK: Round-trip check (FuzzInvitations): a pending invitation's expiry lost a millisecond
+
+    /// `meta.pending_invitation` keeps the expiry in milliseconds; `InvitationLeftover` held it as
+    /// a `Date`, and 1732672407 ms came back as 1732672406: each store and read moved it earlier.
+    func testAPendingInvitationKeepsItsExpiryToTheMillisecond() throws {
+        let crash = try bytes("MWh0dHA6Ly8xMjcuMC4wLjE6ODg4OC92MSBydi0wMDExMjIzMzQ0NTU2Njc3ODg5OWFhYmJjY2RkZWVmZiBjR0Z6YzNkdmNtUT0gMDAwMTczMjY3MjQwNyA0MjQy")
+        XCTAssertNoThrow(try FuzzChecks.invitations(crash))
+        for milliseconds in [1_732_672_407, 1_767_225_600_001, 1_767_226_200_999] {
+            XCTAssertNoThrow(try FuzzChecks.invitations(Data("1http://127.0.0.1/v1 rv-00 cGE= \(milliseconds) 42".utf8)))
+        }
+    }
+
     // MARK: Round-trip check (FuzzRecords, FuzzImport): a leap second rolled into year 10000
 
     /// `23:59:60` on the last day of 9999 parsed to year 10000, which prints with five digits and
