@@ -87,44 +87,34 @@ final class DiskFullTests: XCTestCase {
     }
 
     func testImportOnAFullDiskSaysSoAndImportsNothing() throws {
-        let (vault, filesystem) = try vaultOnSmallFilesystem()
-        try initialise(vault)
-        let passwords = try addEarlierItems(vault)
-        // The file to import lies outside the full filesystem: 200 items, long notes.
-        let items = (1...200).map { n -> [String: Any] in
-            ["title": "Imported \(n)", "username": "u\(n)", "password": "p\(n)",
-             "notes": String(repeating: "note \(n) ", count: 200)]
-        }
-        let importFile = try vault.writeWorkFile("import.json", try JSONSerialization.data(withJSONObject: items))
-        try filesystem.fill()
-
-        assertDiskFull(try vault.run(["import", "--format", "json", importFile]))
-        try assertReadsOrSaysDiskFull(vault, passwords)
-
-        try filesystem.free()
-        try assertItems(vault, passwords)  // nothing half-imported
-        assertOK(try vault.run(["import", "--format", "json", importFile]))
-        try assertItems(vault, passwords, count: 203)
+        try importIntoFullDisk(leaving: 0)
     }
 
     /// Room to open the vault but not for 200 items: the import runs out halfway through its
     /// transaction (SQLITE_FULL while writing the WAL) and rolls back whole.
     func testImportRunningOutOfRoomHalfwayImportsNothing() throws {
-        let (vault, filesystem) = try vaultOnSmallFilesystem()
-        try initialise(vault)
-        let passwords = try addEarlierItems(vault)
+        try importIntoFullDisk(leaving: 256 * 1024)
+    }
+
+    private func importIntoFullDisk(leaving room: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (vault, filesystem) = try vaultOnSmallFilesystem(file: file, line: line)
+        try initialise(vault, file: file, line: line)
+        let passwords = try addEarlierItems(vault, file: file, line: line)
+        // The file to import lies outside the full filesystem: 200 items with notes of ~3 KB.
         let items = (1...200).map { n -> [String: Any] in
-            ["title": "Imported \(n)", "password": "p\(n)", "notes": String(repeating: "note \(n) ", count: 400)]
+            ["title": "Imported \(n)", "username": "u\(n)", "password": "p\(n)",
+             "notes": String(repeating: "note \(n) ", count: 400)]
         }
         let importFile = try vault.writeWorkFile("import.json", try JSONSerialization.data(withJSONObject: items))
-        try filesystem.fill(leaving: 256 * 1024)
+        try filesystem.fill(leaving: room, file: file, line: line)
 
-        assertDiskFull(try vault.run(["import", "--format", "json", importFile]))
-        try assertItems(vault, passwords)  // read with the disk still nearly full
+        assertDiskFull(try vault.run(["import", "--format", "json", importFile], file: file, line: line), file: file, line: line)
+        try assertReadsOrSaysDiskFull(vault, passwords, file: file, line: line)
 
         try filesystem.free()
-        assertOK(try vault.run(["import", "--format", "json", importFile]))
-        try assertItems(vault, passwords, count: 203)
+        try assertItems(vault, passwords, file: file, line: line)  // nothing half-imported
+        assertOK(try vault.run(["import", "--format", "json", importFile], file: file, line: line), file: file, line: line)
+        try assertItems(vault, passwords, count: 203, file: file, line: line)
     }
 
     func testPasswdOnAFullDiskSaysSoAndKeepsTheOldPassphrase() throws {

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import XCTest
 
@@ -20,10 +21,10 @@ final class SmallFilesystem {
     init(at mountPoint: URL, megabytes: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         self.mountPoint = mountPoint
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
-        let result = try Self.tool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0700", "tmpfs", mountPoint.path])
+        let result = try ToolProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0700", "tmpfs", mountPoint.path])
         guard result.status == 0 else {
             let reason = "cannot mount a \(megabytes) MiB tmpfs on \(mountPoint.path) (uid \(getuid()); "
-                + "the disk-full tests need root, as CI has): \(result.output)"
+                + "the disk-full tests need root, as CI has): \(result.output.trimmingCharacters(in: .whitespacesAndNewlines))"
             XCTFail(reason, file: file, line: line)
             throw MountFailed(description: reason)
         }
@@ -75,20 +76,7 @@ final class SmallFilesystem {
     func unmount() {
         guard isMounted else { return }
         // Lazy: a `coffer` child killed by a test's timeout may still hold a file open in it.
-        _ = try? Self.tool("/bin/umount", ["-l", mountPoint.path])
+        _ = try? ToolProcess.run("/bin/umount", ["-l", mountPoint.path])
         isMounted = false
-    }
-
-    private static func tool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
