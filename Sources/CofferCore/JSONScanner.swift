@@ -184,10 +184,10 @@ struct JSONScanner {
         return value
     }
 
-    /// A whole number that fits `Int64` exactly (timestamps are milliseconds, far below 2^53).
     /// 2⁵³: the largest whole number every JSON reader holds exactly (as a double).
     static let largestWholeNumber: Int64 = 9_007_199_254_740_992
 
+    /// A whole number that fits `Int64` exactly (timestamps are milliseconds, far below 2^53).
     mutating func readWholeNumber(_ what: String) throws -> Int64 {
         _ = try peek()
         let start = position
