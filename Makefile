@@ -74,9 +74,14 @@ test: deps
 # Every crash point (COFFER_CRASH_POINT) × 3 seeds, with the real binary against a real Kinto:
 # crash, recover, check (Tests/CofferCLITests/CrashPointTests.swift); then 40 seeded histories of
 # the screen, commands and a sync loop on one vault with a kill -9 each (MultiProcessTests;
-# MULTIPROCESS_SEEDS / MULTIPROCESS_STEPS to change). Ends with both summary lines.
+# MULTIPROCESS_SEEDS / MULTIPROCESS_STEPS to change); then 1,000 randomized 3-device sync histories
+# (SyncConvergenceTests; CONVERGENCE_HISTORIES, CONVERGENCE_SEED, CONVERGENCE_JOBS to change).
+# Ends with the three summary lines.
 MULTIPROCESS_SEEDS ?= 1-40
 MULTIPROCESS_STEPS ?= 25
+CONVERGENCE_HISTORIES ?= 1000
+CONVERGENCE_SEED ?= 20250611
+CONVERGENCE_JOBS ?= 2
 reliability: deps
 	$(SWIFT) build --build-tests
 	@set -o pipefail; mkdir -p .build; \
@@ -85,13 +90,18 @@ reliability: deps
 	COFFER_MULTIPROCESS_SEEDS=$(MULTIPROCESS_SEEDS) COFFER_MULTIPROCESS_STEPS=$(MULTIPROCESS_STEPS) \
 		Resources/scripts/with-kinto.sh $(SWIFT) test --skip-build --filter MultiProcessTests 2>&1 \
 		| tee -a .build/reliability.log || status=1; \
+	COFFER_CONVERGENCE_HISTORIES=$(CONVERGENCE_HISTORIES) COFFER_CONVERGENCE_SEED=$(CONVERGENCE_SEED) \
+		COFFER_CONVERGENCE_JOBS=$(CONVERGENCE_JOBS) Resources/scripts/with-kinto.sh \
+		$(SWIFT) test --skip-build --filter SyncConvergenceTests 2>&1 | tee -a .build/reliability.log || status=1; \
 	echo; grep '^crash points:' .build/reliability.log | tail -1; \
-	grep '^multi-process runs:' .build/reliability.log | tail -1; exit $$status
+	grep '^multi-process runs:' .build/reliability.log | tail -1; \
+	grep '^histories:' .build/reliability.log | tail -1; exit $$status
 
-# libFuzzer + AddressSanitizer on the parsers (Sources/Fuzz*), each for FUZZ_SECONDS (default 60) from
-# Resources/fuzz/<target> and a scratch corpus, in .build-fuzz; one table; fails on any crash.
+# libFuzzer + AddressSanitizer on the parsers (Sources/Fuzz*), each for FUZZ_SECONDS (default 60), or
+# FUZZ_RUNS executions when given, from Resources/fuzz/<target> and a scratch corpus, in .build-fuzz;
+# one table and a `fuzz:` summary line; fails on any crash.
 fuzz: .deps-apt
-	FUZZ_SECONDS=$(or $(FUZZ_SECONDS),60) SWIFT=$(SWIFT) Resources/scripts/fuzz.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) SWIFT=$(SWIFT) Resources/scripts/fuzz.sh
 
 # Performance figures beside keepassxc-cli and a raw Kinto client, as one Markdown table (also
 # written to .build/bench.md). BENCH_SMALL=1 runs a quick version. Resources/bench/bench.py.

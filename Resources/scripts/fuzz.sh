@@ -1,17 +1,28 @@
 #!/usr/bin/env bash
 # `make fuzz`: builds the fuzz targets with libFuzzer + AddressSanitizer into .build-fuzz, runs each
-# for FUZZ_SECONDS (default 60) from its seed corpus (Resources/fuzz/<target>, never written to)
+# for FUZZ_SECONDS (default 60), or for FUZZ_RUNS executions when that is set (libFuzzer's -runs; then
+# FUZZ_SECONDS only bounds the time if given too), from its seed corpus (Resources/fuzz/<target>, never written to)
 # plus a scratch corpus (.build-fuzz/corpus/<target>, kept between runs), and prints one table.
 # Crash files land in .build-fuzz/findings/<target>/; replay one with the normal build's
 # replayer, e.g. `.build/debug/FuzzEnvelope .build-fuzz/findings/FuzzEnvelope/crash-…`.
-# Exits 1 when any target found a crash (or did not run).
+# Ends with one line `fuzz: N targets, E executions total, C crashes`; exits 1 when any target found a
+# crash (or did not run).
 # FUZZ_TARGETS narrows the run, e.g. FUZZ_TARGETS="FuzzEnvelope FuzzImport".
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 swift=${SWIFT:-swift}
-seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-"FuzzRecords FuzzEnvelope FuzzItemJSON FuzzImport FuzzKintoResponses FuzzForeignImport"}
+max_runs=${FUZZ_RUNS:-}
+if [ -n "$max_runs" ]; then
+    seconds=${FUZZ_SECONDS:-0}   # libFuzzer: 0 = no time limit
+    limit=(-runs="$max_runs" -max_total_time="$seconds")
+    budget="$max_runs executions"
+else
+    seconds=${FUZZ_SECONDS:-60}
+    limit=(-max_total_time="$seconds")
+    budget="$seconds s"
+fi
+targets=${FUZZ_TARGETS:-"FuzzRecords FuzzEnvelope FuzzItemJSON FuzzImport FuzzKintoResponses FuzzForeignImport FuzzDeviceMessages FuzzInvitations"}
 scratch=.build-fuzz
 # Only the comma form instruments for coverage and address errors together (TOOLCHAIN.md);
 # COFFER_FUZZ swaps each target's replayer `main` for LLVMFuzzerTestOneInput.
@@ -25,6 +36,8 @@ bin=$("$swift" build "${flags[@]}" --show-bin-path)
 
 rows=()
 status=0
+total_runs=0
+total_crashes=0
 for target in $targets; do
     corpus="$scratch/corpus/$target"
     findings="$scratch/findings/$target"
@@ -35,12 +48,12 @@ for target in $targets; do
     dict=()
     # Every target but the envelope one reads JSON (or ISO-8601 text): give libFuzzer its tokens.
     if [ "$target" != FuzzEnvelope ]; then dict=(-dict=Resources/fuzz/json.dict); fi
-    echo "fuzzing $target for $seconds s (log: $log)"
+    echo "fuzzing $target for $budget (log: $log)"
     set +e
     # New inputs go to the first corpus directory (the scratch one), never into the repository.
     SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}" ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1}" \
         "$bin/$target" "$corpus" "Resources/fuzz/$target" \
-        "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -print_final_stats=1 \
+        "${dict[@]}" "${limit[@]}" -timeout=10 -rss_limit_mb=3072 -print_final_stats=1 \
         -artifact_prefix="$findings/" >"$log" 2>&1
     code=$?
     set -e
@@ -48,6 +61,8 @@ for target in $targets; do
     speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
     size=$(grep -o 'corp: [0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*$' || true)
     crashes=$(find "$findings" -type f | wc -l)
+    total_runs=$((total_runs + ${runs:-0}))
+    total_crashes=$((total_crashes + crashes))
     if [ "$crashes" -gt 0 ] || [ "$code" -ne 0 ]; then
         status=1
         if [ "$crashes" -eq 0 ]; then crashes="exit $code"; fi
@@ -59,6 +74,7 @@ done
 echo
 printf '%-20s %12s %8s %8s %10s\n' target executions exec/s corpus findings
 for row in "${rows[@]}"; do echo "$row"; done
+echo "fuzz: $(echo $targets | wc -w) targets, $total_runs executions total, $total_crashes crashes"
 if [ "$status" -ne 0 ]; then
     echo "crash files: $scratch/findings/<target>/ (logs: $scratch/logs/)"
 fi

@@ -34,6 +34,12 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
     /// A device message that cannot be sent (too large, no such device, an unverified one).
     case deviceMessage(reason: String)
 
+    /// The vault file could not be read or written (`storage`: a full disk, an I/O error).
+    public var isStorageFailure: Bool {
+        if case .storage = self { return true }
+        return false
+    }
+
     public var description: String {
         switch self {
         case .vaultNotFound(let path):

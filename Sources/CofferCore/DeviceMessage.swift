@@ -83,11 +83,11 @@ public struct DeviceLockNotice: Sendable, Equatable, Codable {
 }
 
 /// One JSON form for the device records and messages (sorted keys: stable bytes).
-enum DeviceJSON {
-    static let encoder: JSONEncoder = {
+package enum DeviceJSON {
+    package static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
-    static let decoder = JSONDecoder()
+    package static let decoder = JSONDecoder()
 }

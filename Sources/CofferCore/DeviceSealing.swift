@@ -8,7 +8,7 @@ import Foundation
 /// device holding the recipient's private key opens it, only the sender's private key makes it,
 /// and only a device of this vault (the PSK) can be either. The info binds the message id and
 /// both device ids, so a ciphertext moved to another record does not open.
-enum DeviceSealing {
+package enum DeviceSealing {
     static let suite = HPKE.Ciphersuite.Curve25519_SHA256_ChachaPoly
     private static let privateKeyInfo = "coffer/v1/device-private-key"
     private static let boxInfo = "coffer/v1/device-box"
@@ -37,7 +37,7 @@ enum DeviceSealing {
 
     // MARK: Device records
 
-    static func record(id: String, name: String, publicKey: Curve25519.KeyAgreement.PublicKey,
+    package static func record(id: String, name: String, publicKey: Curve25519.KeyAgreement.PublicKey,
                        vaultKey: SecureBuffer) throws -> DeviceRecord {
         let encodedKey = publicKey.rawRepresentation.base64EncodedString()
         let box = try DeviceJSON.encoder.encode(DeviceBox(name: name, publicKey: encodedKey))
@@ -46,7 +46,7 @@ enum DeviceSealing {
     }
 
     /// The device's name if its box opens and holds the same public key, else nil (unverified).
-    static func verifiedName(of record: DeviceRecord, vaultKey: SecureBuffer) -> String? {
+    package static func verifiedName(of record: DeviceRecord, vaultKey: SecureBuffer) -> String? {
         guard let plain = try? open(record.box, key: key(vaultKey, boxInfo), associated: record.id, what: "a device record"),
               let box = try? DeviceJSON.decoder.decode(DeviceBox.self, from: plain),
               box.publicKey == record.publicKey, publicKey(of: record) != nil
@@ -54,7 +54,7 @@ enum DeviceSealing {
         return box.name
     }
 
-    static func publicKey(of record: DeviceRecord) -> Curve25519.KeyAgreement.PublicKey? {
+    package static func publicKey(of record: DeviceRecord) -> Curve25519.KeyAgreement.PublicKey? {
         guard let raw = Data(base64Encoded: record.publicKey) else { return nil }
         return try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: raw)
     }
@@ -65,7 +65,7 @@ enum DeviceSealing {
         Data("coffer/v1/message\n\(id)\n\(recipient)\n\(sender)".utf8)
     }
 
-    static func sealMessage(_ content: MessageContent, id: String, to recipient: DeviceRecord, from senderID: String,
+    package static func sealMessage(_ content: MessageContent, id: String, to recipient: DeviceRecord, from senderID: String,
                             senderKey: Curve25519.KeyAgreement.PrivateKey, vaultKey: SecureBuffer) throws -> MessageRecord {
         let plain = try DeviceJSON.encoder.encode(content)
         guard plain.count <= MessageContent.maximumBytes else {
@@ -85,7 +85,7 @@ enum DeviceSealing {
 
     /// Opens a message addressed to this device; `tampered` for anything that does not
     /// authenticate (a flipped bit, another sender, a ciphertext moved to another id).
-    static func openMessage(_ record: MessageRecord, with privateKey: Curve25519.KeyAgreement.PrivateKey, from sender: DeviceRecord,
+    package static func openMessage(_ record: MessageRecord, with privateKey: Curve25519.KeyAgreement.PrivateKey, from sender: DeviceRecord,
                             vaultKey: SecureBuffer) throws -> MessageContent {
         let failure = CoreError.tampered(what: "message \(record.id)")
         guard sender.id == record.sender, let senderKey = publicKey(of: sender),

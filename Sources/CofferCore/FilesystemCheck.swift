@@ -24,6 +24,19 @@ public enum FilesystemCheck {
         }
     }
 
+    /// Below this many free bytes a failed write is taken for a full disk (`VaultDatabase`): less
+    /// than SQLite needs to open a vault (its 32 KiB `-shm`) and write a few pages.
+    static let nearlyFullBytes = 1 << 20
+
+    /// Bytes an unprivileged process may still write on the filesystem of the vault's directory
+    /// (`statvfs`, which opens nothing), or nil when that cannot be told.
+    static func freeBytes(forVaultAt path: String) -> Int? {
+        var stats = statvfs()
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard statvfs(directory, &stats) == 0 else { return nil }
+        return Int(stats.f_bavail) * Int(stats.f_frsize)
+    }
+
     /// The type of the filesystem `directory` (absolute, symlinks resolved) lies on: that of the
     /// longest mount point containing it, in `/proc/self/mountinfo`'s format (proc(5)).
     static func filesystemType(of directory: String, mountInfo: String) -> String? {

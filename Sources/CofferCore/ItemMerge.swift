@@ -156,9 +156,34 @@ public enum ItemMerge {
     /// which `stable` (the version local is based on) does not. Only entry changes leave history,
     /// so a local change of title, tags, origins or `disabled` alone cannot be recognised this way.
     static func remoteDescends(from local: Item, since stable: Item?, remote: Item) -> Bool {
-        guard let stable, let newest = local.history.first.map(HistoryKey.init) else { return false }
+        guard let stable, let newestEntry = local.history.first else { return false }
+        let newest = HistoryKey(newestEntry)
         guard !stable.history.contains(where: { HistoryKey($0) == newest }) else { return false }
-        return remote.history.contains { HistoryKey($0) == newest }
+        guard remote.history.contains(where: { HistoryKey($0) == newest }) else { return false }
+        return keeps(remote, theChangeOf: newestEntry, madeBy: local)
+    }
+
+    /// Whether `remote` still holds local's value of every field `entry` changed, or records
+    /// changing it away (an entry whose patch holds that value), as a version made from local does.
+    ///
+    /// An identical entry also comes from another device's concurrent edit: the same field changed
+    /// from the same value in the same millisecond (found by the randomized sync histories, whose
+    /// clocks tick in whole seconds). Taken for descent, local's edit was dropped whole. When
+    /// remote's history is at its limit, older entries may be cut: then descent is assumed, as before.
+    private static func keeps(_ remote: Item, theChangeOf entry: HistoryEntry, madeBy local: Item) -> Bool {
+        guard case .object(let changed) = entry.patch, case .object(let localValues) = local.entry.jsonValue,
+              case .object(let remoteValues) = remote.entry.jsonValue, remote.history.count < Item.historyLimit
+        else { return true }
+        for field in changed.keys where remoteValues[field] != localValues[field] {
+            // A merge patch writes an absent value (no TOTP) as null.
+            let ours = localValues[field] ?? .null
+            let changedAway = remote.history.contains { later in
+                guard case .object(let patch) = later.patch else { return false }
+                return patch[field] == ours
+            }
+            if !changedAway { return false }
+        }
+        return true
     }
 
     private struct HistoryKey: Hashable {

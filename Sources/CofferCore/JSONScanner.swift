@@ -184,12 +184,15 @@ struct JSONScanner {
         return value
     }
 
+    /// 2⁵³: the largest whole number every JSON reader holds exactly (as a double).
+    static let largestWholeNumber: Int64 = 9_007_199_254_740_992
+
     /// A whole number that fits `Int64` exactly (timestamps are milliseconds, far below 2^53).
     mutating func readWholeNumber(_ what: String) throws -> Int64 {
         _ = try peek()
         let start = position
         let number = try readNumber()
-        guard number == number.rounded(.towardZero), abs(number) <= 9_007_199_254_740_992 else {
+        guard number == number.rounded(.towardZero), abs(number) <= Double(Self.largestWholeNumber) else {
             throw ItemJSONError.wrongType("\(what) as a whole number", offset: start)
         }
         return Int64(number)

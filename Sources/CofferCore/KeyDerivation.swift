@@ -11,6 +11,15 @@ public struct PassphraseKeys: Sendable {
     public let wrappingKey: SecureBuffer
     public let verifier: String
 
+    /// Stretches the passphrase (passphrase, salt, memory, iterations) in place of `Argon2id.derive`:
+    /// a test hook, never bound by the product, where it is nil and Argon2id runs every time.
+    ///
+    /// The randomized sync histories bind a memo of the real Argon2id here: their three devices
+    /// unlock one vault with one passphrase and salt many times, and Argon2id at its floor (64 MiB)
+    /// was a third of their CPU time. A task-local, so only the task that binds it (and its child
+    /// tasks) sees it, never another test running beside it.
+    @TaskLocal package static var stretching: (@Sendable (SecureBuffer, Data, Int, Int) throws -> SecureBuffer)?
+
     static let wrappingInfo = "coffer/v1/keystore-wrapping"
     static let verifierInfo = "coffer/v1/passphrase-verifier"
 
@@ -18,8 +27,13 @@ public struct PassphraseKeys: Sendable {
         guard let salt = Data(base64Encoded: parameters.salt) else {
             throw CoreError.tampered(what: "the key-derivation salt is not base64")
         }
-        let root = try Argon2id.derive(passphrase: passphrase, salt: salt, memory: parameters.memory,
+        let root: SecureBuffer
+        if let stretching = Self.stretching {
+            root = try stretching(passphrase, salt, parameters.memory, parameters.iterations)
+        } else {
+            root = try Argon2id.derive(passphrase: passphrase, salt: salt, memory: parameters.memory,
                                        iterations: parameters.iterations)
+        }
         wrappingKey = HKDFSHA256.derive(inputKey: root, info: Self.wrappingInfo, length: 32)
         let verifierKey = HKDFSHA256.derive(inputKey: root, info: Self.verifierInfo, length: 32)
         verifier = verifierKey.withUnsafeBytes { key in

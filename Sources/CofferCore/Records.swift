@@ -41,6 +41,12 @@ public struct ItemRecord: Sendable, Equatable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
         lastModified = try container.decodeIfPresent(Int64.self, forKey: .lastModified) ?? 0
+        // The same range as `ItemRecordJSON`, which reads every stored and downloaded record: a
+        // record this accepted but that refused would be written and then never read back.
+        guard lastModified.magnitude <= JSONScanner.largestWholeNumber.magnitude else {
+            throw DecodingError.dataCorruptedError(forKey: .lastModified, in: container,
+                                                   debugDescription: "last_modified is not a whole number below 2^53")
+        }
         isDeleted = try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
         if isDeleted {
             isActive = false

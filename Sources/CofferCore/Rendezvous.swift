@@ -65,6 +65,11 @@ public struct PairingHandshake: Sendable {
         privateKey = Curve25519.KeyAgreement.PrivateKey()
     }
 
+    /// A handshake with a fixed key, for checks that must replay the same way (the fuzz targets).
+    package init(rawPrivateKey: Data) throws {
+        privateKey = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: rawPrivateKey)
+    }
+
     public var publicKey: Data { privateKey.publicKey.rawRepresentation }
 
     public struct Agreement: Sendable {

@@ -135,13 +135,14 @@ public final class VaultDatabase: Sendable {
     /// What an SQLite error while opening means to the user: another program's file, a damaged
     /// vault, or a vault kept busy.
     private static func openingError(_ error: DatabaseError, path: String) -> CoreError {
+        if isDiskFull(error, path: path) { return .storage(reason: diskFull) }
         switch error.resultCode {
         case .SQLITE_NOTADB: return .notAVault(path: path, reason: "it is not a SQLite database")
         case .SQLITE_CORRUPT: return .damagedVault(path: path, reason: "SQLite reports the file malformed")
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
-            return .notAVault(path: path, reason: "it cannot be opened: \(describe(error))")
-        default: return .storage(reason: describe(error))
+            return .notAVault(path: path, reason: "it cannot be opened: \(describe(error, path: path))")
+        default: return .storage(reason: describe(error, path: path))
         }
     }
 
@@ -229,13 +230,28 @@ public final class VaultDatabase: Sendable {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy
         case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .damagedVault(path: path, reason: "SQLite reports the file malformed")
-        default: return .storage(reason: Self.describe(error))
+        default: return .storage(reason: Self.describe(error, path: path))
         }
     }
 
-    private static func describe(_ error: DatabaseError) -> String {
+    private static let diskFull = "the disk is full; free some space and try again"
+
+    /// SQLite reports a full disk as SQLITE_FULL only when a write to the database or WAL runs out;
+    /// growing the `-shm` index (which every connection does when it opens) gives SQLITE_IOERR
+    /// with no errno in GRDB's error. So an I/O error while the vault's filesystem has almost no
+    /// room left is also told as a full disk, the one thing the user can do something about.
+    private static func isDiskFull(_ error: DatabaseError, path: String) -> Bool {
         switch error.resultCode {
-        case .SQLITE_FULL: return "the disk is full"
+        case .SQLITE_FULL: return true
+        case .SQLITE_IOERR, .SQLITE_CANTOPEN:
+            return FilesystemCheck.freeBytes(forVaultAt: path).map { $0 < FilesystemCheck.nearlyFullBytes } ?? false
+        default: return false
+        }
+    }
+
+    private static func describe(_ error: DatabaseError, path: String) -> String {
+        if isDiskFull(error, path: path) { return diskFull }
+        switch error.resultCode {
         case .SQLITE_READONLY: return "the file is read-only"
         case .SQLITE_IOERR: return "an input/output error (\(error.message ?? "no detail"))"
         default: return error.message ?? "SQLite error \(error.resultCode.rawValue)"

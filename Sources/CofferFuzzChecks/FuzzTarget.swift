@@ -9,6 +9,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case importFile = "FuzzImport"
     case kintoResponses = "FuzzKintoResponses"
     case foreignImport = "FuzzForeignImport"
+    case deviceMessages = "FuzzDeviceMessages"
+    case invitations = "FuzzInvitations"
 
     /// Throws `FuzzViolation` when the input breaks an invariant.
     public func check(_ data: Data) throws {
@@ -19,6 +21,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .importFile: try FuzzChecks.importFile(data)
         case .kintoResponses: try KintoFuzzChecks.responses(data)
         case .foreignImport: try FuzzChecks.foreignImport(data)
+        case .deviceMessages: try FuzzChecks.deviceMessages(data)
+        case .invitations: try FuzzChecks.invitations(data)
         }
     }
 }

@@ -22,19 +22,17 @@ public struct InvitationGuest: Sendable {
         } catch KintoError.unauthorized {
             throw InvitationError.unknown  // no such account: the code names nothing (any more)
         }
-        guard let kindText = offer["kind"] as? String, let keyText = offer["key"] as? String,
-              let inviterKey = Data(base64Encoded: keyText), let expiresAt = offer["expires"] as? Int64 ?? (offer["expires"] as? NSNumber)?.int64Value
-        else { throw InvitationError.tampered }
-        guard kindText == kind.rawValue else {
+        let invite = try InvitationRecords.Offer(offer)
+        guard invite.kind == kind.rawValue else {
             throw InvitationError.wrongKind(expected: kind == .device ? "a device invitation (it sends an item: use `coffer receive`)"
                                                                       : "an item sent with `coffer send` (it invites a device: use `coffer join --code`)")
         }
-        let expires = Timestamp(milliseconds: expiresAt).date
+        let expires = Timestamp(milliseconds: invite.expires).date
         guard await rendezvous.serverNow() < expires else { throw InvitationError.expired }
         let handshake = PairingHandshake()
-        let agreement = try handshake.agree(inviter: inviterKey, claimant: handshake.publicKey)
-        let claim: [String: Any] = ["name": name, "key": handshake.publicKey.base64EncodedString()]
-        guard try await rendezvous.write("claim", claim) else { throw InvitationError.used }
+        let agreement = try handshake.agree(inviter: invite.key, claimant: handshake.publicKey)
+        let claim = InvitationRecords.Claim(name: name, key: handshake.publicKey)
+        guard try await rendezvous.write("claim", claim.object) else { throw InvitationError.used }
         return InvitationGuest(confirmation: agreement.confirmation, rendezvous: rendezvous, agreement: agreement,
                                expires: expires)
     }
@@ -53,8 +51,7 @@ public struct InvitationGuest: Sendable {
             }
             if let answer = found {
                 try await rendezvous.remove()
-                guard answer["allowed"] as? Bool == true else { throw InvitationError.declined }
-                guard let grant = answer["grant"] as? String else { throw InvitationError.tampered }
+                guard let grant = try InvitationRecords.Answer(answer).grant else { throw InvitationError.tampered }
                 do {
                     return try agreement.open(grant, label: "grant")
                 } catch {

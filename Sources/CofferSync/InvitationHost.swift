@@ -33,9 +33,9 @@ public struct InvitationHost: Sendable {
             let handshake = PairingHandshake()
             _ = try await rendezvous.client.checkCredentials()  // also reads the server's clock
             let expires = await rendezvous.serverNow().addingTimeInterval(lifetime)
-            let offer: [String: Any] = ["kind": kind.rawValue, "expires": Timestamp(expires).milliseconds,
-                                        "key": handshake.publicKey.base64EncodedString()]
-            try await rendezvous.write("invite", offer)
+            let offer = InvitationRecords.Offer(kind: kind.rawValue, key: handshake.publicKey,
+                                                expires: Timestamp(expires).milliseconds)
+            try await rendezvous.write("invite", offer.object)
             return InvitationHost(code: code, expires: expires, kind: kind, rendezvous: rendezvous, handshake: handshake)
         }
     }
@@ -51,11 +51,10 @@ public struct InvitationHost: Sendable {
     /// - Throws: `InvitationError.unclaimed` at expiry, `.tampered` for a claim that does not open.
     public func waitForClaim(polling interval: TimeInterval = 1) async throws -> Claim {
         while await rendezvous.serverNow() < expires {
-            if let claim = try await rendezvous.read("claim") {
-                guard let name = claim["name"] as? String, let keyText = claim["key"] as? String,
-                      let key = Data(base64Encoded: keyText) else { throw InvitationError.tampered }
-                let agreement = try handshake.agree(inviter: handshake.publicKey, claimant: key)
-                return Claim(name: String(name.prefix(100)), agreement: agreement)
+            if let object = try await rendezvous.read("claim") {
+                let claim = try InvitationRecords.Claim(object)
+                let agreement = try handshake.agree(inviter: handshake.publicKey, claimant: claim.key)
+                return Claim(name: String(claim.name.prefix(100)), agreement: agreement)
             }
             try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
         }
@@ -64,9 +63,8 @@ public struct InvitationHost: Sendable {
 
     /// Answers a claim: `payload` sealed to the claimant when allowed, a refusal otherwise.
     public func answer(_ claim: Claim, allowing payload: Data?) async throws {
-        var answer: [String: Any] = ["allowed": payload != nil]
-        if let payload { answer["grant"] = try claim.agreement.seal(payload, label: "grant") }
-        try await rendezvous.write("answer", answer)
+        let answer = InvitationRecords.Answer(grant: try payload.map { try claim.agreement.seal($0, label: "grant") })
+        try await rendezvous.write("answer", answer.object)
     }
 
     /// Waits a little for the claimant to remove the rendezvous after reading the answer, then

@@ -8,29 +8,36 @@ public struct InvitationLeftover: Sendable, Equatable {
     public var server: URL
     public var user: String
     public var password: String
-    public var expires: Date
+    /// Kept in milliseconds, as stored: a `Date` (a double of seconds) does not give every
+    /// millisecond back (1732672406 ms came back as …405), and the text must survive a round trip.
+    var expiry: Timestamp
+    public var expires: Date { expiry.date }
     /// The inviting process.
     public var process: Int32
 
     /// `server user password expires pid` (none holds a space: a URL, `rv-` + hex, base64, numbers).
-    var stored: String {
-        "\(server.absoluteString) \(user) \(password) \(Timestamp(expires).milliseconds) \(process)"
+    package var stored: String {
+        "\(server.absoluteString) \(user) \(password) \(expiry.milliseconds) \(process)"
     }
 
-    init(server: URL, user: String, password: String, expires: Date, process: Int32 = getpid()) {
+    package init(server: URL, user: String, password: String, expires: Date, process: Int32 = getpid()) {
+        self.init(server: server, user: user, password: password, expiry: Timestamp(expires), process: process)
+    }
+
+    private init(server: URL, user: String, password: String, expiry: Timestamp, process: Int32) {
         self.server = server
         self.user = user
         self.password = password
-        self.expires = expires
+        self.expiry = expiry
         self.process = process
     }
 
-    init?(stored: String) {
+    package init?(stored: String) {
         let parts = stored.split(separator: " ")
         guard parts.count == 5, let server = URL(string: String(parts[0])), let expires = Int64(parts[3]),
               let process = Int32(parts[4]) else { return nil }
         self.init(server: server, user: String(parts[1]), password: String(parts[2]),
-                  expires: Timestamp(milliseconds: expires).date, process: process)
+                  expiry: Timestamp(milliseconds: expires), process: process)
     }
 
     /// Whether the inviter may still be waiting on it.

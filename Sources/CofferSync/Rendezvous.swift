@@ -19,11 +19,7 @@ struct Rendezvous: Sendable {
     /// The record `id`, opened with the code's key; nil when it is not there (yet).
     func read(_ id: String) async throws -> [String: Any]? {
         guard let data = try await client.record(in: Self.collection, id: id) else { return nil }
-        guard let box = data["box"], let plaintext = try? keys.open(box, label: id),
-              let object = try? JSONSerialization.jsonObject(with: plaintext) as? [String: Any] else {
-            throw InvitationError.tampered
-        }
-        return object
+        return try InvitationRecords.open(data, id: id, keys: keys)
     }
 
     /// Writes the record `id` sealed with the code's key; false when `onlyIfNew` and it exists.

@@ -52,6 +52,11 @@ public actor SyncEngine {
         } catch let refused as RefusedRecord {
             report.error = .network
             report.message = refused.description
+        } catch let error as CoreError where error.isStorageFailure {
+            // The vault file itself (a full disk), not the server: said as it is.
+            report.error = .network
+            report.message = error.description
+            report.isLocalFailure = true
         } catch {
             report.error = .network
             report.message = "Sync stopped: \(error)"

@@ -50,6 +50,10 @@ public struct SyncReport: Sendable, Equatable {
     public var clockSkew: ClockSkew?
     /// Another device locked this one (a `lock` or `signout` message handled in this sync).
     public var remoteLock: DeviceLockNotice?
+    /// The sync stopped because this device's vault could not be read or written (a full disk),
+    /// not because of the server. `error` still names one of the Lockbox errors (NETWORK) for
+    /// the screen and `status`; a command exits 1 ("any other error") for it, not 11.
+    public var isLocalFailure = false
 
     public init(error: SyncErrorName? = nil, message: String? = nil) {
         self.error = error

@@ -36,6 +36,7 @@ enum SyncOutcomePrinter {
             Terminal.write("This device's \(warning): the times it writes use the server's clock.\n")
         }
         if let error = report.error {
+            if report.isLocalFailure == true { throw CommandFailure(report.message ?? error.rawValue) }
             throw SyncFailure(name: error, description: report.message ?? error.rawValue)
         }
         Terminal.write("Synced: \(report.downloaded) received, \(report.uploaded) sent, \(report.merged) merged.\n")

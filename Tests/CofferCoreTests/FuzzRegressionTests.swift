@@ -27,6 +27,35 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(Timestamp(milliseconds: -62_167_219_200_000).iso8601, "0000-01-01T00:00:00.000Z")
     }
 
+    // MARK: Round-trip check (FuzzRecords): last_modified above 2^53
+
+    /// `ItemRecord`'s Decodable took any Int64 `last_modified`, while `ItemRecordJSON` (which
+    /// reads every record the vault stores or downloads) refuses whole numbers above 2⁵³: a
+    /// record decoded one way was written and could not be read back the other way.
+    func testBothItemRecordDecodersRefuseALastModifiedAbove2To53() throws {
+        let crash = Data(#"{"deleted":true,"id":"3f0c8a52a77","last_modified":1795319922337203684}"#.utf8)
+        XCTAssertNoThrow(try FuzzChecks.records(crash))
+        XCTAssertThrowsError(try JSONDecoder().decode(ItemRecord.self, from: crash))
+        XCTAssertThrowsError(try RecordCoding.decode(ItemRecord.self, from: crash))
+        let largest = Data(#"{"deleted":true,"id":"a","last_modified":9007199254740992}"#.utf8)
+        XCTAssertEqual(try JSONDecoder().decode(ItemRecord.self, from: largest).lastModified, 9_007_199_254_740_992)
+        XCTAssertEqual(try RecordCoding.decode(ItemRecord.self, from: largest).lastModified, 9_007_199_254_740_992)
+        let smallest = Data(#"{"deleted":true,"id":"a","last_modified":-9223372036854775808}"#.utf8)
+        XCTAssertThrowsError(try JSONDecoder().decode(ItemRecord.self, from: smallest))
+    }
+
+    // MARK: Round-trip check (FuzzInvitations): a pending invitation's expiry lost a millisecond
+
+    /// `meta.pending_invitation` keeps the expiry in milliseconds; `InvitationLeftover` held it as
+    /// a `Date`, and 1732672407 ms came back as 1732672406: each store and read moved it earlier.
+    func testAPendingInvitationKeepsItsExpiryToTheMillisecond() throws {
+        let crash = try bytes("MWh0dHA6Ly8xMjcuMC4wLjE6ODg4OC92MSBydi0wMDExMjIzMzQ0NTU2Njc3ODg5OWFhYmJjY2RkZWVmZiBjR0Z6YzNkdmNtUT0gMDAwMTczMjY3MjQwNyA0MjQy")
+        XCTAssertNoThrow(try FuzzChecks.invitations(crash))
+        for milliseconds in [1_732_672_407, 1_767_225_600_001, 1_767_226_200_999] {
+            XCTAssertNoThrow(try FuzzChecks.invitations(Data("1http://127.0.0.1/v1 rv-00 cGE= \(milliseconds) 42".utf8)))
+        }
+    }
+
     // MARK: Round-trip check (FuzzRecords, FuzzImport): a leap second rolled into year 10000
 
     /// `23:59:60` on the last day of 9999 parsed to year 10000, which prints with five digits and

@@ -55,6 +55,34 @@ final class ItemMergeAncestryTests: XCTestCase {
         XCTAssertEqual(outcome.conflicts.map(\.changedOn), [.remote, .both], "only the password changed on both sides")
     }
 
+    /// Found by the randomized sync histories (seed 20250774, about one run in five): two devices
+    /// change the same field from the same value in the same millisecond, so both versions carry
+    /// an identical history entry. Remote was not made from local — it holds another value and no
+    /// entry changing local's away — so local's edit must be merged, not dropped whole.
+    func testAConcurrentEditWithAnIdenticalHistoryEntryIsNotMistakenForAncestry() {
+        let stable = Item(id: "id-1", title: "Mail", tags: ["ev-2"], entry: Entry(username: "u8", password: "p"), created: at(0))
+        var local = stable
+        local.tags.append("ev-16")
+        local.replaceEntry(with: Entry(username: "u16", password: "p"), at: at(10))
+        var remote = stable
+        remote.tags.append("ev-11")
+        remote.title = "title-13"
+        remote.replaceEntry(with: Entry(username: "u11", password: "p"), at: at(10))
+        XCTAssertEqual(local.history.first, remote.history.first, "the same entry on both sides")
+        let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: at(30))
+        XCTAssertEqual(Set(outcome.merged.tags), ["ev-2", "ev-11", "ev-16"], "local's tag was dropped")
+        XCTAssertEqual(outcome.merged.title, "title-13")
+        XCTAssertTrue(["u16", "u11"].contains(outcome.merged.entry.username))
+
+        // Made from local and then changed again: the entry changing u16 away shows the descent.
+        var onTop = local
+        onTop.replaceEntry(with: Entry(username: "u20", password: "p"), at: at(20))
+        onTop.tags = ["ev-2", "ev-16", "ev-20"]
+        let descended = ItemMerge.merge(local: local, stable: stable, remote: onTop, now: at(30))
+        XCTAssertEqual(descended.merged.entry.username, "u20")
+        XCTAssertEqual(descended.merged.tags, ["ev-2", "ev-16", "ev-20"])
+    }
+
     /// Local's newest entry already in stable means local changed no entry field since: no ancestry claim.
     func testALocalChangeWithoutANewEntryIsNotMistakenForAncestry() {
         let (stable0, local0, _) = versions()

@@ -70,6 +70,25 @@ final class SeedCorpusTests: XCTestCase {
         try assertCorpusPasses(.foreignImport)
     }
 
+    func testDeviceMessagesCorpus() throws {
+        try assertCorpusPasses(.deviceMessages)
+        // Genuine inputs, not only refused ones: a record whose box verifies, messages that open.
+        let files = Dictionary(uniqueKeysWithValues: try Self.corpus("FuzzDeviceMessages").map { ($0.name, $0.data.dropFirst()) })
+        let record = try XCTUnwrap(DeviceRecord.decode(Data(try XCTUnwrap(files["device-record.json"]))))
+        XCTAssertEqual(DeviceSealing.verifiedName(of: record, vaultKey: FuzzChecks.testKey), "sender")
+        let forged = try XCTUnwrap(DeviceRecord.decode(Data(try XCTUnwrap(files["device-record-forged.json"]))))
+        XCTAssertNil(DeviceSealing.verifiedName(of: forged, vaultKey: FuzzChecks.testKey))
+        for name in ["message-lock.json", "message-credentials.json"] {
+            XCTAssertEqual(MessageRecord.decode(Data(try XCTUnwrap(files[name])))?.id, "message-fuzz", name)
+        }
+    }
+
+    func testInvitationsCorpus() throws {
+        try assertCorpusPasses(.invitations)
+        let code = try XCTUnwrap(try Self.corpus("FuzzInvitations").first { $0.name == "code.txt" }).data.dropFirst()
+        XCTAssertEqual(try InvitationCode(parsing: String(decoding: code, as: UTF8.self)).description, "K7Q4-M2XP-9R4")
+    }
+
     func testKintoResponsesCorpus() throws {
         try assertCorpusPasses(.kintoResponses)
         let directory = Self.packageRoot.appendingPathComponent("Resources/fuzz/FuzzKintoResponses").path

@@ -9,9 +9,10 @@ import XCTest
 /// no new edits (a, b, c, a, b, c). Afterwards all devices must hold identical items, and no edit
 /// may be lost except where the merge rules say which side wins.
 ///
-/// `COFFER_CONVERGENCE_HISTORIES` (default 6) histories run, with seeds from
-/// `COFFER_CONVERGENCE_SEED` (default fixed) upwards; a failing history names its seed and the
-/// environment that replays it alone.
+/// `COFFER_CONVERGENCE_HISTORIES` (default 50) histories run, `COFFER_CONVERGENCE_JOBS`
+/// (default 2) at a time, with seeds from `COFFER_CONVERGENCE_SEED` (default fixed) upwards; a
+/// failing history names its seed and the environment that replays it alone. The last line,
+/// `histories: N (seeds a…b), failures F, T s`, is the summary `make reliability` shows (1,000).
 ///
 /// How "no edit lost" is judged: every edit also adds a tag naming it (`ev-N`), and no operation
 /// ever removes those. Tags merge as sets, so for these they only grow, and an item's `ev-` tags
@@ -28,33 +29,43 @@ final class SyncConvergenceTests: XCTestCase {
     func testRandomHistoriesOnThreeDevicesConverge() async throws {
         let server = try TestServer.require()
         let environment = ProcessInfo.processInfo.environment
-        let count = environment["COFFER_CONVERGENCE_HISTORIES"].flatMap { Int($0) } ?? 6
+        let count = environment["COFFER_CONVERGENCE_HISTORIES"].flatMap { Int($0) } ?? 50
+        let jobs = max(1, environment["COFFER_CONVERGENCE_JOBS"].flatMap { Int($0) } ?? 2)
         let firstSeed = environment["COFFER_CONVERGENCE_SEED"].flatMap { UInt64($0) } ?? 20_250_611
+        let lastSeed = firstSeed &+ UInt64(max(count - 1, 0))
         let start = Date()
-        var totals = RandomHistory.Statistics()
-        var failed: [UInt64] = []
-        for index in 0..<count {
-            let seed = firstSeed &+ UInt64(index)
-            let failuresBefore = testRun?.totalFailureCount ?? 0
-            let history = RandomHistory(seed: seed, server: server, directory: try temporaryDirectory(self))
-            do {
-                try await history.run()
-            } catch {
-                XCTFail("seed \(seed): \(error)")
+        // Histories are independent (own account, own vaults), so `jobs` of them run side by side:
+        // each mostly waits for Kinto, and the machine has more than one core.
+        var outcomes: [RandomHistory.Outcome] = []
+        await withTaskGroup(of: RandomHistory.Outcome.self) { group in
+            var next = 0
+            func launch() {
+                let seed = firstSeed &+ UInt64(next)
+                next += 1
+                group.addTask { await RandomHistory.run(seed: seed, server: server) }
             }
-            totals.add(history.statistics)
-            if (testRun?.totalFailureCount ?? 0) > failuresBefore {
-                failed.append(seed)
-                XCTFail("""
-                    the history with seed \(seed) failed; replay it alone with \
-                    COFFER_CONVERGENCE_SEED=\(seed) COFFER_CONVERGENCE_HISTORIES=1. Its operations:
-                    \(history.log.joined(separator: "\n"))
-                    """)
+            for _ in 0..<min(jobs, count) { launch() }
+            while let outcome = await group.next() {
+                outcomes.append(outcome)
+                if next < count { launch() }
             }
         }
+        var totals = RandomHistory.Statistics()
+        let failed = outcomes.filter { !$0.failures.isEmpty }.sorted { $0.seed < $1.seed }
+        for outcome in outcomes { totals.add(outcome.statistics) }
+        for outcome in failed {
+            XCTFail("""
+                the history with seed \(outcome.seed) failed; replay it alone with \
+                COFFER_CONVERGENCE_SEED=\(outcome.seed) COFFER_CONVERGENCE_HISTORIES=1:
+                \(outcome.failures.joined(separator: "\n"))
+                Its operations:
+                \(outcome.log.joined(separator: "\n"))
+                """)
+        }
         let seconds = String(format: "%.1f", Date().timeIntervalSince(start))
-        print("SyncConvergenceTests: \(count) histories (seeds \(firstSeed)…\(firstSeed &+ UInt64(max(count - 1, 0)))), "
-            + "\(totals), \(seconds) s" + (failed.isEmpty ? "" : "; failed seeds \(failed)"))
+        print("SyncConvergenceTests: \(totals), \(jobs) at a time" + (failed.isEmpty ? "" : "; failed seeds \(failed.map(\.seed))"))
+        // The summary line `make reliability` greps for.
+        print("histories: \(count) (seeds \(firstSeed)…\(lastSeed)), failures \(failed.count), \(seconds) s")
     }
 }
 
@@ -110,6 +121,32 @@ final class RandomHistory: @unchecked Sendable {
         }
     }
 
+    /// What one history left: its seed, what went wrong (empty: it passed), what it did.
+    struct Outcome: Sendable {
+        var seed: UInt64
+        var failures: [String]
+        var log: [String]
+        var statistics: Statistics
+    }
+
+    /// Runs the history `seed` in a directory of its own, removed afterwards, with Argon2id
+    /// remembered per input (`Argon2idMemo`: the devices share one passphrase and salt).
+    static func run(seed: UInt64, server: TestServer) async -> Outcome {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-history-\(seed)-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let history = RandomHistory(seed: seed, server: server, directory: directory)
+        let memo = Argon2idMemo()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try await PassphraseKeys.$stretching.withValue({ try memo.stretch($0, $1, $2, $3) }) {
+                try await history.run()
+            }
+        } catch {
+            history.fail("threw \(error)")
+        }
+        return Outcome(seed: seed, failures: history.failures, log: history.log, statistics: history.statistics)
+    }
+
     let seed: UInt64
     let server: TestServer
     let directory: URL
@@ -121,6 +158,11 @@ final class RandomHistory: @unchecked Sendable {
     private var tracked: [String: Tracked] = [:]
     private(set) var log: [String] = []
     private(set) var statistics = Statistics()
+    /// What went wrong, collected rather than reported at once: histories run side by side, and
+    /// the test names the seed of each failed one.
+    private(set) var failures: [String] = []
+
+    func fail(_ message: String) { failures.append(message) }
 
     init(seed: UInt64, server: TestServer, directory: URL) {
         self.seed = seed
@@ -162,8 +204,16 @@ final class RandomHistory: @unchecked Sendable {
                 expectNoError(report, device, isLocked: false)
             }
         }
-        try await assertConverged(devices)
-        try await checkSurvival(try await a.items())
+        let final = try await readableItems(on: a, all: true)
+        for device in devices.dropFirst() {
+            let items = try await readableItems(on: device, all: true)
+            if items != final {
+                fail("\(device.name) and a differ: ids only on \(device.name) \(Set(items.keys).subtracting(final.keys).sorted()), "
+                    + "only on a \(Set(final.keys).subtracting(items.keys).sorted()), different "
+                    + "\(final.filter { items[$0.key] != nil && items[$0.key] != $0.value }.keys.sorted())")
+            }
+        }
+        checkSurvival(final)
     }
 
     // MARK: Random operations
@@ -291,16 +341,13 @@ final class RandomHistory: @unchecked Sendable {
 
     // MARK: Checks
 
-    private func expectNoError(_ report: SyncReport, _ device: Device, isLocked: Bool,
-                               file: StaticString = #filePath, line: UInt = #line) {
+    private func expectNoError(_ report: SyncReport, _ device: Device, isLocked: Bool) {
         guard let error = report.error else { return }
         if isLocked && error == .syncLocked { return }
-        XCTFail("seed \(seed): \(device.name) sync\(isLocked ? " (locked)" : "") ended in \(error.rawValue): "
-            + (report.message ?? ""), file: file, line: line)
+        fail("\(device.name) sync\(isLocked ? " (locked)" : "") ended in \(error.rawValue): " + (report.message ?? ""))
     }
 
-    private func checkSurvival(_ final: [String: Item], file: StaticString = #filePath, line: UInt = #line) async throws {
-        func fail(_ message: String) { XCTFail("seed \(seed): \(message)", file: file, line: line) }
+    private func checkSurvival(_ final: [String: Item]) {
         for id in final.keys where tracked[id] == nil { fail("item \(id) appeared from nowhere") }
         for id in order {
             guard let entry = tracked[id] else { continue }
@@ -357,11 +404,16 @@ final class RandomHistory: @unchecked Sendable {
 
     // MARK: Helpers
 
-    /// The items a device can open now (one whose key has not arrived yet is left alone).
-    private func readableItems(on device: Device) async throws -> [String: Item] {
+    /// The items a device can open now. One whose key has not arrived yet is left alone, unless
+    /// `all` (after the settling syncs), when it is a failure.
+    private func readableItems(on device: Device, all: Bool = false) async throws -> [String: Item] {
         var items: [String: Item] = [:]
         for listed in try await device.vault.listItems() {
-            if let item = listed.item { items[item.id] = item }
+            if let item = listed.item {
+                items[item.id] = item
+            } else if all {
+                fail("\(device.name): item \(listed.id) is not readable: \(listed.state)")
+            }
         }
         return items
     }

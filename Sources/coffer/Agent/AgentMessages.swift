@@ -112,6 +112,8 @@ struct SyncOutcome: Codable {
     var uploaded: Int
     var merged: Int
     var clockWarning: String?
+    /// Set when the vault, not the server, stopped the sync (`SyncReport.isLocalFailure`).
+    var isLocalFailure: Bool?
 
     init(_ report: SyncReport) {
         error = report.error
@@ -120,5 +122,6 @@ struct SyncOutcome: Codable {
         uploaded = report.uploaded
         merged = report.merged
         clockWarning = report.clockSkew?.warning
+        isLocalFailure = report.isLocalFailure
     }
 }

@@ -1,0 +1,16 @@
+import CofferFuzzChecks
+
+// Invitation codes and the rendezvous records (FuzzChecks.invitations): the first byte picks the check.
+// Only the entry point is here, as libFuzzer wants one per binary; the body is FuzzEntry's.
+
+#if COFFER_FUZZ
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    FuzzEntry.testOneInput(bytes, count, target: .invitations)
+}
+#else
+@main
+enum Replay {
+    static func main() { FuzzEntry.replayCommandLine(.invitations) }
+}
+#endif
