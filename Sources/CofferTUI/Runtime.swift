@@ -330,10 +330,15 @@ final class Runtime {
         }
         reloading.isRunning = true
         let inbox = self.inbox
+        // Asked while the screen is locked, a reload reads counts only, even if an unlock finishes
+        // first: its listing of every item would hold the vault ahead of the unlock's own, which
+        // draws the first page from the first items opened.
+        let listsItems = !state.isLocked
         Task.detached {
             do {
                 let summary = VaultSummary(try vault.database.status())
-                let items = await vault.isLocked ? nil : try? await vault.listItems().map(ScreenItem.init)
+                let isLocked = await vault.isLocked
+                let items = !listsItems || isLocked ? nil : try? await vault.listItems().map(ScreenItem.init)
                 inbox.post(.reloaded(items: items, summary: summary))
             } catch {
                 inbox.post(.operationFailed("\(error)"))
