@@ -71,16 +71,19 @@ test: deps
 	Resources/scripts/with-kinto.sh $(SWIFT) test --skip-build
 	Resources/scripts/with-kinto-postgresql.sh $(SWIFT) test --skip-build --filter SyncScenarioTests
 
-# Every crash point (COFFER_CRASH_POINT) × 3 seeds, with the real binary against a real Kinto:
-# crash, recover, check (Tests/CofferCLITests/CrashPointTests.swift); then 40 seeded histories of
-# the screen, commands and a sync loop on one vault with a kill -9 each (MultiProcessTests;
-# MULTIPROCESS_SEEDS / MULTIPROCESS_STEPS to change). Ends with both summary lines.
+# Every crash point (COFFER_CRASH_POINT) × CRASH_SEEDS seeds, with the real binary against a real
+# Kinto: crash, recover, check (Tests/CofferCLITests/CrashPointTests.swift); then 40 seeded
+# histories of the screen, commands and a sync loop on one vault with a kill -9 each
+# (MultiProcessTests; MULTIPROCESS_SEEDS / MULTIPROCESS_STEPS to change). Ends with both summary lines.
+# A crash run takes ~10 s of wall time with two side by side on two cores: 63 points × 25 seeds is
+# about 4 h 20 min; CRASH_SEEDS=3 (~30 min) for a quicker look.
+CRASH_SEEDS ?= 25
 MULTIPROCESS_SEEDS ?= 1-40
 MULTIPROCESS_STEPS ?= 25
 reliability: deps
 	$(SWIFT) build --build-tests
 	@set -o pipefail; mkdir -p .build; \
-	COFFER_CRASH_POINTS=all COFFER_CRASH_SEEDS=3 Resources/scripts/with-kinto.sh \
+	COFFER_CRASH_POINTS=all COFFER_CRASH_SEEDS=$(CRASH_SEEDS) Resources/scripts/with-kinto.sh \
 		$(SWIFT) test --skip-build --filter CrashPointTests 2>&1 | tee .build/reliability.log; status=$$?; \
 	COFFER_MULTIPROCESS_SEEDS=$(MULTIPROCESS_SEEDS) COFFER_MULTIPROCESS_STEPS=$(MULTIPROCESS_STEPS) \
 		Resources/scripts/with-kinto.sh $(SWIFT) test --skip-build --filter MultiProcessTests 2>&1 \

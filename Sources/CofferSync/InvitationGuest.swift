@@ -35,6 +35,7 @@ public struct InvitationGuest: Sendable {
         let agreement = try handshake.agree(inviter: inviterKey, claimant: handshake.publicKey)
         let claim: [String: Any] = ["name": name, "key": handshake.publicKey.base64EncodedString()]
         guard try await rendezvous.write("claim", claim) else { throw InvitationError.used }
+        CrashPoint.reach("pair.guest.after-claim")
         return InvitationGuest(confirmation: agreement.confirmation, rendezvous: rendezvous, agreement: agreement,
                                expires: expires)
     }
@@ -53,6 +54,8 @@ public struct InvitationGuest: Sendable {
             }
             if let answer = found {
                 try await rendezvous.remove()
+                // The code is spent and nothing is left on the server; this device has no vault yet.
+                CrashPoint.reach("pair.guest.after-answer")
                 guard answer["allowed"] as? Bool == true else { throw InvitationError.declined }
                 guard let grant = answer["grant"] as? String else { throw InvitationError.tampered }
                 do {
