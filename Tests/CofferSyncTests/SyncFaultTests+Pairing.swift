@@ -1,5 +1,6 @@
 import CofferCore
 @testable import CofferSync
+import CofferTestSupport
 import Foundation
 import XCTest
 
@@ -74,18 +75,7 @@ extension SyncFaultTests {
         }
     }
 
-    /// The HTTP status of listing the rendezvous with its credentials, asked with curl:
-    /// URLSession waits forever on the 401 that answers credentials of an account that is gone.
     private func rendezvousStatus(_ account: (user: String, password: String)) throws -> Int {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "10", "-u", "\(account.user):\(account.password)",
-                          server.url.appendingPathComponent("buckets/default/collections/rendezvous/records").absoluteString]
-        let output = Pipe()
-        curl.standardOutput = output
-        try curl.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        curl.waitUntilExit()
-        return Int(String(decoding: data, as: UTF8.self)) ?? -1
+        try RendezvousProbe.status(server: server.url, user: account.user, password: account.password)
     }
 }

@@ -1,4 +1,5 @@
 import CofferCore
+import CofferTestSupport
 import Foundation
 import GRDB
 import XCTest
@@ -90,18 +91,7 @@ extension CrashScenario {
         return parts.count == 5 ? (parts[1], parts[2]) : nil
     }
 
-    /// The HTTP status of listing the rendezvous with its credentials, asked with curl:
-    /// URLSession waits forever on the 401 that answers credentials of an account that is gone.
     private func rendezvousStatus(_ account: (user: String, password: String)) throws -> Int {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "10", "-u", "\(account.user):\(account.password)",
-                          server.appendingPathComponent("buckets/default/collections/rendezvous/records").absoluteString]
-        let output = Pipe()
-        curl.standardOutput = output
-        try curl.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        curl.waitUntilExit()
-        return Int(String(decoding: data, as: UTF8.self)) ?? -1
+        try RendezvousProbe.status(server: server, user: account.user, password: account.password)
     }
 }
