@@ -21,7 +21,9 @@ final class MultiProcessTests: XCTestCase {
         for seed in Self.seeds() {
             let failuresBefore = testRun?.totalFailureCount ?? 0
             let run = try MultiProcessRun(seed: seed, server: server, steps: steps)
-            defer { run.destroy() }
+            // COFFER_MULTIPROCESS_KEEP_FAILED=1 leaves a failed seed's vaults for a post-mortem.
+            let keepFailed = ProcessInfo.processInfo.environment["COFFER_MULTIPROCESS_KEEP_FAILED"] == "1"
+            defer { run.destroy(keepFiles: keepFailed && (testRun?.totalFailureCount ?? 0) > failuresBefore) }
             let summary = try run.run()
             writes += run.acknowledgedWrites
             byAgent += run.throughAgent

@@ -59,11 +59,17 @@ final class MultiProcessRun {
         accountOptions = ["--server", server.absoluteString, "--user", user, "--password-file", passwordFile]
     }
 
-    func destroy() {
+    /// Stops every process of the run and removes its files; `keepFiles` leaves both vaults (and
+    /// their directories) to be examined after a failure.
+    func destroy(keepFiles: Bool = false) {
         syncLoop.stop()
         for pid in AgentProbe.processes(b) { kill(pid, SIGKILL) }
         screen = nil
         retired.removeAll()
+        if keepFiles {
+            print("multi-process: seed \(seed) kept A at \(a.root.path), B at \(b.root.path)")
+            return
+        }
         a.destroy()
         b.destroy()
     }
