@@ -77,9 +77,10 @@ test: deps
 #    with two side by side on two cores: 63 points × 25 seeds is about 4 h 30 min (CRASH_SEEDS=3:
 #    ~30 min).
 # 2. every server fault × every step (sync, devices, messages, invitations) × FAULT_SEEDS seeds
-#    through fault-proxy.py (SyncFaultTests): 143 cells a seed, ~4 s each (10 seeds: ~1 h 30 min).
+#    through fault-proxy.py (SyncFaultTests): 143 cells a seed, 445 s measured (10 seeds: ~1 h 15 min).
 # 3. MULTIPROCESS_SEEDS seeded histories of the screen, commands, an agent and a sync loop on one
-#    vault with a kill -9 each (MultiProcessTests), MULTIPROCESS_STEPS steps each.
+#    vault with a kill -9 each (MultiProcessTests), MULTIPROCESS_STEPS steps each: ~35 s a seed of
+#    25 steps (200 seeds: ~2 h). The whole target: about 8 h on two cores.
 CRASH_SEEDS ?= 25
 FAULT_SEEDS ?= 10
 MULTIPROCESS_SEEDS ?= 1-200
