@@ -71,31 +71,44 @@ test: deps
 	Resources/scripts/with-kinto.sh $(SWIFT) test --skip-build
 	Resources/scripts/with-kinto-postgresql.sh $(SWIFT) test --skip-build --filter SyncScenarioTests
 
-# Every crash point (COFFER_CRASH_POINT) × 3 seeds, with the real binary against a real Kinto:
-# crash, recover, check (Tests/CofferCLITests/CrashPointTests.swift); then 40 seeded histories of
-# the screen, commands and a sync loop on one vault with a kill -9 each (MultiProcessTests;
-# MULTIPROCESS_SEEDS / MULTIPROCESS_STEPS to change); then 1,000 randomized 3-device sync histories
-# (SyncConvergenceTests; CONVERGENCE_HISTORIES, CONVERGENCE_SEED, CONVERGENCE_JOBS to change).
-# Ends with the three summary lines.
-MULTIPROCESS_SEEDS ?= 1-40
+# Four parts, each against its own Kinto on a loopback port, each ending with a summary line:
+# 1. every crash point (COFFER_CRASH_POINT) × CRASH_SEEDS seeds, with the real binary: crash,
+#    recover, check (Tests/CofferCLITests/CrashPointTests.swift). A run takes ~10 s of wall time
+#    with two side by side on two cores: 63 points × 25 seeds is about 4 h 30 min (CRASH_SEEDS=3:
+#    ~30 min).
+# 2. every server fault × every step (sync, devices, messages, invitations) × FAULT_SEEDS seeds
+#    through fault-proxy.py (SyncFaultTests): 143 cells a seed, 445 s measured (10 seeds: ~1 h 15 min).
+# 3. MULTIPROCESS_SEEDS seeded histories of the screen, commands, an agent and a sync loop on one
+#    vault with a kill -9 each (MultiProcessTests), MULTIPROCESS_STEPS steps each: ~35 s a seed of
+#    25 steps (200 seeds: ~2 h).
+# 4. CONVERGENCE_HISTORIES randomized 3-device sync histories against the real Kinto
+#    (SyncConvergenceTests), CONVERGENCE_JOBS side by side: 1,000 took 2,727 s.
+# The whole target: about 9 h on two cores.
+CRASH_SEEDS ?= 25
+FAULT_SEEDS ?= 10
+MULTIPROCESS_SEEDS ?= 1-200
 MULTIPROCESS_STEPS ?= 25
 CONVERGENCE_HISTORIES ?= 1000
 CONVERGENCE_SEED ?= 20250611
 CONVERGENCE_JOBS ?= 2
 reliability: deps
 	$(SWIFT) build --build-tests
-	@set -o pipefail; mkdir -p .build; \
-	COFFER_CRASH_POINTS=all COFFER_CRASH_SEEDS=3 Resources/scripts/with-kinto.sh \
-		$(SWIFT) test --skip-build --filter CrashPointTests 2>&1 | tee .build/reliability.log; status=$$?; \
+	@set -o pipefail; mkdir -p .build; status=0; \
+	COFFER_CRASH_POINTS=all COFFER_CRASH_SEEDS=$(CRASH_SEEDS) Resources/scripts/with-kinto.sh \
+		$(SWIFT) test --skip-build --filter CrashPointTests 2>&1 | tee .build/reliability.log || status=1; \
+	COFFER_FAULT_SEEDS=$(FAULT_SEEDS) Resources/scripts/with-kinto.sh \
+		$(SWIFT) test --skip-build --filter SyncFaultTests/testEveryFaultKindAtEveryStep 2>&1 \
+		| tee -a .build/reliability.log || status=1; \
 	COFFER_MULTIPROCESS_SEEDS=$(MULTIPROCESS_SEEDS) COFFER_MULTIPROCESS_STEPS=$(MULTIPROCESS_STEPS) \
 		Resources/scripts/with-kinto.sh $(SWIFT) test --skip-build --filter MultiProcessTests 2>&1 \
 		| tee -a .build/reliability.log || status=1; \
 	COFFER_CONVERGENCE_HISTORIES=$(CONVERGENCE_HISTORIES) COFFER_CONVERGENCE_SEED=$(CONVERGENCE_SEED) \
 		COFFER_CONVERGENCE_JOBS=$(CONVERGENCE_JOBS) Resources/scripts/with-kinto.sh \
 		$(SWIFT) test --skip-build --filter SyncConvergenceTests 2>&1 | tee -a .build/reliability.log || status=1; \
-	echo; grep '^crash points:' .build/reliability.log | tail -1; \
-	grep '^multi-process runs:' .build/reliability.log | tail -1; \
-	grep '^histories:' .build/reliability.log | tail -1; exit $$status
+	echo; grep -a '^crash points:' .build/reliability.log | tail -1; \
+	grep -a '^fault cells:' .build/reliability.log | tail -1; \
+	grep -a '^multi-process runs:' .build/reliability.log | tail -1; \
+	grep -a '^histories:' .build/reliability.log | tail -1; exit $$status
 
 # libFuzzer + AddressSanitizer on the parsers (Sources/Fuzz*), each for FUZZ_SECONDS (default 60), or
 # FUZZ_RUNS executions when given, from Resources/fuzz/<target> and a scratch corpus, in .build-fuzz;

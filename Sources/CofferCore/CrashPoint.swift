@@ -26,6 +26,12 @@ public enum CrashPoint {
         names += ["sync.outbox.after-send", "sync.messages.fetch.before", "sync.messages.fetch.inside",
                   "sync.messages.fetch.after", "sync.messages.handle.inside", "sync.messages.handle.after",
                   "sync.messages.delete.before", "sync.messages.delete.after-send"]
+        names += ["sync.devices.register.before", "sync.devices.register.after-send"]
+        names += ["before", "inside", "after"].map { "sync.devices.fetch.\($0)" }
+        names += ["pair.host.after-open", "pair.host.waiting", "pair.guest.after-claim", "pair.guest.after-answer"]
+        names.append("vault.join.after-link")
+        // In the agent (`coffer unlock`), between its commit and its answer to the command.
+        names += ["add", "update", "remove"].map { "agent.\($0).after-write" }
         return names
     }()
 

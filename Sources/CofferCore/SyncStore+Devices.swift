@@ -26,6 +26,11 @@ extension SyncStore {
                        arguments: [collection.rawValue, etag])
     }
 
+    /// The next listing is a full one (no `If-None-Match`).
+    public func forgetMarker(_ collection: DeviceCollectionName) throws {
+        try db.execute(sql: "DELETE FROM markers WHERE collection = ?", arguments: [collection.rawValue])
+    }
+
     // MARK: Devices
 
     public func deviceRecords() throws -> [DeviceRecord] {

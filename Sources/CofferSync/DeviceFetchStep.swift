@@ -6,6 +6,7 @@ import Foundation
 /// idle sync.
 enum DeviceFetchStep {
     static func run(_ context: SyncContext) async throws {
+        CrashPoint.reach("sync.devices.fetch.before")
         let marker = try context.database.syncRead { try $0.marker(.devices) }
         guard case .changes(let records, let etag) = try await context.client.listRecords(.devices, etag: marker) else { return }
         let devices = records.compactMap(DeviceRecord.decode)
@@ -15,6 +16,8 @@ enum DeviceFetchStep {
         try context.database.syncWrite { store in
             try store.replaceDeviceRecords(devices)
             try store.setMarker(.devices, etag)
+            CrashPoint.reach("sync.devices.fetch.inside")
         }
+        CrashPoint.reach("sync.devices.fetch.after")
     }
 }

@@ -19,7 +19,10 @@ enum DeviceRegisterStep {
         let last = try context.database.meta(.deviceRegistered).flatMap { Int64($0) }
         guard isDue(lastRegistered: last, now: now) else { return false }
         var record = try await context.vault.ownDeviceRecord()
+        CrashPoint.reach("sync.devices.register.before")
         record.lastModified = try await context.client.putRecord(.devices, id: record.id, record: try record.serverJSON())
+        // The server has the record, this vault does not know yet: the next unlocked sync puts it again.
+        CrashPoint.reach("sync.devices.register.after-send")
         try context.database.syncWrite { store in
             try store.saveDeviceRecord(record)
             try store.setMeta([.deviceRegistered: String(now)])

@@ -33,6 +33,7 @@ public struct InvitationGuest: Sendable {
         let agreement = try handshake.agree(inviter: invite.key, claimant: handshake.publicKey)
         let claim = InvitationRecords.Claim(name: name, key: handshake.publicKey)
         guard try await rendezvous.write("claim", claim.object) else { throw InvitationError.used }
+        CrashPoint.reach("pair.guest.after-claim")
         return InvitationGuest(confirmation: agreement.confirmation, rendezvous: rendezvous, agreement: agreement,
                                expires: expires)
     }
@@ -51,6 +52,8 @@ public struct InvitationGuest: Sendable {
             }
             if let answer = found {
                 try await rendezvous.remove()
+                // The code is spent and nothing is left on the server; this device has no vault yet.
+                CrashPoint.reach("pair.guest.after-answer")
                 guard let grant = try InvitationRecords.Answer(answer).grant else { throw InvitationError.tampered }
                 do {
                     return try agreement.open(grant, label: "grant")

@@ -18,17 +18,25 @@ public struct InvitationHost: Sendable {
 
     /// Opens a rendezvous on `server` for a new random code.
     ///
+    /// `remember` is given the rendezvous before its account exists on the server: a crash
+    /// between the two would otherwise leave an account nothing knows how to remove (store it
+    /// with `InvitationLeftover.remember(in:)`; the next sync removes it once this process is gone).
+    ///
     /// - Throws: `KintoError` when the server cannot be reached or refuses new accounts.
-    public static func open(server: URL, kind: InvitationKind, lifetime: TimeInterval = InvitationHost.lifetime)
-        async throws -> InvitationHost {
+    public static func open(server: URL, kind: InvitationKind, lifetime: TimeInterval = InvitationHost.lifetime,
+                            remember: (InvitationLeftover) throws -> Void) async throws -> InvitationHost {
         while true {
             let code = InvitationCode.random()
             let keys = try RendezvousKeys(code: code)
+            // The local clock is good enough here: `leftover` replaces this with the server's expiry.
+            try remember(InvitationLeftover(server: server, user: keys.accountName, password: keys.accountPassword,
+                                            expires: Date().addingTimeInterval(lifetime)))
             do {
                 try await KintoClient.createAccount(server: server, user: keys.accountName, password: keys.accountPassword)
             } catch KintoError.accountExists {
                 continue  // a code in use (one in 2⁵⁰): draw another
             }
+            CrashPoint.reach("pair.host.after-open")
             let rendezvous = Rendezvous(server: server, keys: keys)
             let handshake = PairingHandshake()
             _ = try await rendezvous.client.checkCredentials()  // also reads the server's clock
@@ -50,6 +58,7 @@ public struct InvitationHost: Sendable {
     ///
     /// - Throws: `InvitationError.unclaimed` at expiry, `.tampered` for a claim that does not open.
     public func waitForClaim(polling interval: TimeInterval = 1) async throws -> Claim {
+        CrashPoint.reach("pair.host.waiting")
         while await rendezvous.serverNow() < expires {
             if let object = try await rendezvous.read("claim") {
                 let claim = try InvitationRecords.Claim(object)

@@ -29,6 +29,11 @@ public struct SyncAccount: Sendable, Equatable {
         }
     }
 
+    /// What `save` writes, for a vault made with its account in one transaction (`Vault.join`).
+    public var meta: [MetaKey: String] {
+        [.accountServer: server.absoluteString, .accountUser: user, .accountPassword: password]
+    }
+
     /// Forgets the account, the markers and the sync state; local data and pending changes stay.
     public static func remove(from database: VaultDatabase) throws {
         try database.syncWrite(forget)

@@ -197,7 +197,9 @@ final class Runtime {
                     return inbox.post(.invitationFinished("This vault has no sync account to share."))
                 }
                 await InvitationLeftover.removeLeftover(of: vault.database)
-                let host = try await InvitationHost.open(server: account.server, kind: .device)
+                let host = try await InvitationHost.open(server: account.server, kind: .device) { opening in
+                    try opening.remember(in: vault.database)
+                }
                 try host.leftover.remember(in: vault.database)
                 inbox.post(.invitationOpened(code: host.code.description, expires: host.expires,
                                              server: account.server.absoluteString))

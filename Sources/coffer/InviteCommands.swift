@@ -20,7 +20,9 @@ struct DeviceInviteCommand: AsyncParsableCommand {
         }
         await InvitationLeftover.removeLeftover(of: vault.database)
         let host = try await AccountOptions.mapped {
-            try await InvitationHost.open(server: account.server, kind: .device, lifetime: validSeconds)
+            try await InvitationHost.open(server: account.server, kind: .device, lifetime: validSeconds) { opening in
+                try opening.remember(in: vault.database)
+            }
         }
         try host.leftover.remember(in: vault.database)
         Terminal.write("""
@@ -88,7 +90,11 @@ struct SendCommand: AsyncParsableCommand {
         let meeting = try server.map(AccountOptions.serverURL) ?? SyncAccount.load(from: vault.database)?.server
         guard let meeting else { throw UsageError("This vault has no sync server; name one with --server.") }
         await InvitationLeftover.removeLeftover(of: vault.database)
-        let host = try await AccountOptions.mapped { try await InvitationHost.open(server: meeting, kind: .item, lifetime: validSeconds) }
+        let host = try await AccountOptions.mapped {
+            try await InvitationHost.open(server: meeting, kind: .item, lifetime: validSeconds) { opening in
+                try opening.remember(in: vault.database)
+            }
+        }
         try host.leftover.remember(in: vault.database)
         Terminal.write("""
             Code for \u{201C}\(item.title)\u{201D}: \(host.code)   (valid \(Int(validSeconds / 60)) min, once)

@@ -86,8 +86,10 @@ struct JoinCommand: AsyncParsableCommand {
             throw UsageError("The account \(account.user) holds no vault yet; create one with `coffer init`, then `coffer account login`.")
         }
         let passphrase = try global.passphraseInput.read(prompt: "Passphrase of the vault on \(account.server.host ?? "the server"): ")
-        let vault = try Vault.join(at: path, keystore: keystore, passphrase: passphrase, deviceName: name)
-        try account.save(to: vault.database)
+        // The account goes in with the file: saved after it, a crash between left a vault that
+        // could never sync (with --code, its password was known nowhere else on this device).
+        let vault = try Vault.join(at: path, keystore: keystore, passphrase: passphrase, deviceName: name, meta: account.meta)
+        CrashPoint.reach("vault.join.after-link")
         let engine = SyncEngine(vault: vault, client: client)
         let report = await engine.sync(progress: SyncProgressPrinter.make())
         try SyncOutcomePrinter.finish(report)

@@ -1,4 +1,5 @@
 import CofferCore
+import CofferTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -59,19 +60,10 @@ final class PairingTests: XCTestCase {
         XCTAssertEqual(try rendezvousStatus(code), 401, "the rendezvous account is still on the server", file: file, line: line)
     }
 
-    /// The HTTP status of listing the rendezvous with the code's credentials, asked with curl:
-    /// URLSession waits forever on the 401 that answers credentials of an account that is gone.
+    /// The HTTP status of listing the rendezvous with the code's credentials.
     private func rendezvousStatus(_ code: String) throws -> Int {
         let keys = try RendezvousKeys(code: InvitationCode(parsing: code))
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-m", "10", "-u", "\(keys.accountName):\(keys.accountPassword)",
-                          server.appendingPathComponent("buckets/default/collections/rendezvous/records").absoluteString]
-        let output = Pipe()
-        curl.standardOutput = output
-        try curl.run()
-        curl.waitUntilExit()
-        return Int(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)) ?? -1
+        return try RendezvousProbe.status(server: server, user: keys.accountName, password: keys.accountPassword)
     }
 
     /// Exit 14 with `words` in the last line of stderr (the lines before it are the exchange's).

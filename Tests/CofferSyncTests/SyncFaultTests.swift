@@ -7,7 +7,9 @@ import FoundationNetworking
 import XCTest
 
 /// The sync engine against every fault of `fault-proxy.py`, at every request it can hit: the fetch
-/// of items, the fetch of keystores, the items batch and the keystores batch (the second `/batch`).
+/// of items, the fetch of keystores, the items batch and the keystores batch (the second `/batch`),
+/// the device and message steps (`SyncFaultTests+Devices.swift`) and both sides of an invitation
+/// (`SyncFaultTests+Pairing.swift`); `FaultMatrix` names the axes, `COFFER_FAULT_SEEDS` the seeds.
 ///
 /// Two devices on one account of the real Kinto: A talks to it directly, B through the proxy. In
 /// each scenario both change the same item (different fields) and each adds one, so every request
@@ -32,26 +34,6 @@ final class SyncFaultTests: XCTestCase {
         super.tearDown()
     }
 
-    /// Where in B's sync a fault hits.
-    enum Place: String, CaseIterable {
-        case itemsFetch = "items fetch"
-        case keystoresFetch = "keystores fetch"
-        case itemsBatch = "items batch"
-        case keystoresBatch = "keystores batch"
-
-        var match: String {
-            switch self {
-            case .itemsFetch: return "/collections/items/records"
-            case .keystoresFetch: return "/collections/keystores/records"
-            case .itemsBatch, .keystoresBatch: return "/batch"
-            }
-        }
-
-        /// The keystores are pushed after the items: the second `/batch` of the sync.
-        var skip: Int { self == .keystoresBatch ? 1 : 0 }
-        var isBatch: Bool { self == .itemsBatch || self == .keystoresBatch }
-    }
-
     /// A on the server, B (joined) through a fresh proxy.
     /// `live`: clocks that run (lineages then order versions by real time, as on real devices).
     private func pair(live: Bool = false) async throws -> (a: Device, b: Device, proxy: FaultProxy) {
@@ -66,85 +48,75 @@ final class SyncFaultTests: XCTestCase {
         return (a, b, proxy)
     }
 
-    // MARK: - The fault × place matrix
+    // MARK: - Every fault kind × every step × seeds
 
-    func testConnectionResetBeforeTheRequestReachesTheServer() async throws {
-        try await runMatrix(.resetBefore, expecting: [.itemsFetch: .network, .keystoresFetch: .network,
-                                                      .itemsBatch: .network, .keystoresBatch: .network])
+    /// The matrix: each cell on fresh devices of a fresh account, so that no cell inherits
+    /// another's Backoff or leftovers. A cell fails when any assertion in it does; the summary line
+    /// (`fault cells: …`) is what `make reliability` prints. `COFFER_FAULT_SEEDS` (default 1).
+    func testEveryFaultKindAtEveryStep() async throws {
+        let seeds = FaultMatrix.seeds()
+        var runs = 0
+        var failed: [String] = []
+        for kind in FaultMatrix.kinds {
+            for step in FaultStep.allCases {
+                for seed in seeds {
+                    let failuresBefore = testRun?.totalFailureCount ?? 0
+                    do {
+                        try await runCell(kind, at: step, seed: seed)
+                    } catch {
+                        XCTFail("\(kind.rawValue) at the \(step.rawValue), seed \(seed): \(error)")
+                    }
+                    proxy?.stop()
+                    proxy = nil
+                    runs += 1
+                    if (testRun?.totalFailureCount ?? 0) > failuresBefore { failed.append("\(kind.rawValue)@\(step.rawValue)#\(seed)") }
+                }
+            }
+        }
+        let line = "fault cells: \(FaultMatrix.kinds.count) kinds × \(FaultStep.allCases.count) steps × \(seeds.count) seeds = "
+            + "\(runs) runs, \(failed.count) failures" + (failed.isEmpty ? "" : " (\(failed.joined(separator: ", ")))")
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
-    func testConnectionResetAfterTheServerAppliedTheRequest() async throws {
-        try await runMatrix(.resetAfter, expecting: [.itemsFetch: .network, .keystoresFetch: .network,
-                                                     .itemsBatch: .network, .keystoresBatch: .network])
-    }
-
-    func testServerError500() async throws {
-        try await runMatrix(.status500, expecting: [.itemsFetch: .network, .keystoresFetch: .network,
-                                                    .itemsBatch: .network, .keystoresBatch: .network])
-    }
-
-    func testServiceUnavailableWithRetryAfterBacksOff() async throws {
-        try await runMatrix(.status503RetryAfter, seconds: 30,
-                            expecting: [.itemsFetch: .network, .keystoresFetch: .network,
-                                        .itemsBatch: .network, .keystoresBatch: .network])
-    }
-
-    func testUnauthorizedIsSyncAuth() async throws {
-        try await runMatrix(.status401, expecting: [.itemsFetch: .syncAuth, .keystoresFetch: .syncAuth,
-                                                    .itemsBatch: .syncAuth, .keystoresBatch: .syncAuth])
-    }
-
-    /// A listing that answers 404 is an empty collection (the client's documented rule: with the
-    /// default_bucket plugin it does not happen); the marker stays, so nothing is skipped, and the
-    /// push that follows meets the newer versions with 412s. A 404 to a batch is a server failure.
-    func testNotFound() async throws {
-        try await runMatrix(.status404, expecting: [.itemsFetch: nil, .keystoresFetch: nil,
-                                                    .itemsBatch: .network, .keystoresBatch: .network])
-    }
-
-    func testBackoffHeaderIsObeyedAndPersisted() async throws {
-        try await runMatrix(.backoffHeader, seconds: 20, expecting: [.itemsFetch: nil, .keystoresFetch: nil,
-                                                                     .itemsBatch: nil, .keystoresBatch: nil])
-    }
-
-    func testGarbledJSONAnswer() async throws {
-        try await runMatrix(.garbledJSON, expecting: [.itemsFetch: .network, .keystoresFetch: .network,
-                                                      .itemsBatch: .network, .keystoresBatch: .network])
-    }
-
-    func testTruncatedAnswer() async throws {
-        try await runMatrix(.truncated, expecting: [.itemsFetch: .network, .keystoresFetch: .network,
-                                                    .itemsBatch: .network, .keystoresBatch: .network])
-    }
-
-    /// The proxy holds each request 2 s; B's client gives up after 1 s (the request still reaches
-    /// Kinto afterwards: for a batch, the write lands after B stopped listening).
-    func testTimeout() async throws {
-        try await runMatrix(.delay, seconds: 2, clientTimeout: 1,
-                            expecting: [.itemsFetch: .network, .keystoresFetch: .network,
-                                        .itemsBatch: .network, .keystoresBatch: .network])
-    }
-
-    /// The PostgreSQL "commit unknown" answer: the batch was applied, one sub-response says 409.
-    func testConflict409InsideABatch() async throws {
-        try await runMatrix(.batch409, seconds: 5, expecting: [.itemsBatch: .network, .keystoresBatch: .network])
-    }
-
-    /// Runs `mode` at each place of `expecting` on one pair of devices, one scenario after another.
-    private func runMatrix(_ mode: FaultProxy.Mode, seconds: Double = 1, clientTimeout: TimeInterval = 5,
-                           expecting expected: [Place: SyncErrorName?],
-                           file: StaticString = #filePath, line: UInt = #line) async throws {
-        let (a, b, proxy) = try await pair()
-        for place in Place.allCases {
-            guard let expectedError = expected[place] else { continue }
-            try await runScenario(mode, at: place, seconds: seconds, clientTimeout: clientTimeout,
-                                  expecting: expectedError, a: a, b: b, proxy: proxy)
+    private func runCell(_ kind: FaultProxy.Mode, at step: FaultStep, seed: Int) async throws {
+        credentials = try await server.makeAccount()
+        let cell = try temporaryDirectory(self)
+        directory = cell
+        defer { try? FileManager.default.removeItem(at: cell) }
+        if step.isItemsOrKeystores {
+            let (a, b, proxy) = try await pair()
+            try await runScenario(kind, at: step, seed: seed, expecting: Self.expectedError(kind, at: step), a: a, b: b, proxy: proxy)
+        } else if step.isPairing {
+            try await runPairingScenario(kind, at: step, seed: seed)
+        } else {
+            try await runDeviceScenario(kind, at: step, seed: seed)
         }
     }
 
-    private func runScenario(_ mode: FaultProxy.Mode, at place: Place, seconds: Double, clientTimeout: TimeInterval,
+    /// What B's sync must report when `kind` hits the items or keystores step.
+    static func expectedError(_ kind: FaultProxy.Mode, at step: FaultStep) -> SyncErrorName? {
+        switch kind {
+        case .status401: return .syncAuth
+        // A listing that answers 404 is an empty collection (the client's documented rule: with
+        // the default_bucket plugin it does not happen); the marker stays, so nothing is skipped,
+        // and the push that follows meets the newer versions with 412s. A 404 to a batch is a
+        // server failure.
+        case .status404: return step.isBatch ? .network : nil
+        case .backoffHeader: return nil
+        // The PostgreSQL "commit unknown" answer: the batch was applied, one sub-response says
+        // 409. A listing has no sub-responses: it goes through untouched.
+        case .batch409: return step.isBatch ? .network : nil
+        default: return .network
+        }
+    }
+
+    /// Both devices change the shared item and add items (the seed picks how many more), so that
+    /// every request of B's sync carries data; then B syncs into the fault.
+    private func runScenario(_ mode: FaultProxy.Mode, at place: FaultStep, seed: Int,
                              expecting expected: SyncErrorName?, a: Device, b: Device, proxy: FaultProxy) async throws {
-        let scenario = "\(mode.rawValue) at the \(place.rawValue)"
+        let seconds = FaultMatrix.seconds(for: mode), clientTimeout = FaultMatrix.clientTimeout(for: mode)
+        let scenario = "\(mode.rawValue) at the \(place.rawValue), seed \(seed)"
+        let moreOnA = seed % 3, moreOnB = (seed / 3) % 3
         // A shared item both devices know.
         let shared = try await a.add("Shared (\(scenario))", username: "u0", password: "p0")
         await a.syncExpectingSuccess()
@@ -154,15 +126,19 @@ final class SyncFaultTests: XCTestCase {
         // B changes the username and adds an item. Every request of B's next sync carries data.
         try await a.edit(shared.id) { $0.title = "Title from A (\(scenario))" }
         let fromA = try await a.add("Added on A (\(scenario))", password: "pa")
+        var alsoFromA: [String] = []
+        for index in 0..<moreOnA { alsoFromA.append(try await a.add("More on A \(index) (\(scenario))", password: "pa\(index)").id) }
         await a.syncExpectingSuccess()
         try await b.edit(shared.id) { $0.entry.username = "user from B" }
         let fromB = try await b.add("Added on B (\(scenario))", password: "pb")
+        var alsoFromB: [String] = []
+        for index in 0..<moreOnB { alsoFromB.append(try await b.add("More on B \(index) (\(scenario))", password: "pb\(index)").id) }
         let pendingBefore = try b.status().pending
-        XCTAssertEqual(pendingBefore, 3, "\(scenario): the shared item, B's new item and B's keystore")
+        XCTAssertEqual(pendingBefore, 3 + moreOnB, "\(scenario): the shared item, B's new items and B's keystore")
 
         if clientTimeout != 5 { b.use(server: proxy.url, credentials: credentials, timeout: clientTimeout) }
         let logBefore = try await proxy.log().count
-        try await proxy.setFault(mode, count: 1, match: place.match, seconds: seconds, skip: place.skip)
+        try await proxy.setFault(mode, count: 1, match: place.match(), seconds: seconds, skip: place.skip)
         let report = await b.sync()
         XCTAssertEqual(report.error, expected, "\(scenario): \(report.message ?? "no message")")
         if expected != nil {
@@ -177,7 +153,7 @@ final class SyncFaultTests: XCTestCase {
         let faulted = try await proxy.log().dropFirst(logBefore).filter { $0.fault == mode.rawValue }
         XCTAssertEqual(faulted.count, 1, "\(scenario): the fault hit one request")
         if let hit = faulted.first {
-            XCTAssertTrue(hit.path.contains(place.match), "\(scenario): the fault hit \(hit.method) \(hit.path)")
+            XCTAssertTrue(hit.path.contains(place.match()), "\(scenario): the fault hit \(hit.method) \(hit.path)")
         }
         try await proxy.setFault(.pass)
 
@@ -199,10 +175,12 @@ final class SyncFaultTests: XCTestCase {
             case .keystoresBatch:
                 // The items batch was answered: those writes are certain and stable now.
                 XCTAssertEqual(pending, ["keystores/default"], "\(scenario): the accepted item writes are stable")
+            default:
+                XCTFail("\(scenario): not a step of the items or keystores")
             }
         }
 
-        if mode == .backoffHeader || mode == .status503RetryAfter || mode == .batch409 {
+        if FaultMatrix.leavesDeadline(mode, at: place) {
             try await assertBackoff(b, seconds: seconds, report: report, proxy: proxy, scenario: scenario)
         }
 
@@ -224,6 +202,8 @@ final class SyncFaultTests: XCTestCase {
         XCTAssertEqual(final[shared.id]?.entry.username, "user from B", scenario)
         XCTAssertEqual(final[fromA.id]?.entry.password, "pa", scenario)
         XCTAssertEqual(final[fromB.id]?.entry.password, "pb", scenario)
+        for (index, id) in alsoFromA.enumerated() { XCTAssertEqual(final[id]?.entry.password, "pa\(index)", scenario) }
+        for (index, id) in alsoFromB.enumerated() { XCTAssertEqual(final[id]?.entry.password, "pb\(index)", scenario) }
         XCTAssertEqual(try a.status().pending, 0, scenario)
         XCTAssertEqual(try b.status().pending, 0, scenario)
         XCTAssertEqual(try b.status().conflicts, 0, scenario)

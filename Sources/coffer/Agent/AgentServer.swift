@@ -56,6 +56,10 @@ final class AgentServer: @unchecked Sendable {
                 return
             }
             let response = blocking { await self.service.handle(request) }
+            // Committed, not yet answered: the client must not count it as done, and it is there.
+            if [.add, .update, .remove].contains(request.operation), response.failure == nil {
+                CrashPoint.reach("agent.\(request.operation.rawValue).after-write")
+            }
             guard let data = try? JSONEncoder().encode(response), (try? connection.send(data)) != nil else { return }
             if request.operation == .lock {
                 Task { await self.shutdown() }

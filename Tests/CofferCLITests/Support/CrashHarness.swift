@@ -22,11 +22,19 @@ enum CrashCommand: String, CaseIterable, Sendable {
     case passwd
     /// `sync --unlock` with local changes, remote changes, an item conflict and a keystore conflict.
     case sync
+    /// `device list` after `device rename`: this device's record is published, the registry listed.
+    case devices
+    /// `device invite` on the crasher, or `join --code` on a third device answered by it.
+    case pair
 
+    /// The command from the point's name; `agent.*` points are the same edits made through an
+    /// agent (`coffer unlock`), which is the process that dies.
     static func reaching(_ point: String) -> CrashCommand? {
         let table: [(String, CrashCommand)] = [
-            ("vault.create.", .create), ("vault.add-all.", .addAll), ("vault.add.", .add),
-            ("vault.update.", .edit), ("vault.remove.", .remove), ("vault.passwd.", .passwd), ("sync.", .sync),
+            ("vault.create.", .create), ("vault.join.", .create), ("vault.add-all.", .addAll), ("vault.add.", .add),
+            ("vault.update.", .edit), ("vault.remove.", .remove), ("vault.passwd.", .passwd),
+            ("agent.add.", .add), ("agent.update.", .edit), ("agent.remove.", .remove),
+            ("sync.devices.", .devices), ("sync.", .sync), ("pair.", .pair),
         ]
         return table.first { point.hasPrefix($0.0) }?.1
     }
@@ -49,6 +57,9 @@ enum CrashSelection {
         "sync.push.items.after-send",
         "sync.apply.inside",
         "sync.messages.handle.after",
+        "sync.devices.register.after-send",
+        "pair.host.waiting",
+        "agent.update.after-write",
     ]
 
     static func points(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
@@ -169,6 +180,8 @@ enum CrashProcess {
             "XDG_DATA_HOME": home.appendingPathComponent("data").path,
             "LANG": "C.UTF-8",
             "TERM": "dumb",
+            // Each device's agent socket in its own directory (`coffer unlock` in the agent points).
+            "XDG_RUNTIME_DIR": home.path,
         ].merging(environment) { _, given in given }
         process.standardInput = input
         process.standardOutput = output

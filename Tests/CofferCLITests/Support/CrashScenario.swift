@@ -19,24 +19,30 @@ final class CrashScenario {
     let command: CrashCommand
     let server: URL
     let log = CrashLog()
-    private(set) var problems: [String] = []
+    var problems: [String] = []
     /// What the crashed command left: "present", "absent", or a note.
-    private(set) var outcome = ""
+    var outcome = ""
 
-    private var random: SeededRandom
-    private let directory: URL
-    private let user: String
-    private let accountPassword: String
+    var random: SeededRandom
+    let directory: URL
+    let user: String
+    let accountPassword: String
     private let accountPasswordFile: String
     private let importFile: String
-    private var a: CrashDevice!
-    private var b: CrashDevice!
+    var a: CrashDevice!
+    var b: CrashDevice!
+    /// The device that runs the crashed command (set once the edits are made).
+    var crasher: CrashDevice!
+    /// The crasher's acknowledged `device rename` (the `sync.devices.*` points).
+    var renamedTo: String?
+    /// The rendezvous account of the invitation in flight (the `pair.*` points), once known.
+    var rendezvous: (user: String, password: String)?
 
     /// The items every acknowledged command says should exist, by id.
-    private var model: [String: ItemFields] = [:]
+    var model: [String: ItemFields] = [:]
     /// The model with the crashed command's effect, given the final state (an added item's id is
     /// only known by its title there).
-    private var withCrashedEffect: ([String: ItemFields]) -> [String: ItemFields] = { _ in [:] }
+    var withCrashedEffect: ([String: ItemFields]) -> [String: ItemFields] = { _ in [:] }
     private var crashedCommandHasEffect = false
 
     init(point: String, seed: Int, server: URL) throws {
@@ -77,6 +83,7 @@ final class CrashScenario {
 
         try createDevices()
         let (pusher, crasher) = seed % 2 == 1 ? (b!, a!) : (a!, b!)
+        self.crasher = crasher
         let targets = try editOnBothDevices(pusher: pusher, crasher: crasher)
         if command != .create {
             try crash(crasher, targets: targets)
@@ -94,7 +101,9 @@ final class CrashScenario {
 
     private func createDevices() throws {
         let initArguments = ["init"] + Self.fastKDF
-        if command == .create && seed % 2 == 0 {
+        // `vault.create.*` crashes `init` on even seeds and `join` on odd ones; `vault.join.*` is in `join` only.
+        let crashesJoin = command == .create && (point.hasPrefix("vault.join.") || seed % 2 == 1)
+        if command == .create && !crashesJoin {
             try expectCrash(try a.run(initArguments, passphrase: 0, crash: point), on: a)
             try afterCrashedCreate(a, retry: initArguments)
         } else {
@@ -118,9 +127,13 @@ final class CrashScenario {
         try a.ok(isMessagePoint ? ["sync", "--unlock"] : ["sync"], "first sync")
 
         let joinArguments = ["join"] + serverArguments
-        if command == .create && seed % 2 == 1 {
+        if crashesJoin {
             try expectCrash(try b.run(joinArguments, passphrase: 0, crash: point), on: b)
-            try afterCrashedCreate(b, retry: joinArguments)
+            if point.hasPrefix("vault.join.") {
+                try afterCrashedJoin(b)
+            } else {
+                try afterCrashedCreate(b, retry: joinArguments)
+            }
         } else {
             try b.ok(joinArguments, "join")
         }
@@ -213,7 +226,7 @@ final class CrashScenario {
 
     private func crash(_ crasher: CrashDevice, targets: Targets) throws {
         log.note("crasher \(crasher.name), armed \(point)")
-        let arguments: [String]
+        let arguments: [String]?
         switch command {
         case .create:
             return
@@ -271,8 +284,20 @@ final class CrashScenario {
                 try otherDevice(than: crasher).ok(["device", "lock", try DeviceMessageCheck.deviceID(of: crasher)], "device lock")
             }
             arguments = ["sync", "--unlock"]
+        case .devices:
+            try renameBeforeCrash(crasher)
+            arguments = ["device", "list"]
+        case .pair:
+            try crashWhilePairing(crasher)
+            arguments = nil
         }
-        try expectCrash(try crasher.run(arguments, passphrase: crasher.passphrase, crash: point), on: crasher)
+        if let arguments {
+            if point.hasPrefix("agent.") {
+                try crashInAgent(crasher, arguments)
+            } else {
+                try expectCrash(try crasher.run(arguments, passphrase: crasher.passphrase, crash: point), on: crasher)
+            }
+        }
 
         // Reopen right after the crash: the file is sound and the vault opens.
         let integrity = sqliteIntegrity(crasher.path)
@@ -285,9 +310,9 @@ final class CrashScenario {
     /// Points of the message steps: a `device lock` message is in flight when the crash comes.
     var isMessagePoint: Bool { point.hasPrefix("sync.messages.") || point.hasPrefix("sync.outbox.") }
 
-    private func otherDevice(than device: CrashDevice) -> CrashDevice { device === a ? b : a }
+    func otherDevice(than device: CrashDevice) -> CrashDevice { device === a ? b : a }
 
-    private func expectCrash(_ result: CofferResult, on device: CrashDevice) throws {
+    func expectCrash(_ result: CofferResult, on device: CrashDevice) throws {
         guard result.status == CrashPoint.exitCode else {
             throw HarnessError("harness bug: \(point) was not reached on \(device.name) "
                 + "(exit \(result.status), not \(CrashPoint.exitCode)): \(result.summary)")
@@ -457,6 +482,8 @@ final class CrashScenario {
         }
 
         if command == .passwd { try checkPassphrasesAfterRecovery() }
+        if command == .devices { try checkDeviceRecords() }
+        if command == .pair { try checkNothingOfTheInvitationLeft() }
         if isMessagePoint {
             problems += try DeviceMessageCheck.deliveredOnce(devices: [a, b], server: server, user: user, password: accountPassword)
         }

@@ -4,8 +4,9 @@ import XCTest
 /// One seeded history of several processes on one vault (issue 10, DESIGN §8): the screen of
 /// device A in tmux (created on its first-run page for odd seeds), `coffer add/edit/rm/sync`
 /// on A beside it, some of them at once, a `coffer sync` loop on device B (joined to the same
-/// account on the real Kinto) beside B's own commands, and one `kill -9` of a writer, the sync
-/// loop or the screen in the middle.
+/// account on the real Kinto) beside B's own commands, which go through B's agent (`coffer
+/// unlock`, syncing on its own timer every second or two), and one `kill -9` of a writer, the
+/// sync loop, the screen or the agent in the middle (a killed agent is started again).
 ///
 /// Every write a process acknowledged (exit 0 with its id, or the screen's "Saved") is recorded;
 /// afterwards both devices unlock and sync twice, and each must hold every acknowledged write
@@ -26,6 +27,14 @@ final class MultiProcessRun {
     private var screen: ScreenSession?
     private var retired: [ScreenSession] = []
     private let syncLoop = SyncLoop()
+    /// How often B's agent syncs on its own (seconds), from the seed.
+    private let agentSyncEvery: Int
+    /// Writes acknowledged by B's agent (a part of `acknowledged`).
+    private(set) var throughAgent = 0
+    /// Every write acknowledged: by a command, by the agent or on the screen.
+    var acknowledgedWrites: Int { acknowledged.count + screenTitles.count }
+    /// Whether the `kill -9` hit B's agent.
+    private(set) var killedAgent = false
 
     /// Acknowledged items by id, with the device that writes them (each item has one writer device,
     /// so its final value is known whatever order the syncs run in).
@@ -42,6 +51,7 @@ final class MultiProcessRun {
         self.server = server
         self.steps = steps
         random = SeededRandom(point: "multi-process", seed: seed)
+        agentSyncEvery = 1 + random.below(2)
         a = try TestVault()
         b = try TestVault(passphrase: a.passphrase)
         let user = "mp-\(seed)-\(UUID().uuidString.prefix(8).lowercased())"
@@ -49,10 +59,17 @@ final class MultiProcessRun {
         accountOptions = ["--server", server.absoluteString, "--user", user, "--password-file", passwordFile]
     }
 
-    func destroy() {
+    /// Stops every process of the run and removes its files; `keepFiles` leaves both vaults (and
+    /// their directories) to be examined after a failure.
+    func destroy(keepFiles: Bool = false) {
         syncLoop.stop()
+        for pid in AgentProbe.processes(b) { kill(pid, SIGKILL) }
         screen = nil
         retired.removeAll()
+        if keepFiles {
+            print("multi-process: seed \(seed) kept A at \(a.root.path), B at \(b.root.path)")
+            return
+        }
         a.destroy()
         b.destroy()
     }
@@ -68,9 +85,10 @@ final class MultiProcessRun {
         syncLoop.stop()
         try finish()
         let start = seed % 2 == 1 ? "created on the first-run screen" : "created by init"
-        let processes = "A \(start): screen, coffer add/edit/rm/sync beside it (some at once); B: coffer add/edit + a sync loop"
-        return "seed \(seed): \(steps) steps, \(acknowledged.count + screenTitles.count) writes acknowledged, "
-            + "\(removed.count) removals, \(syncLoop.runs) B syncs; \(processes); \(killed)"
+        let processes = "A \(start): screen, coffer add/edit/rm/sync beside it (some at once); "
+            + "B: coffer add/edit through its agent (syncing every \(agentSyncEvery) s) + a sync loop"
+        return "seed \(seed): \(steps) steps, \(acknowledged.count + screenTitles.count) writes acknowledged "
+            + "(\(throughAgent) by the agent), \(removed.count) removals, \(syncLoop.runs) B syncs; \(processes); \(killed)"
     }
 
     // MARK: Set-up
@@ -90,6 +108,12 @@ final class MultiProcessRun {
         }
         try ok(a, ["sync"], unlock: false)
         try ok(b, ["join"] + accountOptions)
+        try startAgent()
+    }
+
+    /// B's agent: B's commands give no passphrase, so every write on B goes through it.
+    private func startAgent() throws {
+        try ok(b, ["unlock", "--sync-every", String(agentSyncEvery)])
     }
 
     // MARK: Steps
@@ -112,9 +136,10 @@ final class MultiProcessRun {
 
     private func add(on device: TestVault, _ name: String, _ step: Int) throws {
         let title = "\(name)-\(seed)-\(step)-\(random.word())"
-        let result = try device.run(["add", "--title", title, "--notes", "n0"])
-        guard result.status == 0 else { return XCTFail("add on \(name) failed: \(result.summary)") }
+        let result = try device.run(["add", "--title", title, "--notes", "n0"], unlock: device !== b)
+        guard result.status == 0 else { return XCTFail("seed \(seed): add on \(name) failed: \(result.summary)") }
         acknowledged[result.line] = (name, Expected(title: title, notes: "n0"))
+        if device === b { throughAgent += 1 }
     }
 
     private func addTogether(_ step: Int) throws {
@@ -130,10 +155,11 @@ final class MultiProcessRun {
         let live = acknowledged.keys.filter { !removed.contains($0) }.sorted()
         guard !live.isEmpty, let id = random.shuffled(live).first, let entry = acknowledged[id] else { return }
         let notes = "n-\(step)-\(random.word())"
-        let result = try (entry.device == "a" ? a : b).run(["edit", id, "--notes", notes])
+        let result = try (entry.device == "a" ? a : b).run(["edit", id, "--notes", notes], unlock: entry.device == "a")
         // Each item's only writer is the device that added it, so it is always there to edit.
-        guard result.status == 0 else { return XCTFail("edit on \(entry.device) failed: \(result.summary)") }
+        guard result.status == 0 else { return XCTFail("seed \(seed): edit on \(entry.device) failed: \(result.summary)") }
         acknowledged[id]?.expected.notes = notes
+        if entry.device == "b" { throughAgent += 1 }
     }
 
     private func addOnScreen(_ step: Int) throws {
@@ -152,7 +178,7 @@ final class MultiProcessRun {
 
     /// `kill -9` of one process in the middle of its work.
     private func killOne(_ step: Int) throws {
-        switch random.below(3) {
+        switch random.below(4) {
         case 0:
             let title = "killed-\(seed)-\(step)"
             let writer = try BackgroundCoffer(a, ["add", "--title", title, "--notes", "n0"])
@@ -167,6 +193,8 @@ final class MultiProcessRun {
         case 1:
             let hit = syncLoop.killCurrent(after: 0.05 + Double(random.below(300)) / 1000)
             killed = "kill -9 of the sync loop on B (\(hit ? "mid-sync" : "between syncs"))"
+        case 2:
+            try killAgent(step)
         default:
             guard let screen, let pid = screen.cofferPID else { return try act(step) }
             kill(pid, SIGKILL)
@@ -182,6 +210,27 @@ final class MultiProcessRun {
         }
     }
 
+    /// `kill -9` of B's agent while a `coffer add` waits on it: the add is acknowledged only if
+    /// it printed its id; then the agent is started again, as a person would.
+    private func killAgent(_ step: Int) throws {
+        guard let pid = AgentProbe.processes(b).first else { return XCTFail("seed \(seed): B's agent is not running") }
+        let title = "agent-killed-\(seed)-\(step)"
+        let writer = try BackgroundCoffer(b, ["add", "--title", title, "--notes", "n0"], unlock: false)
+        // The add starts, connects and is answered in some tens of milliseconds: kill within them.
+        usleep(UInt32(random.below(60_000)))
+        kill(pid, SIGKILL)
+        let answer = writer.wait()
+        if let id = answer {
+            acknowledged[id] = ("b", Expected(title: title, notes: "n0"))
+            throughAgent += 1
+        } else {
+            unacknowledged.insert(title)
+        }
+        killed = "kill -9 of B's agent (its add \(answer == nil ? "unanswered" : "had answered")), agent started again"
+        killedAgent = true
+        try startAgent()
+    }
+
     // MARK: Checking
 
     private func finish() throws {
@@ -190,6 +239,7 @@ final class MultiProcessRun {
             try screen.press("q")
             screen.expect("EXIT=0")
         }
+        try ok(b, ["lock"])
         for device in [a, b, a, b] { try ok(device, ["sync", "--unlock"]) }
         let itemsA = try exported(a, "A"), itemsB = try exported(b, "B")
         for device in [a, b] { XCTAssertEqual(try integrityCheck(device.path), "ok", "seed \(seed): integrity of \(device.path)") }
@@ -292,8 +342,9 @@ struct BackgroundCoffer {
     let process: Process
     let output: Pipe
 
-    init(_ vault: TestVault, _ arguments: [String]) throws {
-        process = try Self.process(vault, arguments, unlock: true)
+    /// `unlock: false` gives no passphrase: the command goes through the vault's agent.
+    init(_ vault: TestVault, _ arguments: [String], unlock: Bool = true) throws {
+        process = try Self.process(vault, arguments, unlock: unlock)
         output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -303,7 +354,9 @@ struct BackgroundCoffer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try CofferBinary.require())
         process.arguments = ["--vault", vault.path] + (unlock ? ["--passphrase-file", vault.passphraseFile] : []) + arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": vault.root.path, "LANG": "C.UTF-8", "TERM": "dumb"]
+        // The agent's socket directory, as `CofferProcess` sets it: these commands find B's agent.
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": vault.root.path, "XDG_RUNTIME_DIR": vault.root.path,
+                               "LANG": "C.UTF-8", "TERM": "dumb"]
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
@@ -313,6 +366,11 @@ struct BackgroundCoffer {
     /// SIGKILL now; the id it printed if it had already answered (exit 0), else nil.
     func kill9() -> String? {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        return wait()
+    }
+
+    /// Waits for the exit; the id it printed if it succeeded, else nil.
+    func wait() -> String? {
         process.waitUntilExit()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -12,7 +12,9 @@ final class RunningCoffer {
     private let outputURL: URL
     private let errorURL: URL
 
-    init(_ arguments: [String], home: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+    /// `binary` defaults to the built `coffer`; `environment` is added to the clean one.
+    init(_ arguments: [String], home: URL, binary: String? = nil, environment: [String: String] = [:],
+         file: StaticString = #filePath, line: UInt = #line) throws {
         self.arguments = arguments
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-bg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -20,10 +22,10 @@ final class RunningCoffer {
         errorURL = scratch.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: try CofferBinary.require(file: file, line: line))
+        process.executableURL = URL(fileURLWithPath: try binary ?? CofferBinary.require(file: file, line: line))
         process.arguments = arguments
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
-                               "LANG": "C.UTF-8", "TERM": "dumb"]
+                               "LANG": "C.UTF-8", "TERM": "dumb"].merging(environment) { _, given in given }
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)

@@ -1,0 +1,88 @@
+import CofferCore
+import Foundation
+
+/// The axes of the server fault matrix (`SyncFaultTests.testEveryFaultKindAtEveryStep`): every
+/// fault `fault-proxy.py` can inject, at every request a sync, a device command or an invitation
+/// makes, for `COFFER_FAULT_SEEDS` seeds.
+enum FaultMatrix {
+    /// Every fault; `pass` is none and `shift_date` only moves the clock (`ClockSyncTests`).
+    static let kinds = FaultProxy.Mode.allCases.filter { $0 != .pass && $0 != .shiftDate }
+
+    /// `COFFER_FAULT_SEEDS=N` runs seeds 1…N, `A-B` seeds A…B (to replay one); default 1.
+    static func seeds(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> ClosedRange<Int> {
+        let value = environment["COFFER_FAULT_SEEDS"] ?? ""
+        let bounds = value.split(separator: "-").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        if bounds.count == 2, bounds[0] >= 1, bounds[0] <= bounds[1] { return bounds[0]...bounds[1] }
+        return 1...max(1, Int(value) ?? 1)
+    }
+
+    /// `N` in the proxy's terms: the delay, `Retry-After` or `Backoff` seconds of a fault.
+    static func seconds(for kind: FaultProxy.Mode) -> Double {
+        switch kind {
+        case .status503RetryAfter: return 30
+        case .backoffHeader: return 20
+        case .delay: return 2
+        case .batch409: return 5
+        default: return 1
+        }
+    }
+
+    /// The client's timeout: below the delay for `delay`, so that it times out.
+    static func clientTimeout(for kind: FaultProxy.Mode) -> TimeInterval { kind == .delay ? 1 : 5 }
+
+    /// Whether the fault leaves a `Backoff` deadline the client must wait out.
+    static func leavesDeadline(_ kind: FaultProxy.Mode, at step: FaultStep) -> Bool {
+        kind == .backoffHeader || kind == .status503RetryAfter || (kind == .batch409 && step.isBatch)
+    }
+}
+
+/// Where a fault hits: one request of a sync, of a device command or of an invitation.
+enum FaultStep: String, CaseIterable, Sendable {
+    case itemsFetch = "items fetch"
+    case keystoresFetch = "keystores fetch"
+    case itemsBatch = "items batch"
+    case keystoresBatch = "keystores batch"
+    /// The PUT of this device's own record (an unlocked sync after a rename).
+    case deviceRegister = "device register"
+    /// The listing of the registry (`device list`).
+    case devicesFetch = "devices fetch"
+    /// The creation of a queued message (the outbox).
+    case outboxPush = "outbox push"
+    /// The listing of the messages for this device.
+    case messagesFetch = "messages fetch"
+    /// The deletion of a handled message.
+    case messagesDelete = "messages delete"
+    /// The inviter creates the rendezvous account.
+    case rendezvousOpen = "rendezvous open"
+    /// The inviter writes its offer.
+    case inviteWrite = "invite write"
+    /// The claimant writes its claim.
+    case claimWrite = "claim write"
+    /// The inviter writes its answer.
+    case answerWrite = "answer write"
+
+    var isBatch: Bool { self == .itemsBatch || self == .keystoresBatch }
+    var isItemsOrKeystores: Bool { [.itemsFetch, .keystoresFetch, .itemsBatch, .keystoresBatch].contains(self) }
+    var isPairing: Bool { [.rendezvousOpen, .inviteWrite, .claimWrite, .answerWrite].contains(self) }
+
+    /// The proxy's `match` (a substring of the path and query); each scenario makes sure the first
+    /// request that matches is the step's own (`skip` passes that many before it).
+    func match(deviceID: String = "") -> String {
+        switch self {
+        case .itemsFetch: return "/collections/items/records"
+        case .keystoresFetch: return "/collections/keystores/records"
+        case .itemsBatch, .keystoresBatch: return "/batch"
+        case .deviceRegister: return "/collections/devices/records/\(deviceID)"
+        case .devicesFetch: return "/collections/devices/records"
+        case .outboxPush, .messagesDelete: return "/collections/messages/records/"
+        case .messagesFetch: return "/collections/messages/records?"
+        case .rendezvousOpen: return "/accounts/"
+        case .inviteWrite: return "/collections/rendezvous/records/invite"
+        case .claimWrite: return "/collections/rendezvous/records/claim"
+        case .answerWrite: return "/collections/rendezvous/records/answer"
+        }
+    }
+
+    /// The keystores are pushed after the items: the second `/batch` of the sync.
+    var skip: Int { self == .keystoresBatch ? 1 : 0 }
+}
