@@ -64,9 +64,9 @@ static void coffer_on_signal(int signal_number) {
     coffer_pending_signal = signal_number;
     coffer_wake_loop();
 }
-/* ncurses' own SIGWINCH handler (it notes the resize for wget_wch), called before waking. */
 typedef void (*coffer_signal_handler)(int);
-/* One word, read by the handler: ncurses' own SIGWINCH handler (it notes the resize for wget_wch). */
+/* ncurses' own SIGWINCH handler (it notes the resize for wget_wch), called before waking; one
+   word, so the handler reads it whole. */
 static volatile uintptr_t coffer_ncurses_winch __attribute__((unused)) = 0;
 static void coffer_on_winch(int signal_number) {
     coffer_signal_handler handler = (coffer_signal_handler)coffer_ncurses_winch;
