@@ -28,29 +28,39 @@ enum FetchStep {
         if let marker, let markerValue = Int64(marker), let etagValue = Int64(etag),
            etagValue < markerValue || (records.isEmpty && etagValue != markerValue) {
             context.logger.warning("fetch \(collection.rawValue): the server lost data (marker \(marker), ETag \(etag)); full re-sync")
-            return try await resynchronize(collection, context)
+            return try await resynchronize(collection, context, fetchedSince: marker)
         }
-        let outcome = try store(records, etag: etag, collection, context, serverHasEverything: false)
+        let outcome = try store(records, etag: etag, collection, context, fetchedSince: marker, serverHasEverything: false)
         context.progress(SyncProgress(step: .fetch, collection: collection.rawValue, done: outcome.received,
                                       total: outcome.received))
         return outcome
     }
 
     /// Lists the whole collection and compares: what the server lacks goes up again.
-    private static func resynchronize(_ collection: CollectionName, _ context: SyncContext) async throws -> Outcome {
+    private static func resynchronize(_ collection: CollectionName, _ context: SyncContext,
+                                      fetchedSince marker: String?) async throws -> Outcome {
         guard case .changes(let records, let etag) = try await context.client.fetchChanges(collection: collection, since: nil)
         else { return Outcome(fullResync: true) }
-        var outcome = try store(records, etag: etag, collection, context, serverHasEverything: true)
+        var outcome = try store(records, etag: etag, collection, context, fetchedSince: marker, serverHasEverything: true)
         outcome.fullResync = true
         return outcome
     }
 
-    /// Read → decide → plan → execute, in one transaction.
-    private static func store(_ records: [Data], etag: String, _ collection: CollectionName, _ context: SyncContext,
-                              serverHasEverything: Bool) throws -> Outcome {
+    /// Read → decide → plan → execute, in one transaction. `marker` is the one the records were
+    /// fetched since.
+    static func store(_ records: [Data], etag: String, _ collection: CollectionName, _ context: SyncContext,
+                      fetchedSince marker: String?, serverHasEverything: Bool) throws -> Outcome {
         // Decode and check everything before writing anything: a refused record stores nothing.
         let incoming = try records.map { try IncomingRecord.decode($0, in: collection) }
         return try context.database.syncWrite { store in
+            // Another sync of this vault (an agent's timer beside a `coffer sync`) stored a fetch
+            // while this one was on the network: that page is newer than ours, and ours would
+            // bring back what it saw deleted and move the marker back. Ours is dropped; the next
+            // sync fetches from the newer marker.
+            guard try store.marker(collection) == marker else {
+                context.logger.info("fetch \(collection.rawValue): another sync stored newer changes meanwhile; this page is dropped")
+                return Outcome()
+            }
             var plan = FetchPlan(collection: collection, marker: etag)
             for record in incoming {
                 let facts = try facts(of: record, collection, in: store)

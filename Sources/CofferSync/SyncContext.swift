@@ -9,5 +9,13 @@ struct SyncContext: Sendable {
     let logger: Logger
     let progress: @Sendable (SyncProgress) -> Void
 
+    init(vault: Vault, client: KintoClient, logger: Logger = Logger(label: "coffer.sync"),
+         progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }) {
+        self.vault = vault
+        self.client = client
+        self.logger = logger
+        self.progress = progress
+    }
+
     var database: VaultDatabase { vault.database }
 }
