@@ -16,21 +16,21 @@ public struct InvitationHost: Sendable {
     /// How long a code is valid unless told otherwise (seed 004: ten minutes).
     public static let lifetime: TimeInterval = 600
 
-    /// Opens a rendezvous on `server` for a new random code.
-    ///
-    /// `remember` is given the rendezvous before its account exists on the server: a crash
-    /// between the two would otherwise leave an account nothing knows how to remove (store it
-    /// with `InvitationLeftover.remember(in:)`; the next sync removes it once this process is gone).
+    /// Opens a rendezvous on `server` for a new random code, kept in `database` as the vault's
+    /// pending invitation (`InvitationLeftover`) from before its account exists on the server until
+    /// `InvitationLeftover.forget`: a crash at any point leaves nothing the next sync cannot remove.
+    /// One a crashed inviter of this vault left is removed first.
     ///
     /// - Throws: `KintoError` when the server cannot be reached or refuses new accounts.
     public static func open(server: URL, kind: InvitationKind, lifetime: TimeInterval = InvitationHost.lifetime,
-                            remember: (InvitationLeftover) throws -> Void) async throws -> InvitationHost {
+                            rememberingIn database: VaultDatabase) async throws -> InvitationHost {
+        await InvitationLeftover.removeLeftover(of: database)
         while true {
             let code = InvitationCode.random()
             let keys = try RendezvousKeys(code: code)
-            // The local clock is good enough here: `leftover` replaces this with the server's expiry.
-            try remember(InvitationLeftover(server: server, user: keys.accountName, password: keys.accountPassword,
-                                            expires: Date().addingTimeInterval(lifetime)))
+            // The local clock is good enough until the server's expiry is known (below).
+            try InvitationLeftover(server: server, user: keys.accountName, password: keys.accountPassword,
+                                   expires: Date().addingTimeInterval(lifetime)).remember(in: database)
             do {
                 try await KintoClient.createAccount(server: server, user: keys.accountName, password: keys.accountPassword)
             } catch KintoError.accountExists {
@@ -44,7 +44,9 @@ public struct InvitationHost: Sendable {
             let offer = InvitationRecords.Offer(kind: kind.rawValue, key: handshake.publicKey,
                                                 expires: Timestamp(expires).milliseconds)
             try await rendezvous.write("invite", offer.object)
-            return InvitationHost(code: code, expires: expires, kind: kind, rendezvous: rendezvous, handshake: handshake)
+            let host = InvitationHost(code: code, expires: expires, kind: kind, rendezvous: rendezvous, handshake: handshake)
+            try host.leftover.remember(in: database)
+            return host
         }
     }
 

@@ -196,11 +196,7 @@ final class Runtime {
                 guard let account = try SyncAccount.load(from: vault.database) else {
                     return inbox.post(.invitationFinished("This vault has no sync account to share."))
                 }
-                await InvitationLeftover.removeLeftover(of: vault.database)
-                let host = try await InvitationHost.open(server: account.server, kind: .device) { opening in
-                    try opening.remember(in: vault.database)
-                }
-                try host.leftover.remember(in: vault.database)
+                let host = try await InvitationHost.open(server: account.server, kind: .device, rememberingIn: vault.database)
                 inbox.post(.invitationOpened(code: host.code.description, expires: host.expires,
                                              server: account.server.absoluteString))
                 let claim = try await host.waitForClaim()

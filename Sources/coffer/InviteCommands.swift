@@ -18,13 +18,10 @@ struct DeviceInviteCommand: AsyncParsableCommand {
         guard let account = try SyncAccount.load(from: vault.database) else {
             throw UsageError("This vault has no sync account to share; set one with `coffer account signup` first.")
         }
-        await InvitationLeftover.removeLeftover(of: vault.database)
         let host = try await AccountOptions.mapped {
-            try await InvitationHost.open(server: account.server, kind: .device, lifetime: validSeconds) { opening in
-                try opening.remember(in: vault.database)
-            }
+            try await InvitationHost.open(server: account.server, kind: .device, lifetime: validSeconds,
+                                          rememberingIn: vault.database)
         }
-        try host.leftover.remember(in: vault.database)
         Terminal.write("""
             Invitation code: \(host.code)   (valid \(Int(validSeconds / 60)) min, once)
             On the new device run:  coffer join --server \(account.server.absoluteString) --code \(host.code)
@@ -89,13 +86,9 @@ struct SendCommand: AsyncParsableCommand {
         let vault = try Vault.open(at: global.vaultPath)
         let meeting = try server.map(AccountOptions.serverURL) ?? SyncAccount.load(from: vault.database)?.server
         guard let meeting else { throw UsageError("This vault has no sync server; name one with --server.") }
-        await InvitationLeftover.removeLeftover(of: vault.database)
         let host = try await AccountOptions.mapped {
-            try await InvitationHost.open(server: meeting, kind: .item, lifetime: validSeconds) { opening in
-                try opening.remember(in: vault.database)
-            }
+            try await InvitationHost.open(server: meeting, kind: .item, lifetime: validSeconds, rememberingIn: vault.database)
         }
-        try host.leftover.remember(in: vault.database)
         Terminal.write("""
             Code for \u{201C}\(item.title)\u{201D}: \(host.code)   (valid \(Int(validSeconds / 60)) min, once)
             The other person runs:  coffer receive --server \(meeting.absoluteString) \(host.code)

@@ -56,12 +56,16 @@ extension SyncFaultTests {
     /// claim, wait for the claim, answer, read the answer; then the inviter closes.
     private func exchange(_ payload: Data, kind: InvitationKind, through url: URL, inviter: Device) async -> Exchange {
         var remembered: (user: String, password: String)?
+        // The rendezvous the inviter remembered, read back however far it got.
+        func readRemembered() {
+            guard let text = try? inviter.vault.database.meta(.pendingInvitation),
+                  let leftover = InvitationLeftover(stored: text) else { return }
+            remembered = (leftover.user, leftover.password)
+        }
         do {
-            let host = try await InvitationHost.open(server: url, kind: kind, lifetime: 120) { opening in
-                remembered = (opening.user, opening.password)
-                try opening.remember(in: inviter.vault.database)
-            }
-            try host.leftover.remember(in: inviter.vault.database)
+            let host = try await InvitationHost.open(server: url, kind: kind, lifetime: 120,
+                                                     rememberingIn: inviter.vault.database)
+            readRemembered()
             let guest = try await InvitationGuest.claim(server: url, code: host.code, kind: kind, name: "guest")
             let claim = try await host.waitForClaim(polling: 0.2)
             XCTAssertEqual(claim.agreement.confirmation, guest.confirmation, "both sides show the same number")
@@ -71,6 +75,7 @@ extension SyncFaultTests {
             try InvitationLeftover.forget(in: inviter.vault.database)
             return Exchange(result: .success(received), rendezvous: remembered)
         } catch {
+            if remembered == nil { readRemembered() }  // the open itself failed, after remembering
             return Exchange(result: .failure(error), rendezvous: remembered)
         }
     }
