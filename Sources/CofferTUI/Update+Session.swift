@@ -36,6 +36,8 @@ extension Update {
             // A lock meanwhile ends the loading: nothing comes back.
             guard !state.isLocked else { return [] }
             state.isOpeningItems = !isComplete
+            // The listing only grows, so an equal count is the list already shown (the first
+            // report comes as `.unlocked` and again here): no second sort of the same items.
             if items.count != state.items.count { state.items = items }
             keepSelectionVisible(in: &state)
             return isComplete ? recheckHealth(in: &state) : []
