@@ -65,6 +65,16 @@ public struct Lineage: Sendable, Equatable {
         return a.revision < b.revision
     }
 
+    /// Whether this version and `other` were both made from the same earlier version (not from
+    /// nothing). Neither is then older than the other, whatever their revisions: on the server,
+    /// where each push names the version it replaces, the later of two siblings can only be one
+    /// made before and pushed over a deletion of the other (an edit made offline, re-creating an
+    /// item another device edited and then removed). Its revision is its maker's clock at the
+    /// edit, which can be earlier than the deleted sibling's.
+    public func isSibling(of other: Lineage) -> Bool {
+        revision > 0 && other.revision > 0 && parent == other.parent && parent != Lineage.unknown.parent
+    }
+
     /// Whether `record` (base64 of sealed bytes) is the version this lineage was made from.
     public func isMade(from record: String) -> Bool {
         guard revision > 0, let sealed = Data(base64Encoded: record) else { return false }

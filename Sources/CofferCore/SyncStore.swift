@@ -38,12 +38,13 @@ public enum SyncedRecord: Sendable, Equatable {
 public struct StableStamp: Sendable, Equatable {
     /// The server's timestamp of the version stable holds.
     public var lastModified: Int64
-    /// The revision of its lineage (nil for bytes that are no envelope).
-    public var revision: UInt64?
+    /// Its lineage (nil for bytes that are no envelope).
+    public var lineage: Lineage?
+    public var revision: UInt64? { lineage?.revision }
 
-    public init(lastModified: Int64, revision: UInt64?) {
+    public init(lastModified: Int64, lineage: Lineage?) {
         self.lastModified = lastModified
-        self.revision = revision
+        self.lineage = lineage
     }
 }
 
@@ -89,10 +90,10 @@ public struct SyncStore {
             guard let row = try Row.fetchOne(try db.cachedStatement(sql: "SELECT last_modified, encrypted FROM items WHERE id = ?"),
                                              arguments: [id])
             else { return nil }
-            return StableStamp(lastModified: row["last_modified"], revision: Lineage.of(row["encrypted"] as String)?.revision)
+            return StableStamp(lastModified: row["last_modified"], lineage: Lineage.of(row["encrypted"] as String))
         case .keystores:
             guard id == CollectionName.keystoreID, let record = try VaultDatabase.stableKeystore(in: db) else { return nil }
-            return StableStamp(lastModified: record.lastModified, revision: Lineage.of(record.encrypted)?.revision)
+            return StableStamp(lastModified: record.lastModified, lineage: Lineage.of(record.encrypted))
         }
     }
 

@@ -49,10 +49,11 @@ enum FetchRules {
         return hasLocal ? .queue(action) : .applyToStable
     }
 
-    /// Whether the record is a version older than stable's (a lower lineage revision).
+    /// Whether the record is a version older than stable's (a lower lineage revision), and not
+    /// stable's sibling (re-created over a deletion: `Lineage.isSibling`).
     static func isOlderThanStable(_ facts: FetchFacts) -> Bool {
-        guard let stable = facts.stable, !facts.header.isDeleted,
-              let theirs = facts.header.revision, let ours = stable.revision else { return false }
-        return theirs < ours
+        guard let stable = facts.stable?.lineage, !facts.header.isDeleted,
+              let theirs = facts.header.lineage else { return false }
+        return theirs.revision < stable.revision && !theirs.isSibling(of: stable)
     }
 }

@@ -6,9 +6,10 @@ package struct SyncRecordHeader: Sendable, Equatable {
     package var id: String
     package var lastModified: Int64
     var isDeleted: Bool
-    /// The revision of its lineage: 0 for a record sealed before lineages, nil for a deletion or
-    /// bytes that are no envelope (corrupt, not older).
-    var revision: UInt64?
+    /// Its lineage: revision 0 for a record sealed before lineages, nil for a deletion or bytes
+    /// that are no envelope (corrupt, not older).
+    var lineage: Lineage?
+    var revision: UInt64? { lineage?.revision }
 }
 
 /// A record as the server sent it, decoded once and checked: its header and the record itself.
@@ -49,6 +50,6 @@ extension IncomingRecord {
 
     private static func header(_ id: String, _ lastModified: Int64, _ isDeleted: Bool, _ encrypted: String) -> SyncRecordHeader {
         SyncRecordHeader(id: id, lastModified: lastModified, isDeleted: isDeleted,
-                         revision: isDeleted ? nil : Lineage.of(encrypted)?.revision)
+                         lineage: isDeleted ? nil : Lineage.of(encrypted))
     }
 }

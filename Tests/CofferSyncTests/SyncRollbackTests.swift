@@ -66,6 +66,38 @@ final class SyncRollbackTests: XCTestCase {
         XCTAssertNil(again.error, "reported once, not on every sync: \(again.message ?? "")")
     }
 
+    /// Not a rollback: an edit made offline, before another device's later edit, that comes up
+    /// after that device removed the item. The two versions are siblings (made from the same
+    /// version), and the re-created one carries its maker's earlier clock: the device holding the
+    /// removed version must take it without a warning (seed 20250663 of the random histories).
+    func testAnOfflineEditPushedOverADeletionIsNoRollback() async throws {
+        let (a, b, _) = try await pair()
+        let c = try await Device.join("c", in: directory, server: server.url, credentials: credentials)
+        let item = try await a.add("Shop", username: "ann", password: "first")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+        await c.syncExpectingSuccess()
+
+        _ = try await a.edit(item.id) { $0.entry.password = "made offline on a" }
+        c.clock.advance(60)
+        _ = try await c.edit(item.id) { $0.entry.username = "a minute later on c" }
+        await c.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+        try await c.remove(item.id)
+        await c.syncExpectingSuccess()
+
+        await a.syncExpectingSuccess()  // a's edit stands against the removal: the item comes back
+        let report = await b.sync()
+        XCTAssertEqual(report.rolledBack, 0, report.message ?? "")
+        XCTAssertNil(report.error, report.message ?? "")
+        let onB = try await b.items()
+        XCTAssertEqual(onB[item.id]?.entry.password, "made offline on a", "b took a's re-created version")
+        let reviewed = try await b.vault.reviews().map(\.id)
+        XCTAssertEqual(reviewed, [], "nothing to review: nothing was merged")
+        await c.syncExpectingSuccess()
+        try await assertConverged([a, b, c])
+    }
+
     func testReplayWhileLockedOverwritesNothingAndWaitsForTheUnlock() async throws {
         let (a, b, raw) = try await pair()
         let item = try await a.add("Mail", password: "first")

@@ -1,4 +1,5 @@
 import CofferCore
+import Foundation
 import XCTest
 @testable import CofferSync
 
@@ -7,15 +8,25 @@ import XCTest
 final class SyncRulesTests: XCTestCase {
     typealias Local = FetchFacts.Local
 
-    func header(deleted: Bool = false, lastModified: Int64 = 200, revision: UInt64? = 5) -> SyncRecordHeader {
-        SyncRecordHeader(id: "a", lastModified: lastModified, isDeleted: deleted, revision: deleted ? nil : revision)
+    func header(deleted: Bool = false, lastModified: Int64 = 200, revision: UInt64? = 5, parent: UInt8 = 1) -> SyncRecordHeader {
+        SyncRecordHeader(id: "a", lastModified: lastModified, isDeleted: deleted,
+                         lineage: deleted ? nil : lineage(revision, parent: parent))
+    }
+
+    /// A lineage made from the version whose digest is `parent` repeated (0: from nothing).
+    func lineage(_ revision: UInt64?, parent: UInt8 = 2) -> Lineage? {
+        revision.map { Lineage(revision: $0, parent: Data(repeating: parent, count: Lineage.digestLength)) }
+    }
+
+    func stamp(_ revision: UInt64, parent: UInt8 = 2) -> StableStamp {
+        StableStamp(lastModified: 100, lineage: lineage(revision, parent: parent))
     }
 
     // MARK: Fetch
 
     func testFetchDecisions() {
-        let stable = StableStamp(lastModified: 100, revision: 4)
-        let newerStable = StableStamp(lastModified: 100, revision: 9)
+        let stable = stamp(4)
+        let newerStable = stamp(9)
         let cases: [(String, FetchFacts, FetchDecision)] = [
             ("echo of our own write", FetchFacts(header: header(lastModified: 100), stable: stable, local: .different), .dropEcho),
             ("echo, nothing local", FetchFacts(header: header(lastModified: 100), stable: stable, local: .none), .dropEcho),
@@ -45,6 +56,10 @@ final class SyncRulesTests: XCTestCase {
              .applyToStable),
             ("a removal is never older", FetchFacts(header: header(deleted: true), stable: newerStable, local: .none),
              .applyToStable),
+            ("stable's sibling (re-created over a deletion) is not older",
+             FetchFacts(header: header(parent: 2), stable: newerStable, local: .none), .applyToStable),
+            ("two versions made from nothing are no siblings",
+             FetchFacts(header: header(parent: 0), stable: stamp(9, parent: 0), local: .none), .standOursAgainst(.update)),
         ]
         for (name, facts, expected) in cases {
             XCTAssertEqual(FetchRules.decide(facts), expected, name)
@@ -57,7 +72,7 @@ final class SyncRulesTests: XCTestCase {
     func testFetchPlanFromDecisions() throws {
         let item = ItemRecord(id: "a", isActive: true, originHashes: [], tagHashes: [], encrypted: "e", lastModified: 200)
         let record = IncomingRecord(header: header(), value: .item(item))
-        let stable = StableStamp(lastModified: 100, revision: 9)
+        let stable = stamp(9)
         let facts = FetchFacts(header: header(), stable: stable, local: .none)
 
         var plan = FetchPlan(collection: .items, marker: "200")
