@@ -38,9 +38,16 @@ struct ApplyDecision: Sendable, Equatable {
     }
 }
 
-/// The apply rules: pure, from an acknowledgement and the local change pending now.
+/// The apply rules: pure, from an acknowledgement, the local change pending now and the server
+/// timestamp of the version stable holds now.
 enum ApplyRules {
-    static func decide(_ ack: PushStep.Acknowledgement, current: PendingChange?) -> ApplyDecision {
+    static func decide(_ ack: PushStep.Acknowledgement, current: PendingChange?, stableNow: Int64? = nil) -> ApplyDecision {
+        // Another sync of this vault (an agent's timer beside `coffer sync`) fetched a newer
+        // version while this push was answered: stable already holds what came after ours, which
+        // the marker has passed. Writing ours over it would lose that version on this device.
+        if isOvertaken(ack, stableNow: stableNow) {
+            return ApplyDecision(stable: .leave, local: current?.record == ack.pushedRecord ? .drop : .keep)
+        }
         let stable: ApplyDecision.Stable
         if let stamp = ack.lastModified {
             guard stamp > 0 else { return ApplyDecision(stable: .leave, local: .keep) }
@@ -60,5 +67,13 @@ enum ApplyRules {
         current.lastModified = 0
         current.action = .add
         return ApplyDecision(stable: stable, local: .rebase(current))
+    }
+
+    /// Whether stable moved past the acknowledged version: newer than the accepted write, or,
+    /// for a removal, a version that came after the one removed (re-created since).
+    static func isOvertaken(_ ack: PushStep.Acknowledgement, stableNow: Int64?) -> Bool {
+        guard let stableNow else { return false }
+        if let stamp = ack.lastModified { return stamp > 0 && stableNow > stamp }
+        return ack.base > 0 && stableNow > ack.base
     }
 }

@@ -10,7 +10,8 @@ enum ApplyStep {
         try context.database.syncWrite { store in
             for ack in acknowledgements {
                 let current = try store.pendingChange(ack.collection, ack.id, source: .local)
-                try ApplyRules.decide(ack, current: current).execute(ack, in: store)
+                let stableNow = try store.stableStamp(ack.collection, ack.id)?.lastModified
+                try ApplyRules.decide(ack, current: current, stableNow: stableNow).execute(ack, in: store)
             }
             CrashPoint.reach("sync.apply.inside")
         }

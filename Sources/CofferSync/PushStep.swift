@@ -15,6 +15,8 @@ enum PushStep {
         var pushedRecord: String
         /// The server's new timestamp, nil for a deletion.
         var lastModified: Int64?
+        /// The server timestamp the pushed change was based on (0: none).
+        var base: Int64 = 0
     }
 
     struct Outcome {
@@ -36,7 +38,7 @@ enum PushStep {
             case .remove where change.lastModified == 0:
                 // Never reached the server: nothing to delete there.
                 outcome.acknowledgements.append(Acknowledgement(collection: collection, id: change.id,
-                                                                pushedRecord: change.record, lastModified: nil))
+                                                                pushedRecord: change.record, lastModified: nil, base: 0))
                 continue
             case .remove:
                 requests.append(.delete(collection: collection, id: change.id, lastModified: change.lastModified))
@@ -60,11 +62,12 @@ enum PushStep {
             case .accepted(_, let serverStamp):
                 outcome.acknowledgements.append(Acknowledgement(
                     collection: collection, id: change.id, pushedRecord: change.record,
-                    lastModified: change.action == .remove ? nil : serverStamp))
+                    lastModified: change.action == .remove ? nil : serverStamp, base: change.lastModified))
             case .failed(let status, _) where status == 404 && change.action == .remove:
                 // Already gone on the server: the removal holds.
                 outcome.acknowledgements.append(Acknowledgement(collection: collection, id: change.id,
-                                                                pushedRecord: change.record, lastModified: nil))
+                                                                pushedRecord: change.record, lastModified: nil,
+                                                                base: change.lastModified))
             case .preconditionFailed:
                 outcome.rejected += 1
             case .failed(let status, let message):

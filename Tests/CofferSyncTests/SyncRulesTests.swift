@@ -153,6 +153,21 @@ final class SyncRulesTests: XCTestCase {
         XCTAssertEqual(ApplyRules.decide(ack(nil), current: local(.update)), ApplyDecision(stable: .delete, local: .rebase(readded)),
                        "an edit made while its removal was pushed goes up as a new record")
         XCTAssertEqual(ApplyRules.decide(ack(nil), current: local(.remove)), ApplyDecision(stable: .delete, local: .keep))
+
+        // Overtaken by another sync of the vault, which stored a newer version meanwhile.
+        XCTAssertEqual(ApplyRules.decide(ack(500), current: nil, stableNow: 700), ApplyDecision(stable: .leave, local: .keep),
+                       "a newer stable stays")
+        XCTAssertEqual(ApplyRules.decide(ack(500), current: local(.update, "pushed"), stableNow: 700),
+                       ApplyDecision(stable: .leave, local: .drop), "what was pushed is on the server: not pending any more")
+        XCTAssertEqual(ApplyRules.decide(ack(500), current: local(.update), stableNow: 700), ApplyDecision(stable: .leave, local: .keep),
+                       "a newer edit keeps the base the other sync gave it")
+        XCTAssertEqual(ApplyRules.decide(ack(500), current: nil, stableNow: 500), ApplyDecision(stable: .save(lastModified: 500), local: .keep),
+                       "the other sync acknowledged the same version")
+        var removal = ack(nil)
+        removal.base = 100
+        XCTAssertEqual(ApplyRules.decide(removal, current: nil, stableNow: 900), ApplyDecision(stable: .leave, local: .keep),
+                       "re-created since the removal: the newer version stays")
+        XCTAssertEqual(ApplyRules.decide(removal, current: nil, stableNow: 100), ApplyDecision(stable: .delete, local: .keep))
     }
 
     // MARK: Re-upload after the server lost data
