@@ -11,6 +11,8 @@ struct ExaminePlan {
     var toDrop: [(id: String, source: PendingChange.Source)] = []
     /// Local changes rewritten (an update over a tombstone becomes an add).
     var toRequeue: [PendingChange] = []
+    /// The server time of each tombstone a local update goes up over.
+    var tombstoneStamps: [String: Int64] = [:]
     var applied = 0
     var conflicts = 0
 
@@ -30,6 +32,7 @@ struct ExaminePlan {
             // The server has a tombstone: our update goes up as a new record.
             toForget.append(remote.id)
             toDrop.append((remote.id, .remote))
+            tombstoneStamps[remote.id] = remote.lastModified
             if var local {
                 local.action = .add
                 local.lastModified = 0

@@ -8,6 +8,9 @@ enum ExamineStep {
     struct Outcome {
         var applied = 0
         var conflicts = 0
+        /// Local updates that go up over a tombstone, each with the lowest revision that counts
+        /// as newer than the version the tombstone removed (`Vault.floorRevisions`).
+        var recreated: [String: UInt64] = [:]
     }
 
     static func run(_ collection: CollectionName, _ context: SyncContext) throws -> Outcome {
@@ -19,7 +22,12 @@ enum ExamineStep {
             }
             try plan.execute(in: store)
             CrashPoint.reach("sync.examine.\(collection.rawValue).inside")
-            return Outcome(applied: plan.applied, conflicts: plan.conflicts)
+            // Every version removed was pushed before the fetch that brought its tombstone: the
+            // server time of that fetch (its ETag) bounds them all, whatever their makers' clocks.
+            let fetched = UInt64(try store.marker(collection)?.filter(\.isNumber) ?? "") ?? 0
+            var recreated: [String: UInt64] = [:]
+            for change in plan.toRequeue { recreated[change.id] = max(fetched, UInt64(max(0, plan.tombstoneStamps[change.id] ?? 0))) + 1 }
+            return Outcome(applied: plan.applied, conflicts: plan.conflicts, recreated: recreated)
         }
     }
 }

@@ -84,14 +84,20 @@ public actor SyncEngine {
         // What this device writes from here on (merges, their times) uses the server's clock.
         if let skew = await client.clockSkew { SyncState.record(skew, in: context.database, logger: logger) }
         var conflicts = 0
+        var recreated: [String: UInt64] = [:]
         for collection in collections {
             CrashPoint.reach("sync.examine.\(collection.rawValue).before")
             let examined = try ExamineStep.run(collection, context)
             CrashPoint.reach("sync.examine.\(collection.rawValue).after")
             conflicts += examined.conflicts
+            if collection == .items { recreated = examined.recreated }
             logger.info("examine \(collection.rawValue): applied \(examined.applied), conflicts \(examined.conflicts)")
         }
         let isUnlocked = await !vault.isLocked
+        if isUnlocked, !recreated.isEmpty {
+            let raised = try await vault.floorRevisions(recreated)
+            if raised > 0 { logger.info("examine items: \(raised) re-created over a tombstone, sealed newer than it") }
+        }
         if conflicts > 0 || isUnlocked {
             for collection in collections {
                 CrashPoint.reach("sync.reconcile.\(collection.rawValue).before")

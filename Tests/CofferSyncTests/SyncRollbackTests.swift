@@ -98,6 +98,42 @@ final class SyncRollbackTests: XCTestCase {
         try await assertConverged([a, b, c])
     }
 
+    /// The same with a version in between: the offline edit is a cousin of the removed version
+    /// (made from its grandparent), which nothing in the two records tells from an old version
+    /// served again. The re-creating device, unlocked, seals its edit again newer than the fetch
+    /// that brought the tombstone. Running clocks (as real devices have), with pauses longer than
+    /// the `Date` header's one-second grain, so the clocks' order is the real one.
+    func testAnOfflineEditPushedOverTheRemovalOfALaterVersionIsSealedNewer() async throws {
+        let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials, clock: .live())
+        await a.syncExpectingSuccess()
+        let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials, clock: .live())
+        let c = try await Device.join("c", in: directory, server: server.url, credentials: credentials, clock: .live())
+        let item = try await a.add("Shop", username: "ann", password: "first")
+        for device in [a, b, c] { await device.syncExpectingSuccess() }
+
+        _ = try await c.edit(item.id) { $0.entry.password = "made offline on c" }
+        try await Task.sleep(nanoseconds: 1_200_000_000)
+        _ = try await b.edit(item.id) { $0.entry.username = "edited on b" }
+        await b.syncExpectingSuccess()
+        await a.syncExpectingSuccess()
+        _ = try await a.edit(item.id) { $0.title = "Shop (a, on b's)" }
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()  // b holds a's version, made from b's
+        try await a.remove(item.id)
+        await a.syncExpectingSuccess()
+        try await Task.sleep(nanoseconds: 1_200_000_000)
+
+        await c.syncExpectingSuccess()  // c's edit stands against the removal, sealed again
+        let report = await b.sync()
+        XCTAssertEqual(report.rolledBack, 0, report.message ?? "")
+        XCTAssertNil(report.error, report.message ?? "")
+        let onB = try await b.items()
+        XCTAssertEqual(onB[item.id]?.entry.password, "made offline on c")
+        XCTAssertEqual(onB[item.id]?.title, "Shop", "c's edit, made before b's and a's, was all that survived the removal")
+        await a.syncExpectingSuccess()
+        try await assertConverged([a, b, c])
+    }
+
     func testReplayWhileLockedOverwritesNothingAndWaitsForTheUnlock() async throws {
         let (a, b, raw) = try await pair()
         let item = try await a.add("Mail", password: "first")
