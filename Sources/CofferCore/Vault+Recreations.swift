@@ -8,16 +8,20 @@ extension Vault {
     /// Such an edit was sealed with its maker's clock at the time, which can be earlier than the
     /// removed version's revision (an edit made offline, then another device edited and removed
     /// the item). A device still holding that removed version would take ours for an older one
-    /// served again (a rollback) when they are not siblings. The floor is the server time of the
-    /// fetch that brought the tombstone, past every version pushed before it. Needs the keys:
-    /// while locked, the edit goes up with the revision it has. Returns how many were sealed again.
+    /// served again (a rollback) when they are not siblings. The floor is the later of the
+    /// server's timestamp for the collection when the tombstone came (past every version pushed
+    /// before it, whatever its maker's clock) and this device's corrected clock now (it is a
+    /// version made now). Needs the keys: while locked, the edit goes up with the revision it has.
+    /// Returns how many were sealed again.
     @discardableResult
     public func floorRevisions(_ floors: [String: UInt64]) throws -> Int {
         guard !floors.isEmpty else { return 0 }
         let session = try unlockedSession()
+        let now = UInt64(max(0, self.now.milliseconds))
         return try database.write { db in
             var count = 0
-            for (id, floor) in floors.sorted(by: { $0.key < $1.key }) {
+            for (id, serverFloor) in floors.sorted(by: { $0.key < $1.key }) {
+                let floor = max(serverFloor, now)
                 guard let change = try VaultDatabase.pendingChange(.items, id, source: .local, in: db),
                       change.action == .add, change.lastModified == 0 else { continue }
                 let record = try VaultDatabase.decodeStored(ItemRecord.self, change.record)
