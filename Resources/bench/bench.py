@@ -382,6 +382,20 @@ class Raw:
         return status
 
 
+def raw_store(path, collections):
+    """What a minimal client stores of a first download: each record's id, timestamp and JSON
+    text, in one transaction of a WAL-mode SQLite file (coffer's `join` keeps the same three)."""
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("CREATE TABLE records (collection TEXT, id TEXT, last_modified INTEGER, record TEXT, "
+               "PRIMARY KEY (collection, id))")
+    with db:
+        for collection, records in collections.items():
+            db.executemany("INSERT INTO records VALUES (?, ?, ?, ?)",
+                           ((collection, r["id"], r["last_modified"], json.dumps(r)) for r in records))
+    db.close()
+
+
 def pending_records(vault):
     """The records `coffer account signup` is about to upload, as Kinto bodies."""
     db = sqlite3.connect(vault)
@@ -437,12 +451,16 @@ def sync_figures(kinto, vault_a, passfile, pwfile, runs):
     seconds, _, _, _ = run(coffer("join", "--vault", vault_b, "--server", kinto, "--user", user_a,
                                   "--password-file", pwfile, "--passphrase-file", passfile))
     figures["download_coffer"] = n / seconds
-    log(f"first download of {n} items: raw client")
+    log(f"first download of {n} items: raw client, storing the rows in SQLite")
     raw = Raw(kinto, user_a)
+    store = os.path.join(WORK, "raw-download.db")
+    if os.path.exists(store):
+        os.remove(store)
     t0 = time.perf_counter()
     raw.request("GET", "/")
     keystores, keystore_etag = raw.download("keystores")
     items, items_etag = raw.download("items")
+    raw_store(store, {"keystores": keystores, "items": items})
     assert len(items) == n, (len(items), n)
     figures["download_raw"] = n / (time.perf_counter() - t0)
 
@@ -585,10 +603,18 @@ def main():
             f"{p50:.1f} / {p99:.1f} ms", "—", "—", "p99 ≤ 8 ms", p99 <= 8)
     if sync:
         n = sync["n"]
-        for what, label in (("upload", "first upload"), ("download", "first download (new device: `join`)")):
-            c, r = sync[f"{what}_coffer"], sync[f"{what}_raw"]
-            row(f"{label} of {n:,} items", f"{c:,.0f} items/s", f"{r:,.0f} items/s (raw client)", f"{c / r:.2f}×",
-                "≥ 0.9×", c / r >= 0.9)
+        c, r = sync["upload_coffer"], sync["upload_raw"]
+        row(f"first upload of {n:,} items", f"{c:,.0f} items/s", f"{r:,.0f} items/s (raw client)", f"{c / r:.2f}×",
+            "≥ 0.9×", c / r >= 0.9)
+        # `join` derives the key (Argon2id) before it downloads: the time of a whole `search` on the
+        # empty vault (start, open, KDF) is taken off, as the issue's "after the KDF" asks.
+        whole = n / sync["download_coffer"]
+        kdf = search[0][0][0]
+        c, r = n / max(whole - kdf, 1e-3), sync["download_raw"]
+        row(f"first download (new device: `join`) of {n:,} items, after the KDF ({whole * 1000:,.0f} ms whole, "
+            f"{kdf * 1000:,.0f} ms start + KDF taken off)", f"{c:,.0f} items/s",
+            f"{r:,.0f} items/s (raw client storing the rows in SQLite, one transaction)", f"{c / r:.2f}×",
+            "≥ 0.8×", c / r >= 0.8)
         seen = sync["noop_requests"]
         described = ", ".join(f"{r['method']} {r['path'].split('?')[0].rsplit('/', 2)[-2] if r['path'].count('/') > 2 else r['path']} → {r['status']}" for r in seen)
         conditional = [r for r in seen if r["status"] == 304]
