@@ -19,6 +19,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
+        // libcurl through dlopen, on the first request (Sources/CCurl/shim.h).
+        .systemLibrary(name: "CCurl"),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw",
                        providers: [.apt(["libncursesw5-dev"])]),
         // zxcvbn-c ships no pkg-config file: the module map links it by name.
@@ -38,6 +40,7 @@ let package = Package(
             name: "CofferSync",
             dependencies: [
                 "CofferCore",
+                "CCurl",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

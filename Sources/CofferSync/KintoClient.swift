@@ -1,8 +1,5 @@
 import CofferCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
 
 /// Talks to one account on a Kinto server: the `default` bucket's collections (DESIGN §4).
@@ -64,7 +61,7 @@ public actor KintoClient {
             throw KintoError.network(message: "the account name is empty")
         }
         let url = try Self.endpoint(server, "/accounts/\(name)")
-        var request = URLRequest(url: url)
+        var request = KintoRequest(url: url)
         request.httpMethod = "PUT"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -260,7 +257,7 @@ public actor KintoClient {
     /// server failures into errors. Any other status is the caller's to judge.
     func perform(_ method: String, _ url: URL, headers: [String: String] = [:],
                  body: Data? = nil) async throws -> KintoResponse {
-        var request = URLRequest(url: url)
+        var request = KintoRequest(url: url)
         request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let token = Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString()

@@ -16,6 +16,17 @@ final class KintoCodingTests: XCTestCase {
         XCTAssertNil(KintoHeaders(json: ["Retry-After": "-3"]).seconds("Retry-After"))
     }
 
+    /// Headers as libcurl hands them over: the status line, then `Name: value` lines.
+    func testRawHeadersAreParsedByName() {
+        let raw = "HTTP/1.1 200 OK\r\nDate: Tue, 24 Nov 2026 22:42:51 GMT\r\nEtag: \"1795\"\r\n"
+            + "Next-Page:  http://h/v1/x?_token=a:b \r\nno colon here\r\n\r\n"
+        let headers = KintoHeaders(raw: Data(raw.utf8))
+        XCTAssertEqual(headers["date"], "Tue, 24 Nov 2026 22:42:51 GMT", "split at the first colon only")
+        XCTAssertEqual(headers["ETag"], "\"1795\"")
+        XCTAssertEqual(headers["next-page"], "http://h/v1/x?_token=a:b")
+        XCTAssertNil(headers["HTTP/1.1 200 OK"])
+    }
+
     func testRecordIDsFollowKintosPattern() {
         for id in ["a", "A1", "0_x-y", UUID().uuidString] {
             XCTAssertTrue(KintoRecordID.isValid(id), id)

@@ -1,0 +1,103 @@
+import CCurl
+import Foundation
+
+/// Sends a client's requests through libcurl, loaded on the first one (`CCurl/shim.h` says why),
+/// keeping its handles and their connections for the next requests.
+///
+/// No redirect is followed (credentials go to the configured server only), no authentication
+/// challenge is answered (a 401 is returned as it is, and the client calls it `unauthorized`).
+final class KintoTransport: @unchecked Sendable {
+    let timeout: TimeInterval
+    private let lock = NSLock()
+    /// Handles not in use, each keeping its connections alive.
+    private var idle: [UnsafeMutableRawPointer] = []
+
+    init(timeout: TimeInterval) {
+        self.timeout = timeout
+    }
+
+    deinit {
+        for handle in idle { coffer_curl_handle_free(handle) }
+    }
+
+    /// Sends one request and reads the whole answer, whatever its status.
+    ///
+    /// - Throws: `KintoError.offline` when nothing could be reached, `.network` for any other
+    ///   transport failure (a timeout, a dropped connection, libcurl missing), and
+    ///   `CancellationError` when the calling task was cancelled.
+    func send(_ request: KintoRequest) async throws -> KintoResponse {
+        try Task.checkCancellation()
+        guard coffer_curl_load() != 0 else {
+            throw KintoError.network(message: "libcurl (libcurl.so.4) could not be loaded; install libcurl4 to sync")
+        }
+        guard let memory = calloc(1, MemoryLayout<coffer_curl_exchange>.stride) else {
+            throw KintoError.network(message: "out of memory")
+        }
+        let exchange = Exchange(pointer: memory.assumingMemoryBound(to: coffer_curl_exchange.self))
+        defer { coffer_curl_exchange_free(exchange.pointer) }
+        let code = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+                // curl_easy_perform blocks: off the cooperative pool.
+                DispatchQueue.global(qos: .userInitiated).async {
+                    continuation.resume(returning: self.perform(request, exchange))
+                }
+            }
+        } onCancel: {
+            exchange.pointer.pointee.cancelled = 1
+        }
+        let answer = exchange.pointer.pointee
+        guard code == Int32(COFFER_CURLE_OK) else { throw Self.failure(code, answer) }
+        let body = answer.body.bytes.map { Data(bytes: $0, count: answer.body.count) } ?? Data()
+        let headers = answer.headers.bytes.map { Data(bytes: $0, count: answer.headers.count) } ?? Data()
+        return KintoResponse(status: answer.status, headers: KintoHeaders(raw: headers), body: body)
+    }
+
+    private func perform(_ request: KintoRequest, _ exchange: Exchange) -> Int32 {
+        guard let handle = checkOut() else { return Int32(COFFER_CURLE_NOT_LOADED) }
+        let lines = request.headers.map { strdup("\($0.key): \($0.value)") }
+        defer { lines.forEach { free($0) } }
+        let constLines = lines.map { UnsafePointer($0) }
+        let milliseconds = Int(max(1, (timeout * 1000).rounded()))
+        let code = constLines.withUnsafeBufferPointer { headers in
+            let perform = { (body: UnsafeRawPointer?, count: Int) in
+                coffer_curl_perform(handle, exchange.pointer, request.httpMethod, request.url.absoluteString,
+                                    headers.baseAddress, Int32(headers.count), body, Int64(count), milliseconds)
+            }
+            guard let body = request.httpBody else { return perform(nil, 0) }
+            // An empty body still needs a pointer: libcurl reads "no body" from NULL.
+            return body.isEmpty ? perform(UnsafeRawPointer(bitPattern: 1), 0) : body.withUnsafeBytes { perform($0.baseAddress, $0.count) }
+        }
+        checkIn(handle)
+        return code
+    }
+
+    private func checkOut() -> UnsafeMutableRawPointer? {
+        if let handle = lock.withLock({ idle.popLast() }) { return handle }
+        return coffer_curl_handle_new()
+    }
+
+    private func checkIn(_ handle: UnsafeMutableRawPointer) {
+        lock.withLock { idle.append(handle) }
+    }
+
+    private static func failure(_ code: Int32, _ answer: coffer_curl_exchange) -> Error {
+        if code == Int32(COFFER_CURLE_ABORTED_BY_CALLBACK), answer.cancelled != 0 { return CancellationError() }
+        var buffer = answer.error
+        let detail = withUnsafeBytes(of: &buffer) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let message = "\(detail.isEmpty ? String(cString: coffer_curl_describe(code)) : detail) (curl \(code))"
+        switch code {
+        case Int32(COFFER_CURLE_COULDNT_RESOLVE_PROXY), Int32(COFFER_CURLE_COULDNT_RESOLVE_HOST),
+             Int32(COFFER_CURLE_COULDNT_CONNECT):
+            return KintoError.offline(message: message)
+        case Int32(COFFER_CURLE_OPERATION_TIMEDOUT):
+            return KintoError.network(message: "no answer within the time limit")
+        default:
+            return KintoError.network(message: message)
+        }
+    }
+
+    /// The exchange's memory, shared with the thread that performs it and the cancel handler.
+    private struct Exchange: @unchecked Sendable {
+        let pointer: UnsafeMutablePointer<coffer_curl_exchange>
+    }
+}
