@@ -80,7 +80,7 @@ test: deps
 #    vault with a kill -9 each (MultiProcessTests), MULTIPROCESS_STEPS steps each: ~35 s a seed of
 #    25 steps (200 seeds: ~2 h).
 # 4. CONVERGENCE_HISTORIES randomized 3-device sync histories against the real Kinto
-#    (SyncConvergenceTests), CONVERGENCE_JOBS side by side: 1,000 took 2,727 s.
+#    (SyncConvergenceTests), CONVERGENCE_JOBS side by side: 1,000 took 1,282 s.
 # The whole target: about 9 h on two cores.
 CRASH_SEEDS ?= 25
 FAULT_SEEDS ?= 10
