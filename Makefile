@@ -77,11 +77,11 @@ test: deps
 # 2. every server fault × every step (sync, devices, messages, invitations) × FAULT_SEEDS seeds
 #    through fault-proxy.py (SyncFaultTests): 143 cells a seed, 445 s measured (10 seeds: ~1 h 15 min).
 # 3. MULTIPROCESS_SEEDS seeded histories of the screen, commands, an agent and a sync loop on one
-#    vault with a kill -9 each (MultiProcessTests), MULTIPROCESS_STEPS steps each: ~35 s a seed of
-#    25 steps (200 seeds: ~2 h).
+#    vault with a kill -9 each (MultiProcessTests), MULTIPROCESS_STEPS steps each: ~13 s a seed of
+#    25 steps on a quiet machine (40 seeds in ~9 min, 2026-11-25; 200 seeds: ~45 min).
 # 4. CONVERGENCE_HISTORIES randomized 3-device sync histories against the real Kinto
 #    (SyncConvergenceTests), CONVERGENCE_JOBS side by side: 1,000 took 1,282 s.
-# The whole target: about 9 h on two cores.
+# The whole target: about 7 h on two cores.
 CRASH_SEEDS ?= 25
 FAULT_SEEDS ?= 10
 MULTIPROCESS_SEEDS ?= 1-200
