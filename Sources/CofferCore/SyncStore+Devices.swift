@@ -18,17 +18,12 @@ extension SyncStore {
     }
 
     public func marker(_ collection: DeviceCollectionName) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT etag FROM markers WHERE collection = ?", arguments: [collection.rawValue])
+        try marker(named: collection.rawValue)
     }
 
-    public func setMarker(_ collection: DeviceCollectionName, _ etag: String) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO markers (collection, etag) VALUES (?, ?)",
-                       arguments: [collection.rawValue, etag])
-    }
-
-    /// The next listing is a full one (no `If-None-Match`).
-    public func forgetMarker(_ collection: DeviceCollectionName) throws {
-        try db.execute(sql: "DELETE FROM markers WHERE collection = ?", arguments: [collection.rawValue])
+    /// Nil forgets it: the next listing is a full one (no `If-None-Match`).
+    public func setMarker(_ collection: DeviceCollectionName, _ etag: String?) throws {
+        try setMarker(named: collection.rawValue, etag)
     }
 
     // MARK: Devices

@@ -58,15 +58,25 @@ public struct SyncStore {
 
     /// The server's ETag of the collection's last fetch.
     public func marker(_ collection: CollectionName) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT etag FROM markers WHERE collection = ?", arguments: [collection.rawValue])
+        try marker(named: collection.rawValue)
+    }
+
+    /// Any collection's marker (the device collections' too).
+    func marker(named collection: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT etag FROM markers WHERE collection = ?", arguments: [collection])
     }
 
     public func setMarker(_ collection: CollectionName, _ etag: String?) throws {
+        try setMarker(named: collection.rawValue, etag)
+    }
+
+    /// Any collection's marker (the device collections' too); nil forgets it.
+    func setMarker(named collection: String, _ etag: String?) throws {
         if let etag {
             try db.execute(sql: "INSERT OR REPLACE INTO markers (collection, etag) VALUES (?, ?)",
-                           arguments: [collection.rawValue, etag])
+                           arguments: [collection, etag])
         } else {
-            try db.execute(sql: "DELETE FROM markers WHERE collection = ?", arguments: [collection.rawValue])
+            try db.execute(sql: "DELETE FROM markers WHERE collection = ?", arguments: [collection])
         }
     }
 

@@ -18,7 +18,7 @@ enum MessageDeleteStep {
             CrashPoint.reach("sync.messages.delete.after-send")
             try context.database.syncWrite { store in
                 try store.removeFromInbox(entry.record.id)
-                try store.forgetMarker(.messages)
+                try store.setMarker(.messages, nil)
             }
         }
         try context.database.syncWrite { try $0.pruneHandled(expiredBefore: now - MessageTopic.longestLifetime) }

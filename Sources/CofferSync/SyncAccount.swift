@@ -25,11 +25,11 @@ public struct SyncAccount: Sendable, Equatable {
 
     public func save(to database: VaultDatabase) throws {
         try database.syncWrite { store in
-            try store.setMeta([.accountServer: server.absoluteString, .accountUser: user, .accountPassword: password])
+            for (key, value) in meta { try store.setMeta([key: value]) }
         }
     }
 
-    /// What `save` writes, for a vault made with its account in one transaction (`Vault.join`).
+    /// What `save` writes, also for a vault made with its account in one transaction (`Vault.join`).
     public var meta: [MetaKey: String] {
         [.accountServer: server.absoluteString, .accountUser: user, .accountPassword: password]
     }
