@@ -11,8 +11,8 @@ struct ExaminePlan {
     var toDrop: [(id: String, source: PendingChange.Source)] = []
     /// Local changes rewritten (an update over a tombstone becomes an add).
     var toRequeue: [PendingChange] = []
-    /// The server time of each tombstone a local update goes up over.
-    var tombstoneStamps: [String: Int64] = [:]
+    /// The local updates that go up over a tombstone, with the tombstone's server time.
+    var recreated: [String: Int64] = [:]
     var applied = 0
     var conflicts = 0
 
@@ -32,11 +32,11 @@ struct ExaminePlan {
             // The server has a tombstone: our update goes up as a new record.
             toForget.append(remote.id)
             toDrop.append((remote.id, .remote))
-            tombstoneStamps[remote.id] = remote.lastModified
             if var local {
                 local.action = .add
                 local.lastModified = 0
                 toRequeue.append(local)
+                recreated[remote.id] = remote.lastModified
             }
         case .conflict:
             conflicts += 1

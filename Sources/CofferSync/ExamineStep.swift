@@ -24,10 +24,9 @@ enum ExamineStep {
             CrashPoint.reach("sync.examine.\(collection.rawValue).inside")
             // Every version removed was pushed before the fetch that brought its tombstone: the
             // server time of that fetch (its ETag) bounds them all, whatever their makers' clocks.
-            let fetched = UInt64(try store.marker(collection)?.filter(\.isNumber) ?? "") ?? 0
-            var recreated: [String: UInt64] = [:]
-            for change in plan.toRequeue { recreated[change.id] = max(fetched, UInt64(max(0, plan.tombstoneStamps[change.id] ?? 0))) + 1 }
-            return Outcome(applied: plan.applied, conflicts: plan.conflicts, recreated: recreated)
+            let fetched = try store.marker(collection).flatMap { Int64($0) } ?? 0
+            return Outcome(applied: plan.applied, conflicts: plan.conflicts,
+                           recreated: plan.recreated.mapValues { UInt64(max(fetched, $0, 0)) + 1 })
         }
     }
 }
