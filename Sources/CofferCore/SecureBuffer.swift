@@ -99,7 +99,7 @@ public enum ProcessHardening {
     /// bytes its registers point at (secrets, perhaps) to stderr, and after a SIGQUIT or SIGABRT
     /// it was seen to hang instead of exiting (Tests/CofferCLITests/CoreDumpTests.swift).
     public static func removeCrashReporter() {
-        guard ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] == nil else { return }
+        guard getenv("SWIFT_BACKTRACE") == nil else { return }
         coffer_default_crash_signals()
     }
 }

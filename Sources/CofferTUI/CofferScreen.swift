@@ -15,8 +15,10 @@ public enum CofferScreen {
         var summary: VaultSummary?
         if FileManager.default.fileExists(atPath: vaultPath) {
             do {
+                // Counting 100,000 pending changes takes longer than the rest of the start: the
+                // first frame shows the sync facts, and the first look for changes brings the counts.
                 let opened = try Vault.open(at: vaultPath)
-                summary = VaultSummary(try opened.database.status())
+                summary = VaultSummary(try opened.database.statusWithoutCounts(), isCounted: false)
                 vault = opened
             } catch {
                 return fail("\(error)")

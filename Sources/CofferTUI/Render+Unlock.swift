@@ -72,10 +72,12 @@ extension Render {
         y += 2
         let summary = state.summary
         var rows: [(String, String, Style)] = [
-            ("Items", "\(summary.items)", .plain),
-            ("Pending changes", summary.pending == 0 ? "none" : "\(summary.pending) not yet on the server", .plain),
+            ("Items", summary.isCounted ? "\(summary.items)" : "counting…", .plain),
+            ("Pending changes", !summary.isCounted ? "counting…" : summary.pending == 0 ? "none" : "\(summary.pending) not yet on the server", .plain),
         ]
-        if summary.conflicts > 0 {
+        if !summary.isCounted {
+            rows.append(("Conflicts", "counting…", .plain))
+        } else if summary.conflicts > 0 {
             rows.append(("⚠ Conflicts", "\(summary.conflicts) waiting for unlock to merge", .warning))
         } else {
             rows.append(("Conflicts", "none", .plain))

@@ -22,16 +22,23 @@ enum StatusBar {
         let age = Format.age(of: state.sync.lastSync, now: now)
         segments.append(state.sync.lastSync == nil ? Segment(full: "never synced", short: "never")
                                                    : Segment(full: "synced \(age)", short: age))
-        segments.append(Segment(full: "\(state.summary.pending) pending", short: "↑\(state.summary.pending)"))
-        let conflicts = state.summary.conflicts
-        segments.append(Segment(full: "⚠ \(Format.count(conflicts, "conflict"))", short: "⚠\(conflicts)"))
-        let unreviewed = state.unreviewedCount
-        if unreviewed > 0 {
-            segments.append(Segment(full: "⚑ \(unreviewed) to review", short: "⚑\(unreviewed)"))
-        }
+        segments += countSegments(state)
         if let clipboard = state.clipboard {
             let seconds = max(0, Int(clipboard.until.timeIntervalSince(now).rounded(.up)))
             segments.append(Segment(full: "📋 clears in \(seconds) s", short: "📋 \(seconds) s"))
+        }
+        return segments
+    }
+
+    /// Pending changes, conflicts (⚠) and merges to review (⚑); "counting…" until the first count.
+    private static func countSegments(_ state: ScreenState) -> [Segment] {
+        guard state.summary.isCounted else { return [Segment(full: "counting…", short: "…")] }
+        let conflicts = state.summary.conflicts
+        var segments = [Segment(full: "\(state.summary.pending) pending", short: "↑\(state.summary.pending)"),
+                        Segment(full: "⚠ \(Format.count(conflicts, "conflict"))", short: "⚠\(conflicts)")]
+        let unreviewed = state.unreviewedCount
+        if unreviewed > 0 {
+            segments.append(Segment(full: "⚑ \(unreviewed) to review", short: "⚑\(unreviewed)"))
         }
         return segments
     }

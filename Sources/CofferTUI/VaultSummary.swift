@@ -24,6 +24,9 @@ public struct VaultSummary: Sendable, Equatable {
     public var clockSkewMilliseconds: Int64?
     /// The last lock another device asked for, whichever process of this vault handled it.
     public var remoteLock: DeviceLockNotice?
+    /// False until the first count: the screen starts from the sync facts alone and shows
+    /// "counting…" for the four counts until its first reload brings them.
+    public var isCounted = true
 
     public init(items: Int = 0, pending: Int = 0, conflicts: Int = 0, unreviewed: Int = 0, lastSync: Date? = nil,
                 lastError: SyncErrorName? = nil, lastErrorMessage: String? = nil, backoffUntil: Date? = nil,
@@ -41,7 +44,7 @@ public struct VaultSummary: Sendable, Equatable {
         self.remoteLock = remoteLock
     }
 
-    public init(_ status: VaultStatus) {
+    public init(_ status: VaultStatus, isCounted: Bool = true) {
         self.init(items: status.items, pending: status.pending, conflicts: status.conflicts,
                   unreviewed: status.unreviewed,
                   lastSync: status.lastSync.flatMap { Timestamp(iso8601: $0)?.date },
@@ -50,5 +53,6 @@ public struct VaultSummary: Sendable, Equatable {
                   backoffUntil: status.backoffUntil.flatMap { Timestamp(iso8601: $0)?.date },
                   account: status.account, clockWarning: status.clockWarning, remoteLock: status.remoteLock)
         clockSkewMilliseconds = status.clockSkewMs
+        self.isCounted = isCounted
     }
 }

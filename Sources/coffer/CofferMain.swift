@@ -18,6 +18,12 @@ enum CofferMain {
         ProcessHardening.removeCrashReporter()
         ProcessHardening.apply()
         bootstrapLogging()
+        // The screen (no command) is the start users wait on: its three options are read by hand
+        // (ArgumentParser took ~6 ms of a ~20 ms start, most of it the runtime's first protocol
+        // conformance lookups). Anything else goes on to the full parse, which explains errors.
+        if let start = ScreenStart(arguments: Array(CommandLine.arguments.dropFirst())) {
+            await finish { try await start.run() }
+        }
         let command: ParsableCommand
         do {
             command = try Coffer.parseAsRoot()
@@ -31,13 +37,20 @@ enum CofferMain {
             FileHandle.standardError.write(Data((Coffer.usageLine(for: error) + "\n").utf8))
             exit(ExitStatus.usage)
         }
-        do {
+        await finish {
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 var syncCommand = command
                 try syncCommand.run()
             }
+        }
+    }
+
+    /// Runs a parsed command and exits with its code: every error as one sentence on stderr.
+    private static func finish(_ run: sending () async throws -> Void) async -> Never {
+        do {
+            try await run()
             exit(ExitStatus.ok)
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
@@ -73,7 +86,8 @@ extension Coffer {
 
 /// Logs go to stderr, warnings and worse unless `COFFER_LOG` names another level (e.g. `info`).
 private func bootstrapLogging() {
-    let level = ProcessInfo.processInfo.environment["COFFER_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+    // getenv: ProcessInfo's environment copies every variable into a dictionary per call.
+    let level = getenv("COFFER_LOG").map { String(cString: $0) }.flatMap(Logger.Level.init(rawValue:)) ?? .warning
     LoggingSystem.bootstrap { label in
         var handler = StreamLogHandler.standardError(label: label)
         handler.logLevel = level
@@ -96,34 +110,32 @@ struct Coffer: AsyncParsableCommand {
         ]
     )
 
+    @OptionGroup var screen: ScreenArguments
+
+    func run() async throws {
+        try await screen.runScreen()
+    }
+}
+
+/// The root command's own options: those of the screen, which `coffer` with no command opens.
+/// `ScreenStart.init?(arguments:)` reads the same options by hand for the usual start.
+struct ScreenArguments: ParsableArguments {
     @OptionGroup var global: GlobalOptions
 
     @Option(help: "Lock the screen after this many idle seconds (0: never).")
-    var autoLock: Double = 300
+    var autoLock: Double = ScreenStart.defaultAutoLockSeconds
 
     @Option(help: "Clear a copied value after this many seconds (the screen, and `coffer copy` where 0 means never).")
-    var clipboardSeconds: Double = 10
+    var clipboardSeconds: Double = ScreenStart.defaultClipboardSeconds
 
     func validate() throws {
-        guard clipboardSeconds >= 0, clipboardSeconds.isFinite else {
+        guard ScreenStart.isValidClipboardDelay(clipboardSeconds) else {
             throw ValidationError("--clipboard-seconds must be a number of seconds, 0 or more.")
         }
     }
 
-    func run() async throws {
-        guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
-            // Not a terminal (a script, a pipe): say what the vault holds and what the commands are.
-            let path = global.vaultPath
-            if let status = try? Vault.open(at: path).database.status() {
-                print(StatusCommand.describe(status, path: path) + "\n")
-            }
-            print(Coffer.helpMessage())
-            return
-        }
-        let options = ScreenOptions(autoLockSeconds: autoLock, clipboardSeconds: clipboardSeconds,
-                                    timing: BenchTrace.fromEnvironment())
-        let code = await ScreenLauncher.run(vaultPath: global.vaultPath, options: options)
-        if code != 0 { throw ExitCode(code) }
+    func runScreen() async throws {
+        try await ScreenStart(vaultPath: global.vaultPath, autoLockSeconds: autoLock, clipboardSeconds: clipboardSeconds).run()
     }
 }
 

@@ -30,7 +30,7 @@ struct CopyCommand: AsyncParsableCommand {
         let value = try FieldOption.value(selector, of: item, at: try await vault.now())
         terminal?.write(OSC52.copy(value))
         await clipboard.copy(value)
-        let clipboardSeconds = root.clipboardSeconds
+        let clipboardSeconds = root.screen.clipboardSeconds
         if clipboardSeconds > 0 {
             try ClipboardClearing.start(after: clipboardSeconds, digest: ClipboardClearing.digest(of: value),
                                         terminal: terminal?.path)

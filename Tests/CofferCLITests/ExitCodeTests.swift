@@ -38,6 +38,13 @@ final class ExitCodeTests: XCTestCase {
             (["copy"], ["name"]),
             (["show", "x", "--field"], ["--field"]),
             (["--clipboard-seconds", "-1", "copy", "x"], ["--clipboard-seconds"]),
+            // The screen's own options (read by hand when they are all there is: ScreenStart).
+            (["--clipboard-seconds", "-1"], ["--clipboard-seconds"]),
+            (["--clipboard-seconds=-1"], ["--clipboard-seconds"]),
+            (["--clipboard-seconds", "inf"], ["--clipboard-seconds"]),
+            (["--auto-lock", "soon"], ["soon"]),
+            (["--vault"], ["--vault"]),
+            (["--vault", "a.db", "--frobnicate"], ["--frobnicate"]),
             (["search"], ["query"]),
             (["show", "a", "b"], ["b"]),
             (["add", "--title", "x", "--length", "lots", "--generate"], ["lots"]),
@@ -50,6 +57,19 @@ final class ExitCodeTests: XCTestCase {
             assertError(try vault.run(arguments), 2, mentions: mentions)
         }
         XCTAssertEqual(try vault.itemCount(), count)
+    }
+
+    /// With no command and no terminal, `coffer` says what the vault holds and lists the commands;
+    /// the screen's options are taken in both spellings.
+    func testNoCommandWithoutATerminalDescribesTheVault() throws {
+        let vault = try vault()
+        for options in [["--vault", vault.path, "--auto-lock", "5", "--clipboard-seconds", "0"],
+                        ["--auto-lock=0", "--vault=\(vault.path)"]] {
+            let result = try CofferProcess.run(options)
+            assertOK(result)
+            XCTAssertTrue(result.out.contains(vault.path) && result.out.contains("items"), result.summary)
+            XCTAssertTrue(result.out.contains("USAGE"), result.summary)
+        }
     }
 
     func testHelpAndVersionExit0OnStdout() throws {

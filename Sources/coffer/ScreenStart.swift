@@ -1,0 +1,65 @@
+import ArgumentParser
+import CofferCore
+import CofferTUI
+import Foundation
+
+/// `coffer` with no command: the screen, or, without a terminal, what the vault holds and the
+/// commands there are.
+struct ScreenStart {
+    static let defaultAutoLockSeconds: Double = 300
+    static let defaultClipboardSeconds: Double = 10
+
+    var vaultPath: String
+    var autoLockSeconds = ScreenStart.defaultAutoLockSeconds
+    var clipboardSeconds = ScreenStart.defaultClipboardSeconds
+
+    static func isValidClipboardDelay(_ seconds: Double) -> Bool { seconds >= 0 && seconds.isFinite }
+
+    /// The root command's options (`ScreenArguments`) read without ArgumentParser: `--vault`,
+    /// `--auto-lock` and `--clipboard-seconds`, as `--name value` or `--name=value`, each at most
+    /// once. Nil for anything else — a command, `--help`, a repeated option, a value that is not a
+    /// plain path or number — which the full parse then takes, with its error messages.
+    init?(arguments: [String]) {
+        var values: [String: String] = [:]
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            guard ["--vault", "--auto-lock", "--clipboard-seconds"].contains(name), values[name] == nil,
+                  let value = parts.count == 2 ? String(parts[1]) : rest.popFirst(),
+                  !value.isEmpty, !value.hasPrefix("-") else { return nil }
+            values[name] = value
+        }
+        self.init(vaultPath: values["--vault"] ?? GlobalOptions.defaultVaultPath)
+        if let text = values["--auto-lock"] {
+            guard let seconds = Double(text), seconds.isFinite else { return nil }
+            autoLockSeconds = seconds
+        }
+        if let text = values["--clipboard-seconds"] {
+            guard let seconds = Double(text), ScreenStart.isValidClipboardDelay(seconds) else { return nil }
+            clipboardSeconds = seconds
+        }
+    }
+
+    init(vaultPath: String, autoLockSeconds: Double = ScreenStart.defaultAutoLockSeconds,
+         clipboardSeconds: Double = ScreenStart.defaultClipboardSeconds) {
+        self.vaultPath = vaultPath
+        self.autoLockSeconds = autoLockSeconds
+        self.clipboardSeconds = clipboardSeconds
+    }
+
+    func run() async throws {
+        guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
+            // Not a terminal (a script, a pipe): say what the vault holds and what the commands are.
+            if let status = try? Vault.open(at: vaultPath).database.status() {
+                print(StatusCommand.describe(status, path: vaultPath) + "\n")
+            }
+            print(Coffer.helpMessage())
+            return
+        }
+        let options = ScreenOptions(autoLockSeconds: autoLockSeconds, clipboardSeconds: clipboardSeconds,
+                                    timing: BenchTrace.fromEnvironment())
+        let code = await ScreenLauncher.run(vaultPath: vaultPath, options: options)
+        if code != 0 { throw ExitCode(code) }
+    }
+}
