@@ -10,7 +10,7 @@ public actor Vault {
     var session: UnlockedSession?
     private let clock: @Sendable () -> Timestamp
     /// The items the last full listing opened, by id (see `listItems()`); empty while locked.
-    private var lastListing: [String: OpenedRecord] = [:]
+    private var lastListing = ListingCache()
     /// When this process last unlocked the vault: a remote lock sent before it is ignored.
     public private(set) var unlockedAt: Timestamp?
 
@@ -86,7 +86,7 @@ public actor Vault {
 
     /// Drops every key: the buffers are wiped now and freed with the session.
     public func lock() {
-        lastListing = [:]
+        lastListing = ListingCache()
         session?.ring.wipe()
         session?.vaultKey.wipe()
         session?.keys.wrappingKey.wipe()
@@ -120,70 +120,88 @@ public actor Vault {
     /// each time the count has grown fourfold. The screen draws its first page from the first
     /// report while the rest of a large vault is opened.
     public func listItems(reportingFirst first: Int, _ report: ([ListedItem]) -> Void) throws -> [ListedItem] {
-        var opened: [String: OpenedRecord]? = [:]
+        // Taken out while it is updated, so it is not copied; a listing that throws leaves none.
+        var cache: ListingCache? = lastListing
+        lastListing = ListingCache()
         var next = max(1, first)
-        let listed = try listItems(where: { _ in true }, remembering: &opened) { kept in
+        let listed = try listItems(where: { _ in true }, remembering: &cache) { kept in
             guard kept.count >= next else { return }
             report(kept)
             next = kept.count.multipliedReportingOverflow(by: 4).overflow ? Int.max : kept.count * 4
         }
-        lastListing = opened ?? [:]
+        lastListing = cache ?? ListingCache()
         return listed
     }
 
     /// The items `include` accepts (and every one that cannot be read, with its state), decrypting
     /// one record at a time: what a search keeps in memory is its matches, not the vault.
     public func listItems(where include: @Sendable (Item) -> Bool) throws -> [ListedItem] {
-        var unused: [String: OpenedRecord]?
+        var unused: ListingCache?
         return try listItems(where: include, remembering: &unused)
     }
 
     private func listItems(where include: @Sendable (Item) -> Bool,
-                           remembering opened: inout [String: OpenedRecord]?,
+                           remembering cache: inout ListingCache?,
                            progress: ([ListedItem]) -> Void = { _ in }) throws -> [ListedItem] {
         let session = try unlockedSession()
         var kept: [ListedItem] = []
+        kept.reserveCapacity(cache?.count ?? 0)
         var waiting: [CurrentItemRecord] = []
         var reviewed = Set<String>()
-        let previous = opened == nil ? [:] : lastListing
-        /// Opens one record and keeps it if it is a match or unreadable; nil when its key is missing.
-        func keep(_ current: CurrentItemRecord) -> CurrentItemRecord? {
+        cache?.begin()
+        defer { cache?.end(listed: kept) }
+        func append(_ id: String, _ state: ListedItem.State, hasLocalChange: Bool, hasConflict: Bool) {
+            kept.append(ListedItem(id: id, state: state, hasLocalChange: hasLocalChange, hasConflict: hasConflict,
+                                   needsReview: reviewed.contains(id)))
+            progress(kept)
+        }
+        /// Opens one row (or takes the item a listing before opened from the same bytes) and keeps
+        /// it if it is a match or unreadable; returns its record when its key is missing.
+        func keep(_ row: CurrentItemRow) -> CurrentItemRecord? {
             let state: ListedItem.State
             do {
                 let item: Item
-                let fingerprint = opened == nil ? 0 : OpenedRecord.fingerprint(of: current.record.encrypted)
-                if let known = previous[current.record.id], known.fingerprint == fingerprint {
-                    item = known.item
+                let fingerprint = cache == nil ? 0 : try row.fingerprint()
+                if let known = cache?.item(row.id, fingerprint: fingerprint) {
+                    item = known
                 } else {
-                    item = try ItemSealing.open(current.record, ring: session.ring)
+                    let current = try row.current()
+                    do {
+                        item = try ItemSealing.open(current.record, ring: session.ring)
+                    } catch CoreError.itemKeyMissing {
+                        return current
+                    }
+                    cache?.remember(row.id, fingerprint: fingerprint, item: item)
                 }
-                opened?[current.record.id] = OpenedRecord(fingerprint: fingerprint, item: item)
                 guard include(item) else { return nil }
                 state = .ready(item)
-            } catch CoreError.itemKeyMissing {
-                return current
             } catch {
                 state = .corrupt("\(error)")
             }
-            kept.append(ListedItem(id: current.record.id, state: state, hasLocalChange: current.hasLocalChange,
-                                   hasConflict: current.hasConflict, needsReview: reviewed.contains(current.record.id)))
-            progress(kept)
+            append(row.id, state, hasLocalChange: row.hasLocalChange, hasConflict: row.isInConflict)
             return nil
         }
         try database.read { db in
             reviewed = Set(try String.fetchAll(db, sql: "SELECT id FROM reviews"))
-            try VaultDatabase.forEachCurrentItem(in: db) { current in
-                if let missing = keep(current) { waiting.append(missing) }
+            try VaultDatabase.forEachCurrentItemRow(in: db) { row in
+                if let missing = keep(row) { waiting.append(missing) }
             }
         }
         guard !waiting.isEmpty else { return kept }
         // Keys another process saved since this session unlocked open these now (see refreshRing).
         try refreshRing(session)
         for current in waiting {
-            if keep(current) != nil {
-                kept.append(ListedItem(id: current.record.id, state: .waitingForKey, hasLocalChange: current.hasLocalChange,
-                                       hasConflict: current.hasConflict, needsReview: reviewed.contains(current.record.id)))
+            let state: ListedItem.State
+            do {
+                let item = try ItemSealing.open(current.record, ring: session.ring)
+                guard include(item) else { continue }
+                state = .ready(item)
+            } catch CoreError.itemKeyMissing {
+                state = .waitingForKey
+            } catch {
+                state = .corrupt("\(error)")
             }
+            append(current.record.id, state, hasLocalChange: current.hasLocalChange, hasConflict: current.hasConflict)
         }
         return kept
     }
@@ -384,20 +402,6 @@ public actor Vault {
                                               kdf: session.kdf, lineage: lineage, lastModified: 0)
         }
         try VaultDatabase.recordLocalChange(record, in: db)
-    }
-}
-
-/// An item a listing opened, and a fingerprint of the sealed record it came from.
-struct OpenedRecord: Sendable {
-    var fingerprint: Int
-    var item: Item
-
-    /// A keyed hash of the whole envelope (Swift's per-process random seed): another version, or
-    /// a record changed on disk, has another fingerprint and is opened (and authenticated) again.
-    static func fingerprint(of encrypted: String) -> Int {
-        var hasher = Hasher()
-        hasher.combine(encrypted)
-        return hasher.finalize()
     }
 }
 

@@ -150,20 +150,28 @@ extension VaultDatabase {
     /// The same records one at a time, read from cursors: a search over 100,000 items need not
     /// hold them all (nor all their pending JSON) at once.
     package static func forEachCurrentItem(in db: Database, _ body: (CurrentItemRecord) throws -> Void) throws {
-        let localIDs = Set(try String.fetchAll(db, sql: "SELECT id FROM pending WHERE collection = 'items' AND source = 'local'"))
-        let remoteIDs = Set(try String.fetchAll(db, sql: "SELECT id FROM pending WHERE collection = 'items' AND source = 'remote'"))
-        let stable = try Row.fetchCursor(db, sql: "SELECT * FROM items")
+        try forEachCurrentItemRow(in: db) { try body($0.current()) }
+    }
+
+    /// The same rows before their records are decoded: a listing that already opened a row's
+    /// version (same fingerprint) skips its JSON. A row is valid only inside `body`.
+    package static func forEachCurrentItemRow(in db: Database, _ body: (CurrentItemRow) throws -> Void) throws {
+        // SQLite skips the stable rows a local change replaces and marks conflicts, each by one
+        // probe of pending's (source, collection, id) index: no set of 100,000 ids in Swift.
+        let stable = try Row.fetchCursor(db, sql: """
+            SELECT * FROM items AS i WHERE NOT EXISTS
+              (SELECT 1 FROM pending AS p WHERE p.source = 'local' AND p.collection = 'items' AND p.id = i.id)
+            """)
         while let row = try stable.next() {
-            let id: String = row["id"]
-            if localIDs.contains(id) { continue }
-            try body(CurrentItemRecord(record: itemRecord(from: row), hasLocalChange: false, hasConflict: false))
+            try body(CurrentItemRow(id: row["id"], row: row, isLocal: false, hasConflict: false))
         }
         let local = try Row.fetchCursor(db, sql: """
-            SELECT record FROM pending WHERE collection = 'items' AND source = 'local' AND action != 'remove'
+            SELECT l.id, l.record, EXISTS (SELECT 1 FROM pending AS r WHERE r.source = 'remote' AND r.collection = 'items'
+                                             AND r.id = l.id) AS conflict
+            FROM pending AS l WHERE l.source = 'local' AND l.collection = 'items' AND l.action != 'remove'
             """)
         while let row = try local.next() {
-            let record = try decodeStored(ItemRecord.self, row["record"] as String)
-            try body(CurrentItemRecord(record: record, hasLocalChange: true, hasConflict: remoteIDs.contains(record.id)))
+            try body(CurrentItemRow(id: row[0], row: row, isLocal: true, hasConflict: row[2]))
         }
     }
 
@@ -183,6 +191,36 @@ extension VaultDatabase {
         } catch {
             throw CoreError.tampered(what: "a stored record is not valid JSON")
         }
+    }
+}
+
+/// A row of `items` (stable) or `pending` (a local change) during a listing, undecoded.
+package struct CurrentItemRow {
+    package let id: String
+    fileprivate let row: Row
+    fileprivate let isLocal: Bool
+    fileprivate let hasConflict: Bool
+
+    /// The record, decoded (a local change's JSON, a stable row's columns).
+    package func current() throws -> CurrentItemRecord {
+        let record = isLocal ? try VaultDatabase.decodeStored(ItemRecord.self, row[1] as String)
+                             : VaultDatabase.itemRecord(from: row)
+        return CurrentItemRecord(record: record, hasLocalChange: isLocal, hasConflict: hasConflict)
+    }
+
+    package var hasLocalChange: Bool { isLocal }
+    package var isInConflict: Bool { hasConflict }
+
+    /// A keyed hash (Swift's per-process random seed) of the bytes the item is sealed in — the
+    /// stable row's envelope, or the local change's whole record — read in place: another version,
+    /// or a row changed on disk, has another fingerprint and is opened (and authenticated) again.
+    package func fingerprint() throws -> Int {
+        var hasher = Hasher()
+        hasher.combine(isLocal)
+        try row.withUnsafeData(named: isLocal ? "record" : "encrypted") { data in
+            data?.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+        return hasher.finalize()
     }
 }
 

@@ -45,6 +45,51 @@ final class ListingReuseTests: XCTestCase {
     }
 }
 
+extension ListingReuseTests {
+    /// A synced item edited by another process moves from the stable rows to a local change: the
+    /// listing again opens it from there, with its badges (↑, then ⚠ once a remote change waits).
+    func testAListingAgainFollowsAnItemFromStableToLocalWithItsBadges() async throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("vault.db").path
+        let screen = try Vault.create(at: path, passphrase: Fixture.passphrase("pass"), kdf: Fixture.fastKDF())
+        let items = (1...2).map { Fixture.item(title: "item \($0)") }
+        try await screen.addAll(items)
+        try screen.database.write { db in
+            try db.execute(sql: """
+                INSERT INTO items (id, last_modified, active, origins, tags, encrypted)
+                SELECT id, 1000 + key, 1, '', '', json_extract(record, '$.encrypted')
+                FROM pending WHERE collection = 'items' AND source = 'local';
+                DELETE FROM pending WHERE collection = 'items';
+                """)
+        }
+        let first = try await screen.listItems()
+        XCTAssertEqual(first.filter(\.hasLocalChange).count, 0, "both items stable")
+
+        let other = try Vault.open(at: path)
+        try await other.unlock(passphrase: Fixture.passphrase("pass"))
+        var changed = try await other.item(items[0].id)
+        changed.title = "changed elsewhere"
+        try await other.update(changed)
+        let again = try await screen.listItems()
+        XCTAssertEqual(again.count, 2)
+        let edited = try XCTUnwrap(again.first { $0.id == items[0].id })
+        XCTAssertEqual(edited.item?.title, "changed elsewhere")
+        XCTAssertTrue(edited.hasLocalChange)
+        XCTAssertFalse(edited.hasConflict)
+        XCTAssertEqual(again.first { $0.id == items[1].id }?.item?.title, "item 2")
+
+        try screen.database.write { db in
+            try db.execute(sql: """
+                INSERT INTO pending (collection, id, source, action, last_modified, record)
+                SELECT collection, id, 'remote', 'update', 2000, record FROM pending
+                WHERE collection = 'items' AND source = 'local' AND id = ?
+                """, arguments: [items[0].id])
+        }
+        let conflicted = try await screen.listItems().first { $0.id == items[0].id }
+        XCTAssertEqual(conflicted?.hasConflict, true)
+        XCTAssertEqual(conflicted?.item?.title, "changed elsewhere", "the local change is what the list shows")
+    }
+}
+
 /// The unlock's listing hands out what it has opened so far, so the screen draws a first page
 /// while a large vault opens: first after the asked count, then at each fourfold growth.
 final class ListingProgressTests: XCTestCase {
