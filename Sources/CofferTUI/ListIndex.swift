@@ -13,11 +13,21 @@ public struct ListIndex: Sendable, Equatable {
     /// Unreadable items have an empty haystack and never match.
     private var haystacks: [UInt8] = []
     private var haystackEnds: [Int] = []
+    /// Each row's position in `sorted` by id, so finding the selection after a key typed into the
+    /// filter is a lookup, not a walk over up to 100,000 rows.
+    private var positions: [String: Int] = [:]
+    /// Items merged and waiting for review (⚑), counted once here rather than on every frame.
+    public private(set) var needingReview = 0
 
     public init() {}
 
     public init(items: [ScreenItem], sort: ListState.SortOrder) {
         sorted = ItemFilter.sorted(items, by: sort)
+        positions.reserveCapacity(sorted.count)
+        for (position, row) in sorted.enumerated() where positions[row.id] == nil {
+            positions[row.id] = position
+            if row.needsReview { needingReview += 1 }
+        }
         haystackEnds.reserveCapacity(sorted.count)
         func add(_ field: String) {
             FoldedText.append(field, to: &haystacks)
@@ -33,6 +43,12 @@ public struct ListIndex: Sendable, Equatable {
             }
             haystackEnds.append(haystacks.count)
         }
+        haystacks.append(contentsOf: repeatElement(0, count: ByteSearch.overread))
+    }
+
+    /// Where the item `id` is in `sorted`.
+    func position(of id: String?) -> Int? {
+        id.flatMap { positions[$0] }
     }
 
     /// The rows the filter `query` lets through, in sort order.

@@ -12,7 +12,7 @@ extension ScreenState {
     public var selectedIndex: Int? {
         let rows = visibleItems
         guard !rows.isEmpty else { return nil }
-        return rows.firstIndex { $0.id == list.selectedID } ?? 0
+        return index.position(of: list.selectedID).flatMap(rows.index(ofSortedPosition:)) ?? 0
     }
 
     /// The item the item keys (copy, edit, delete) act on: the detail's, or the list's selection.
@@ -31,8 +31,7 @@ extension ScreenState {
 
     /// Items merged and waiting for review (⚑).
     public var unreviewedCount: Int {
-        // Counted without `filter`, which would build an array of items on every frame.
-        isLocked ? summary.unreviewed : max(summary.unreviewed, items.reduce(0) { $0 + ($1.needsReview ? 1 : 0) })
+        isLocked ? summary.unreviewed : max(summary.unreviewed, index.needingReview)
     }
 
     public var hasAccount: Bool { scheduler.hasAccount }

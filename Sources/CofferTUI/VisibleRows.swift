@@ -19,6 +19,18 @@ public struct VisibleRows: RandomAccessCollection, Sendable, Equatable {
     public var startIndex: Int { 0 }
     public var endIndex: Int { positions?.count ?? sorted.count }
 
+    /// The index of the row at `sortedPosition` in the sorted items, if the filter let it through
+    /// (`positions` ascend: a binary search).
+    func index(ofSortedPosition sortedPosition: Int) -> Int? {
+        guard let positions else { return sorted.indices.contains(sortedPosition) ? sortedPosition : nil }
+        var low = 0, high = positions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if positions[middle] < sortedPosition { low = middle + 1 } else { high = middle }
+        }
+        return low < positions.count && positions[low] == sortedPosition ? low : nil
+    }
+
     public subscript(position: Int) -> ScreenItem {
         sorted[positions.map { $0[position] } ?? position]
     }

@@ -52,6 +52,25 @@ final class ListUpdateTests: XCTestCase {
         XCTAssertEqual(notes.state.visibleItems.map(\.id), ["b2"], "usernames match")
     }
 
+    /// The selection is found among the filtered rows by its place in the sorted list; it stays on
+    /// a row that still matches, wherever that row is, and goes to the first row otherwise.
+    func testTheSelectionStaysOnARowTheFilterStillShows() {
+        let driver = Driver(Fixtures.unlocked())
+        driver.state.list.selectedID = "e5"
+        XCTAssertEqual(driver.state.selectedIndex, 5)
+        _ = Update.apply(.key(.character("/")), to: &driver.state, now: driver.clock.now)
+        driver.type("finance")
+        XCTAssertEqual(driver.state.visibleItems.map(\.id), ["b2", "e5"])
+        XCTAssertEqual(driver.state.selectedIndex, 1)
+        XCTAssertEqual(driver.state.currentItem?.id, "e5")
+        driver.type("x")
+        XCTAssertEqual(driver.state.selectedIndex, nil, "no row left")
+        _ = Update.apply(.key(.backspace), to: &driver.state, now: driver.clock.now)
+        XCTAssertEqual(driver.state.visibleItems.map(\.id), ["b2", "e5"])
+        driver.state.list.selectedID = "c3"
+        XCTAssertEqual(driver.state.selectedIndex, 0, "a row the filter hides: the first row")
+    }
+
     func testEnterKeepsTheFilterAndEscClearsIt() {
         let driver = Driver(Fixtures.unlocked())
         _ = Update.apply(.key(.character("/")), to: &driver.state, now: driver.clock.now)
