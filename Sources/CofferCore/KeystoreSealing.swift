@@ -48,7 +48,12 @@ public enum KeystoreSealing {
     ///   does not match, `tampered` when the verifier matches but a blob fails to open or parse.
     public static func open(_ record: KeystoreRecord, passphrase: SecureBuffer) throws -> OpenedKeystore {
         try record.kdf.checkStrength()
-        let keys = try PassphraseKeys(passphrase: passphrase, parameters: record.kdf)
+        return try open(record, keys: try PassphraseKeys(passphrase: passphrase, parameters: record.kdf))
+    }
+
+    /// `open(_:passphrase:)` with the passphrase's keys already derived with `record.kdf`.
+    static func open(_ record: KeystoreRecord, keys: PassphraseKeys) throws -> OpenedKeystore {
+        try record.kdf.checkStrength()
         let vaultKey = try unwrapVaultKey(record, keys: keys)
         return OpenedKeystore(ring: try openRing(record, vaultKey: vaultKey), vaultKey: vaultKey,
                               passphraseKeys: keys, kdf: record.kdf)

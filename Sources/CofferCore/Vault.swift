@@ -63,6 +63,11 @@ public actor Vault {
     /// When a keystore from another device waits in `pending` under a newer passphrase (changed
     /// there), that passphrase opens the vault too: both wrap the same vault key.
     public func unlock(passphrase: SecureBuffer) throws {
+        // The passphrase's keys first (Argon2id's 64 MiB), then the keystore, whose ring holds a
+        // key per item (9 MB of JSON at 100,000 items): read before, it was in memory beside them.
+        let wrapping = try? database.read(VaultDatabase.currentKeystoreWrapping)
+        try wrapping?.kdf.checkStrength()
+        let keys = try wrapping.map { try PassphraseKeys(passphrase: passphrase, parameters: $0.kdf) }
         let (current, remote) = try database.read { db in
             (try VaultDatabase.currentKeystore(in: db),
              try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .remote, in: db)
@@ -71,7 +76,13 @@ public actor Vault {
         guard let current else { throw CoreError.notAVault(path: database.path, reason: "it has no keystore") }
         let opened: OpenedKeystore
         do {
-            opened = try KeystoreSealing.open(current, passphrase: passphrase)
+            if let keys, let wrapping, wrapping.kdf == current.kdf, wrapping.verifier == current.verifier {
+                opened = try KeystoreSealing.open(current, keys: keys)
+            } else {
+                // Changed between the two reads (a passphrase changed meanwhile), or unreadable
+                // in part: derived again from the record itself, which also says what is wrong.
+                opened = try KeystoreSealing.open(current, passphrase: passphrase)
+            }
         } catch CoreError.wrongPassphrase where remote != nil && remote?.isDeleted == false {
             // The passphrase may be the one set on another device: it opens the vault key there,
             // and the vault key opens this device's own key ring.

@@ -140,6 +140,18 @@ extension VaultDatabase {
         return try stableKeystore(in: db)
     }
 
+    /// The current keystore's passphrase half (KDF parameters and verifier) without its key ring,
+    /// which SQLite leaves out: enough to derive the passphrase's keys before reading the rest.
+    package static func currentKeystoreWrapping(in db: Database) throws -> KeystoreWrapping? {
+        let id = CollectionName.keystoreID
+        let text = try String.fetchOne(db, sql: """
+            SELECT json_remove(record, '$.encrypted') FROM pending
+            WHERE collection = 'keystores' AND id = ? AND source = 'local'
+            """, arguments: [id])
+            ?? String.fetchOne(db, sql: "SELECT json_remove(record, '$.encrypted') FROM keystores WHERE id = ?", arguments: [id])
+        return try text.map { try RecordCoding.decode(KeystoreWrapping.self, from: $0) }
+    }
+
     /// Every item record as this device sees it, with whether it carries an unsynced local change.
     package static func currentItems(in db: Database) throws -> [CurrentItemRecord] {
         var result: [CurrentItemRecord] = []

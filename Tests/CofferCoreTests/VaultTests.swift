@@ -82,6 +82,30 @@ final class VaultTests: XCTestCase {
         XCTAssertEqual(item, Fixture.item(id: "a"))
     }
 
+    /// The unlock derives the keys from the keystore's passphrase half (read without its key
+    /// ring) before reading the rest: that half is the current keystore's, pending or stable.
+    func testTheKeystoresPassphraseHalfIsReadWithoutItsRing() async throws {
+        let (vault, _) = try makeVault()
+        func wrapping() throws -> KeystoreWrapping? { try vault.database.read(VaultDatabase.currentKeystoreWrapping) }
+        func current() throws -> KeystoreRecord? { try vault.database.read(VaultDatabase.currentKeystore) }
+        var record = try XCTUnwrap(try current())
+        XCTAssertEqual(try wrapping(), KeystoreWrapping(kdf: record.kdf, verifier: record.verifier), "the pending keystore's")
+
+        // Stable only (as after a sync), then a passphrase change pending over it.
+        try vault.database.write { db in
+            try db.execute(sql: "INSERT INTO keystores (id, last_modified, record) SELECT id, 5, record FROM pending WHERE collection = 'keystores'")
+            try db.execute(sql: "DELETE FROM pending WHERE collection = 'keystores'")
+        }
+        XCTAssertEqual(try wrapping(), KeystoreWrapping(kdf: record.kdf, verifier: record.verifier), "the stable keystore's")
+        try await vault.changePassphrase(to: Fixture.passphrase("another pass phrase"), kdf: Fixture.fastKDF())
+        record = try XCTUnwrap(try current())
+        XCTAssertEqual(try wrapping(), KeystoreWrapping(kdf: record.kdf, verifier: record.verifier), "the pending change's")
+        await vault.lock()
+        let wrong = await thrownError { try await vault.unlock(passphrase: Fixture.passphrase(passphrase)) }
+        XCTAssertEqual(wrong as? CoreError, .wrongPassphrase)
+        try await vault.unlock(passphrase: Fixture.passphrase("another pass phrase"))
+    }
+
     func testReopenedVaultIsLockedUntilUnlocked() async throws {
         let (vault, path) = try makeVault()
         let added = try await vault.add(Fixture.item(id: "a", title: "Bank"))
