@@ -23,25 +23,23 @@ public struct ItemMatcher: Sendable {
         }
     }
 
-    /// An item's searchable fields, folded once and joined by NUL (which no query word holds, so
-    /// no word matches across two fields): what a long-lived index (the agent) keeps per item.
-    public static func searchText(of item: Item) -> [UInt8] {
-        var text: [UInt8] = []
-        for field in [item.title, item.entry.username, item.entry.notes] + item.origins + item.tags {
+    /// An item's searchable fields, folded once, each followed by a NUL: its row in a long-lived
+    /// index's `SearchTexts` (the agent's).
+    public static func appendSearchText(of item: Item, to text: inout [UInt8]) {
+        func add(_ field: String) {
             text.append(contentsOf: fold(field).utf8)
             text.append(0)
         }
-        return text
+        add(item.title)
+        add(item.entry.username)
+        add(item.entry.notes)
+        item.origins.forEach(add)
+        item.tags.forEach(add)
     }
 
-    /// `matches(_:)` on an item's `searchText(of:)`: a byte search per word, nothing folded.
-    public func matches(searchText text: [UInt8]) -> Bool {
-        foldedWordBytes.allSatisfy { word in
-            text.withUnsafeBufferPointer { ItemMatcher.bytes($0, contain: word) }
-        }
-    }
-
-    private var foldedWordBytes: [[UInt8]] { asciiWords ?? words.map { Array($0.utf8) } }
+    /// The query's words, folded, as bytes: what `SearchTexts.rows(matching:)` looks for in the
+    /// rows `appendSearchText` made.
+    public var foldedWordBytes: [[UInt8]] { asciiWords ?? words.map { Array($0.utf8) } }
 
     /// Whether the UTF-8 of (folded) `text` holds `word`'s: String's `contains` costs ~10 times more.
     static func utf8(_ text: String, contains word: [UInt8]) -> Bool {

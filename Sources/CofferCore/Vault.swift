@@ -10,7 +10,7 @@ public actor Vault {
     var session: UnlockedSession?
     private let clock: @Sendable () -> Timestamp
     /// The items the last full listing opened, by id (see `listItems()`); empty while locked.
-    private var lastListing = ListingCache()
+    private var lastListing = OpenedItems()
     /// When this process last unlocked the vault: a remote lock sent before it is ignored.
     public private(set) var unlockedAt: Timestamp?
 
@@ -97,7 +97,7 @@ public actor Vault {
 
     /// Drops every key: the buffers are wiped now and freed with the session.
     public func lock() {
-        lastListing = ListingCache()
+        lastListing = OpenedItems()
         session?.ring.wipe()
         session?.vaultKey.wipe()
         session?.keys.wrappingKey.wipe()
@@ -132,27 +132,27 @@ public actor Vault {
     /// report while the rest of a large vault is opened.
     public func listItems(reportingFirst first: Int, _ report: ([ListedItem]) -> Void) throws -> [ListedItem] {
         // Taken out while it is updated, so it is not copied; a listing that throws leaves none.
-        var cache: ListingCache? = lastListing
-        lastListing = ListingCache()
+        var cache: OpenedItems? = lastListing
+        lastListing = OpenedItems()
         var next = max(1, first)
         let listed = try listItems(where: { _ in true }, remembering: &cache) { kept in
             guard kept.count >= next else { return }
             report(kept)
             next = kept.count.multipliedReportingOverflow(by: 4).overflow ? Int.max : kept.count * 4
         }
-        lastListing = cache ?? ListingCache()
+        lastListing = cache ?? OpenedItems()
         return listed
     }
 
     /// The items `include` accepts (and every one that cannot be read, with its state), decrypting
     /// one record at a time: what a search keeps in memory is its matches, not the vault.
     public func listItems(where include: @Sendable (Item) -> Bool) throws -> [ListedItem] {
-        var unused: ListingCache?
+        var unused: OpenedItems?
         return try listItems(where: include, remembering: &unused)
     }
 
     private func listItems(where include: @Sendable (Item) -> Bool,
-                           remembering cache: inout ListingCache?,
+                           remembering cache: inout OpenedItems?,
                            progress: ([ListedItem]) -> Void = { _ in }) throws -> [ListedItem] {
         let session = try unlockedSession()
         var kept: [ListedItem] = []

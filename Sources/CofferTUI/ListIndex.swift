@@ -8,11 +8,8 @@ import Foundation
 /// Rebuilt only when the items or the sort order change (`ScreenState` keeps it current).
 public struct ListIndex: Sendable, Equatable {
     public private(set) var sorted: [ScreenItem] = []
-    /// Every row's title, username, notes, origins and tags, folded, NUL-separated (a word never
-    /// matches across two fields), row after row; `haystackEnds[i]` is where row `i`'s ends.
-    /// Unreadable items have an empty haystack and never match.
-    private var haystacks: [UInt8] = []
-    private var haystackEnds: [Int] = []
+    /// Every row's title, username, notes, origins and tags, folded (unreadable items: none).
+    private var texts = SearchTexts()
     /// Each row's position in `sorted` by id, so finding the selection after a key typed into the
     /// filter is a lookup, not a walk over up to 100,000 rows.
     private var positions: [String: Int] = [:]
@@ -28,22 +25,21 @@ public struct ListIndex: Sendable, Equatable {
             positions[row.id] = position
             if row.needsReview { needingReview += 1 }
         }
-        haystackEnds.reserveCapacity(sorted.count)
-        func add(_ field: String) {
-            FoldedText.append(field, to: &haystacks)
-            haystacks.append(0)
-        }
+        texts.reserveCapacity(rows: sorted.count)
         for row in sorted {
-            if let item = row.item {
+            texts.appendRow { bytes in
+                guard let item = row.item else { return }
+                func add(_ field: String) {
+                    FoldedText.append(field, to: &bytes)
+                    bytes.append(0)
+                }
                 add(item.title)
                 add(item.entry.username)
                 add(item.entry.notes)
                 item.origins.forEach(add)
                 item.tags.forEach(add)
             }
-            haystackEnds.append(haystacks.count)
         }
-        haystacks.append(contentsOf: repeatElement(0, count: ByteSearch.overread))
     }
 
     /// Where the item `id` is in `sorted`.
@@ -59,24 +55,6 @@ public struct ListIndex: Sendable, Equatable {
     /// Positions in `sorted` of the rows holding every word; only `candidates` are looked at when
     /// given (the rows an earlier, looser query let through).
     func rows(matching words: [[UInt8]], among candidates: [Int]? = nil) -> [Int] {
-        guard !words.isEmpty else { return candidates ?? Array(sorted.indices) }
-        var matches: [Int] = []
-        haystacks.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            func holdsEveryWord(_ row: Int) -> Bool {
-                let start = row == 0 ? 0 : haystackEnds[row - 1]
-                let length = haystackEnds[row] - start
-                guard length > 0 else { return false }
-                return words.allSatisfy { word in
-                    word.withUnsafeBytes { ByteSearch.contains(base + start, count: length, $0) }
-                }
-            }
-            if let candidates {
-                for row in candidates where holdsEveryWord(row) { matches.append(row) }
-            } else {
-                for row in sorted.indices where holdsEveryWord(row) { matches.append(row) }
-            }
-        }
-        return matches
+        texts.rows(matching: words, among: candidates)
     }
 }

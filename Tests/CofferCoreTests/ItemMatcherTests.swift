@@ -20,7 +20,9 @@ final class ItemMatcherTests: XCTestCase {
             let item = Fixture.item(id: "i", title: text(), username: text(), password: text(), origins: [text()], tags: [text(), text()])
             let query = text() + (Bool.random(using: &generator) ? " " + text() : "")
             XCTAssertEqual(ItemMatcher(query: query).matches(item), foldingMatches(query, item), "\(query.debugDescription) in \(item.title.debugDescription)")
-            XCTAssertEqual(ItemMatcher(query: query).matches(searchText: ItemMatcher.searchText(of: item)), foldingMatches(query, item),
+            var texts = SearchTexts()
+            texts.appendRow { ItemMatcher.appendSearchText(of: item, to: &$0) }
+            XCTAssertEqual(texts.rows(matching: ItemMatcher(query: query).foldedWordBytes) == [0], foldingMatches(query, item),
                            "search text: \(query.debugDescription) in \(item.title.debugDescription)")
         }
     }

@@ -5,36 +5,57 @@ import Foundation
 /// listing: each item's folded search text and its name candidate.
 struct AgentIndex: Sendable {
     let listed: [ListedItem]
-    /// Nil for an item that cannot be read.
-    private let searchTexts: [[UInt8]?]
+    /// Each item's folded search text, in `listed`'s order (unreadable items: an empty row).
+    private let texts: SearchTexts
+    /// Positions in `listed` of the items that cannot be read, which every query selects.
+    private let unreadable: [Int]
     private let candidates: [ItemNameResolver.Candidate]
 
     init(_ listed: [ListedItem]) {
         self.listed = listed
-        searchTexts = listed.map { $0.item.map(ItemMatcher.searchText(of:)) }
+        var texts = SearchTexts()
+        texts.reserveCapacity(rows: listed.count)
+        var unreadable: [Int] = []
+        for (index, entry) in listed.enumerated() {
+            texts.appendRow { bytes in
+                guard let item = entry.item else { return unreadable.append(index) }
+                ItemMatcher.appendSearchText(of: item, to: &bytes)
+            }
+        }
+        self.texts = texts
+        self.unreadable = unreadable
         candidates = listed.map(ItemNameResolver.Candidate.init)
     }
 
     /// What `query` selects, as `Vault.items(_:)` would: matches, and every unreadable item.
     func select(_ query: ItemQuery) -> [ListedItem] {
         guard !query.selectsEverything else { return listed }
-        let words = query.text.map(ItemMatcher.init(query:))
         var others = query
         others.text = nil
         let otherwise = others.selectsEverything ? nil : others.matcher()
-        // Only the search texts are read in the loop: taking each `Item` out of its `ListedItem`
-        // (a dozen references retained) cost more than the search at 100,000 items.
-        var selected: [ListedItem] = []
-        for index in listed.indices {
-            guard let text = searchTexts[index] else {
-                selected.append(listed[index])
-                continue
+        // Only the rows the words let through are read: taking each `Item` out of its
+        // `ListedItem` (a dozen references retained) cost more than the search at 100,000 items.
+        let words = query.text.map { ItemMatcher(query: $0).foldedWordBytes } ?? []
+        var found = words.isEmpty ? listed.indices.filter { listed[$0].item != nil } : texts.rows(matching: words)
+        if let otherwise { found.removeAll { !otherwise(listed[$0].item!) } }
+        return Self.merged(found, unreadable).map { listed[$0] }
+    }
+
+    /// Two ascending lists of positions as one (they never share a position).
+    private static func merged(_ left: [Int], _ right: [Int]) -> [Int] {
+        var result: [Int] = []
+        result.reserveCapacity(left.count + right.count)
+        var (l, r) = (0, 0)
+        while l < left.count || r < right.count {
+            if r == right.count || (l < left.count && left[l] < right[r]) {
+                result.append(left[l])
+                l += 1
+            } else {
+                result.append(right[r])
+                r += 1
             }
-            if let words, !words.matches(searchText: text) { continue }
-            if let otherwise, let item = listed[index].item, !otherwise(item) { continue }
-            selected.append(listed[index])
         }
-        return selected
+        return result
     }
 
     /// The item `name` means (DESIGN §12); nil when it is one this listing cannot give (unreadable).

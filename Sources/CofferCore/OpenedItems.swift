@@ -4,7 +4,7 @@
 ///
 /// Updated in place: a reload of 100,000 items that finds one change reads the other entries and
 /// replaces one, instead of building a second dictionary and freeing the first.
-struct ListingCache {
+struct OpenedItems {
     private struct Entry {
         var fingerprint: Int
         var item: Item

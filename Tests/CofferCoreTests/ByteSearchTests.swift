@@ -1,5 +1,5 @@
 import XCTest
-@testable import CofferTUI
+@testable import CofferCore
 
 /// The vector search agrees with a plain one on every needle length and position, and never finds
 /// a match in the bytes past `count` that it may read.
@@ -16,7 +16,7 @@ final class ByteSearchTests: XCTestCase {
             let expected = count >= needle.count
                 && (0...(count - needle.count)).contains { Array(haystack[$0..<($0 + needle.count)]) == needle }
             let found = buffer.withUnsafeBytes { bytes in
-                needle.withUnsafeBytes { ByteSearch.contains(bytes.baseAddress!, count: count, $0) }
+                ByteSearch.contains(bytes.baseAddress!, count: count, ByteSearch.Needle(needle))
             }
             XCTAssertEqual(found, expected, "\(String(decoding: needle, as: UTF8.self)) in \(String(decoding: haystack, as: UTF8.self))")
         }
@@ -27,12 +27,12 @@ final class ByteSearchTests: XCTestCase {
         let padded = haystack + Array(repeating: 0, count: ByteSearch.overread)
         for needle in ["01", "yz", "0123456789abcdefghij", "opq", "fg", "z", "0"] {
             let found = padded.withUnsafeBytes { bytes in
-                Array(needle.utf8).withUnsafeBytes { ByteSearch.contains(bytes.baseAddress!, count: haystack.count, $0) }
+                ByteSearch.contains(bytes.baseAddress!, count: haystack.count, ByteSearch.Needle(Array(needle.utf8)))
             }
             XCTAssertTrue(found, needle)
         }
         let missing = padded.withUnsafeBytes { bytes in
-            Array("za".utf8).withUnsafeBytes { ByteSearch.contains(bytes.baseAddress!, count: haystack.count, $0) }
+            ByteSearch.contains(bytes.baseAddress!, count: haystack.count, ByteSearch.Needle(Array("za".utf8)))
         }
         XCTAssertFalse(missing)
     }

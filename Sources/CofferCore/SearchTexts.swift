@@ -1,0 +1,47 @@
+/// Rows of folded searchable text in one padded byte buffer, searched a row at a time with
+/// `ByteSearch`: the screen's `/` filter and the agent's `search` over up to 100,000 items, where
+/// an array per row cost a retain and a release per row per search.
+public struct SearchTexts: Sendable, Equatable {
+    /// Every row's bytes, row after row, then `ByteSearch.overread` bytes of padding.
+    private var bytes = [UInt8](repeating: 0, count: ByteSearch.overread)
+    /// `ends[i]` is where row `i`'s bytes end.
+    private var ends: [Int] = []
+
+    public init() {}
+
+    public var count: Int { ends.count }
+
+    public mutating func reserveCapacity(rows: Int) { ends.reserveCapacity(rows) }
+
+    /// Adds a row: `fill` appends its fields, each folded and followed by a NUL (which no query
+    /// word holds, so no word matches across two fields). An unreadable item's row stays empty
+    /// and never matches.
+    public mutating func appendRow(_ fill: (inout [UInt8]) -> Void) {
+        bytes.removeLast(ByteSearch.overread)
+        fill(&bytes)
+        ends.append(bytes.count)
+        bytes.append(contentsOf: repeatElement(0, count: ByteSearch.overread))
+    }
+
+    /// The rows holding every word, ascending; only `candidates` (ascending) are looked at when given.
+    public func rows(matching words: [[UInt8]], among candidates: [Int]? = nil) -> [Int] {
+        guard !words.isEmpty else { return candidates ?? Array(ends.indices) }
+        let needles = words.map(ByteSearch.Needle.init)
+        var matches: [Int] = []
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            func holdsEveryWord(_ row: Int) -> Bool {
+                let start = row == 0 ? 0 : ends[row - 1]
+                let length = ends[row] - start
+                guard length > 0 else { return false }
+                return needles.allSatisfy { ByteSearch.contains(base + start, count: length, $0) }
+            }
+            if let candidates {
+                for row in candidates where holdsEveryWord(row) { matches.append(row) }
+            } else {
+                for row in ends.indices where holdsEveryWord(row) { matches.append(row) }
+            }
+        }
+        return matches
+    }
+}
