@@ -35,6 +35,19 @@ extension VaultDatabase {
         }
     }
 
+    /// Items (and the keystore) changed here and on another device, waiting for an unlock.
+    public func conflictCount() throws -> Int {
+        try read(VaultDatabase.conflictCount)
+    }
+
+    /// Counted from the remote side: changes fetched and waiting are few, local ones may be 100,000.
+    private static func conflictCount(in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            SELECT COUNT(*) FROM pending AS r WHERE r.source = 'remote' AND EXISTS
+              (SELECT 1 FROM pending AS l WHERE l.source = 'local' AND l.collection = r.collection AND l.id = r.id)
+            """) ?? 0
+    }
+
     /// The sync facts only, counts left at 0: a handful of rows read by key, so the locked screen
     /// can be drawn before the counts, which take milliseconds per 10,000 pending changes.
     public func statusWithoutCounts() throws -> VaultStatus {
@@ -80,11 +93,7 @@ extension VaultDatabase {
             """) ?? 0
         status.items = stable - replaced + local.itemsKept
         status.pending = local.all
-        // From the remote side: changes fetched and waiting are few, local ones may be 100,000.
-        status.conflicts = try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM pending AS r WHERE r.source = 'remote' AND EXISTS
-              (SELECT 1 FROM pending AS l WHERE l.source = 'local' AND l.collection = r.collection AND l.id = r.id)
-            """) ?? 0
+        status.conflicts = try conflictCount(in: db)
         status.unreviewed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reviews") ?? 0
     }
 }

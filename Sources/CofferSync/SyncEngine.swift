@@ -131,7 +131,7 @@ public actor SyncEngine {
 
         try await runDeviceSteps(context, into: &report)
 
-        report.conflictsWaiting = try context.database.status().conflicts
+        report.conflictsWaiting = try context.database.conflictCount()
         if unknown > 0 {
             report.error = .network
             report.message = "The server's answer to \(unknown) change(s) was lost; the next sync checks what it kept."
