@@ -80,6 +80,10 @@ final class ExitCodeTests: XCTestCase {
                         "import", "export", "totp", "copy"] {
             XCTAssertTrue(help.out.contains(command), "help does not list \(command)")
         }
+        // The options `ScreenStart` reads by hand must be the root command's.
+        for option in ["--vault <vault>", "--auto-lock <auto-lock>", "--clipboard-seconds <clipboard-seconds>"] {
+            XCTAssertTrue(help.out.contains(option), "help does not list \(option)")
+        }
         let addHelp = try CofferProcess.run(["add", "--help"])
         assertOK(addHelp)
         XCTAssertTrue(addHelp.out.contains("--title"), addHelp.summary)
