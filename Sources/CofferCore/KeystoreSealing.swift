@@ -51,9 +51,9 @@ public enum KeystoreSealing {
         return try open(record, keys: try PassphraseKeys(passphrase: passphrase, parameters: record.kdf))
     }
 
-    /// `open(_:passphrase:)` with the passphrase's keys already derived with `record.kdf`.
+    /// `open(_:passphrase:)` with the passphrase's keys already derived with `record.kdf`, whose
+    /// strength the caller checked before deriving them.
     static func open(_ record: KeystoreRecord, keys: PassphraseKeys) throws -> OpenedKeystore {
-        try record.kdf.checkStrength()
         let vaultKey = try unwrapVaultKey(record, keys: keys)
         return OpenedKeystore(ring: try openRing(record, vaultKey: vaultKey), vaultKey: vaultKey,
                               passphraseKeys: keys, kdf: record.kdf)

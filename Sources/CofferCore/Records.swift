@@ -76,18 +76,18 @@ public struct ItemRecord: Sendable, Equatable, Codable {
     }
 }
 
-/// The keystore record (id `default`).
-///
-/// `encrypted` is the key ring sealed under the vault key; `wrappedKey` is the vault key sealed
-/// under the passphrase's wrapping key; `kdf` and `verifier` are in the clear (a new device needs
-/// them). Two layers so a passphrase change re-wraps one key: a device still unlocked with the old
-/// passphrase can go on opening and merging key rings from the server.
 /// What deriving a keystore's passphrase keys needs (`KeystoreRecord` without its key ring).
 package struct KeystoreWrapping: Sendable, Equatable, Decodable {
     package var kdf: KDFParameters
     package var verifier: String
 }
 
+/// The keystore record (id `default`).
+///
+/// `encrypted` is the key ring sealed under the vault key; `wrappedKey` is the vault key sealed
+/// under the passphrase's wrapping key; `kdf` and `verifier` are in the clear (a new device needs
+/// them). Two layers so a passphrase change re-wraps one key: a device still unlocked with the old
+/// passphrase can go on opening and merging key rings from the server.
 public struct KeystoreRecord: Sendable, Equatable, Codable {
     public var id: String
     public var kdf: KDFParameters

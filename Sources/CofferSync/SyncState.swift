@@ -9,12 +9,12 @@ enum SyncState {
         (try? database.meta(.backoffUntil)).flatMap { $0.flatMap(Timestamp.init(iso8601:)) }?.date
     }
 
-    /// The clock offset alone, as soon as the first answers give it.
     /// How far a new offset may be from the stored one before the middle of a sync stores it:
     /// corrected clocks need only agree to about a second (seed 004), and an idle sync then
     /// commits (and waits on the disk) once, at its end, instead of twice.
     static let skewTolerance: Int64 = 250
 
+    /// The clock offset alone, as soon as the first answers give it.
     static func record(_ skew: ClockSkew, in database: VaultDatabase, logger: Logger) {
         if let stored = database.clockSkew, abs(stored.offsetMilliseconds - skew.offsetMilliseconds) <= skewTolerance {
             return

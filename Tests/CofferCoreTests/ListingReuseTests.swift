@@ -53,13 +53,14 @@ extension ListingReuseTests {
         let screen = try Vault.create(at: path, passphrase: Fixture.passphrase("pass"), kdf: Fixture.fastKDF())
         let items = (1...2).map { Fixture.item(title: "item \($0)") }
         try await screen.addAll(items)
+        // As after a first sync: each local addition becomes the stable record, with a server time.
         try screen.database.write { db in
-            try db.execute(sql: """
-                INSERT INTO items (id, last_modified, active, origins, tags, encrypted)
-                SELECT id, 1000 + key, 1, '', '', json_extract(record, '$.encrypted')
-                FROM pending WHERE collection = 'items' AND source = 'local';
-                DELETE FROM pending WHERE collection = 'items';
-                """)
+            for current in try VaultDatabase.currentItems(in: db) {
+                var record = current.record
+                record.lastModified = 1000
+                try VaultDatabase.saveStableItem(record, in: db)
+            }
+            try db.execute(sql: "DELETE FROM pending WHERE collection = 'items'")
         }
         let first = try await screen.listItems()
         XCTAssertEqual(first.filter(\.hasLocalChange).count, 0, "both items stable")
