@@ -107,6 +107,13 @@ public struct SyncStore {
         }
     }
 
+    /// Whether the collection has nothing stable and nothing pending (a first download's vault).
+    public func holdsNothing(_ collection: CollectionName) throws -> Bool {
+        try !Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM \(collection.rawValue)) OR EXISTS (SELECT 1 FROM pending WHERE collection = ?)
+            """, arguments: [collection.rawValue])!
+    }
+
     public func stableIDs(_ collection: CollectionName) throws -> [String] {
         try String.fetchAll(db, sql: "SELECT id FROM \(collection.rawValue)")
     }

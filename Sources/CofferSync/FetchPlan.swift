@@ -6,6 +6,8 @@ struct FetchPlan {
     var collection: CollectionName
     /// The server's ETag, the collection's marker once the plan is written.
     var marker: String
+    /// No pending row existed when the facts were read: the drops would delete nothing.
+    var pendingIsEmpty = false
     /// Records that become stable.
     var toStable: [SyncedRecord] = []
     /// Pending rows to write: remote changes queued, and our stable versions standing against older ones.
@@ -51,7 +53,9 @@ struct FetchPlan {
     /// Writes the plan: stable records, dropped and queued pending rows, then the marker.
     func execute(in store: SyncStore) throws {
         for record in toStable { try store.saveStable(record) }
-        for (id, source) in toDrop { try store.deletePending(collection, id, source: source) }
+        if !pendingIsEmpty {
+            for (id, source) in toDrop { try store.deletePending(collection, id, source: source) }
+        }
         for change in toQueue { try store.savePending(change) }
         try store.setMarker(collection, marker)
     }

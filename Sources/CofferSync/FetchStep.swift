@@ -61,9 +61,13 @@ enum FetchStep {
                 context.logger.info("fetch \(collection.rawValue): another sync stored newer changes meanwhile; this page is dropped")
                 return Outcome()
             }
-            var plan = FetchPlan(collection: collection, marker: etag)
+            // A first download: every record meets nothing, so its facts need no lookups and the
+            // plan no deletes (three statements per record, a third of a `join`'s storing).
+            let blank = try store.holdsNothing(collection)
+            var plan = FetchPlan(collection: collection, marker: etag, pendingIsEmpty: blank)
             for record in incoming {
-                let facts = try facts(of: record, collection, in: store)
+                let facts = blank ? FetchFacts(header: record.header, stable: nil, local: .none)
+                    : try facts(of: record, collection, in: store)
                 let decision = FetchRules.decide(facts)
                 if FetchRules.isOlderThanStable(facts) {
                     context.logger.warning("fetch \(collection.rawValue) \(record.header.id): revision \(record.header.revision ?? 0) is older than ours (\(facts.stable?.revision ?? 0)); kept as a conflict")

@@ -24,6 +24,8 @@ public actor KintoClient {
     private let logger: Logger
     private let now: @Sendable () -> Date
     private var cachedLimits: KintoServerLimits?
+    /// Listings started ahead of their `fetchChanges` (`prefetchChanges`), by collection and marker.
+    private var prefetched: [String: Task<KintoChanges, Error>] = [:]
 
     /// The latest time the server asked us to stay away until, if any (never moves backwards).
     public private(set) var backoffUntil: Date?
@@ -118,6 +120,28 @@ public actor KintoClient {
     /// - Parameter pageSize: records per page (`_limit`); nil leaves the server's default (10,000).
     public func fetchChanges(collection: CollectionName, since marker: String?,
                              pageSize: Int? = nil) async throws -> KintoChanges {
+        if pageSize == nil, let early = prefetched.removeValue(forKey: Self.prefetchKey(collection, marker)),
+           let changes = try? await early.value {
+            return changes
+        }
+        return try await listChanges(collection: collection, since: marker, pageSize: pageSize)
+    }
+
+    /// Starts `fetchChanges(collection:since:)` now, on its own task; the next such call takes its
+    /// answer (or, if it failed, asks again). `join` lists the items while the key is derived:
+    /// the download and the KDF each take a core, instead of one after the other.
+    public func prefetchChanges(collection: CollectionName, since marker: String?) {
+        prefetched[Self.prefetchKey(collection, marker)] = Task {
+            try await self.listChanges(collection: collection, since: marker, pageSize: nil)
+        }
+    }
+
+    private static func prefetchKey(_ collection: CollectionName, _ marker: String?) -> String {
+        "\(collection.rawValue) since \(marker.map(unquoted) ?? "the start")"
+    }
+
+    private func listChanges(collection: CollectionName, since marker: String?,
+                             pageSize: Int?) async throws -> KintoChanges {
         let marker = marker.map(Self.unquoted)
         var query = [URLQueryItem(name: "_sort", value: "last_modified")]
         if let marker { query.append(URLQueryItem(name: "_since", value: marker)) }

@@ -85,6 +85,8 @@ struct JoinCommand: AsyncParsableCommand {
               let keystore = try? JSONDecoder().decode(KeystoreRecord.self, from: first), !keystore.isDeleted else {
             throw UsageError("The account \(account.user) holds no vault yet; create one with `coffer init`, then `coffer account login`.")
         }
+        // The items download (ciphertext) while the passphrase is typed and its key derived.
+        await client.prefetchChanges(collection: .items, since: nil)
         let passphrase = try global.passphraseInput.read(prompt: "Passphrase of the vault on \(account.server.host ?? "the server"): ")
         // The account goes in with the file: saved after it, a crash between left a vault that
         // could never sync (with --code, its password was known nowhere else on this device).

@@ -63,6 +63,26 @@ final class ItemCodecTests: XCTestCase {
         }
     }
 
+    /// The string scanner skips plain ASCII eight bytes at a time: a byte that needs a closer look
+    /// (a quote, an escape, a control or non-ASCII byte, valid or not) is found at every offset
+    /// within a word, and at the end of a string's last partial word.
+    func testAgreesWithJSONDecoderWhereverAByteFallsInAWord() throws {
+        let base = [UInt8](try FoundationItemCodec.encode(Fixture.item(id: "a", title: String(repeating: "A", count: 40))))
+        let title = base.firstRange(of: Array(String(repeating: "A", count: 40).utf8))!
+        let specials: [[UInt8]] = [[0x22], [0x5C, 0x6E], [0x5C], [0x00], [0x1F], [0x20], [0x7E], [0x7F], [0x80], [0xC3, 0xA9],
+                                   [0xE2, 0x80, 0xA8], [0xF0, 0x9F, 0x94, 0x91], [0xC3], [0xED, 0xA0, 0x80], [0xFF]]
+        for offset in 0..<24 {
+            for special in specials {
+                var changed = base
+                changed.replaceSubrange((title.lowerBound + offset)..<(title.lowerBound + offset + 1), with: special)
+                decodesAlike(Data(changed))
+                var shortened = changed   // the special byte as the string's last before its quote
+                shortened.removeSubrange((title.lowerBound + offset + special.count)..<(title.upperBound + special.count - 1))
+                decodesAlike(Data(shortened))
+            }
+        }
+    }
+
     func testAgreesWithJSONDecoderOnOddButValidTexts() {
         let entry = #""entry":{"kind":"login","notes":"","password":"","username":""}"#
         let rest = #""disabled":false,"history":[],"id":"a","modified":"2026-01-01T00:00:00Z","origins":[],"tags":[],"title":"t""#

@@ -43,6 +43,56 @@ final class KintoFaultProxyTests: XCTestCase {
         .create(collection: .items, id: id, record: try recordJSON(["v": id]))
     }
 
+    // MARK: Prefetch (join lists the items while it derives the key)
+
+    /// Waits until `count` listings of items went through the proxy and were answered.
+    private func answeredListings(_ proxy: FaultProxy, count: Int) async throws -> [FaultProxy.Entry] {
+        for _ in 0..<200 {
+            let listings = try await proxy.log().filter { $0.path.contains("/items/records") && $0.status != nil }
+            if listings.count >= count { return listings }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        XCTFail("fewer than \(count) item listings were answered")
+        return []
+    }
+
+    func testAPrefetchedListingAnswersTheNextFetchOnceWithoutAskingAgain() async throws {
+        let (_, proxy, client) = try await setUpProxy()
+        _ = try await client.batch([try create("a"), try create("b")])
+        await client.prefetchChanges(collection: .items, since: nil)
+        _ = try await answeredListings(proxy, count: 1)
+        _ = try await client.batch([try create("c")])
+        // The answer as it was when prefetched, and no second request for it.
+        let prefetched = try await client.fetchChanges(collection: .items, since: nil)
+        XCTAssertEqual(try ids(prefetched), ["a", "b"])
+        let asked = try await answeredListings(proxy, count: 1)
+        XCTAssertEqual(asked.count, 1)
+        // Taken once: the next fetch asks the server.
+        let fresh = try await client.fetchChanges(collection: .items, since: nil)
+        XCTAssertEqual(try ids(fresh), ["a", "b", "c"])
+        let askedAgain = try await answeredListings(proxy, count: 2)
+        XCTAssertEqual(askedAgain.count, 2)
+    }
+
+    func testAFailedPrefetchIsAskedAgainAndOneForAnotherMarkerIsNotUsed() async throws {
+        let (_, proxy, client) = try await setUpProxy()
+        _ = try await client.batch([try create("a")])
+        try await proxy.setFault(.status500, match: "/items/records")
+        await client.prefetchChanges(collection: .items, since: nil)
+        let failed = try await answeredListings(proxy, count: 1)
+        XCTAssertEqual(failed.map(\.status), [500])
+        let fetched = try await client.fetchChanges(collection: .items, since: nil)
+        XCTAssertEqual(try ids(fetched), ["a"])
+        let both = try await answeredListings(proxy, count: 2)
+        XCTAssertEqual(both.map(\.status), [500, 200])
+
+        await client.prefetchChanges(collection: .items, since: "0")
+        _ = try await answeredListings(proxy, count: 3)
+        _ = try await client.batch([try create("b")])
+        let unmatched = try await client.fetchChanges(collection: .items, since: nil)
+        XCTAssertEqual(try ids(unmatched), ["a", "b"])
+    }
+
     // MARK: Modes
 
     func testPassForwardsEverythingAndPagesComeBackThroughTheProxy() async throws {
