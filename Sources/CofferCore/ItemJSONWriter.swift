@@ -80,7 +80,7 @@ struct ItemJSONWriter {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    private mutating func timestamp(_ time: Timestamp) {
+    mutating func timestamp(_ time: Timestamp) {
         bytes.append(UInt8(ascii: "\""))
         time.appendISO8601(to: &bytes)
         bytes.append(UInt8(ascii: "\""))

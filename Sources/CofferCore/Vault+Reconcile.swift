@@ -120,8 +120,10 @@ extension Vault {
     /// passphrase change on another device too.
     public func refreshKeys() throws {
         guard let session else { return }
-        guard let current = try database.read({ try VaultDatabase.currentKeystore(in: $0) }), !current.isDeleted else { return }
+        guard let current = try database.read({ try VaultDatabase.currentKeystore(in: $0) }), !current.isDeleted,
+              current.encrypted != session.ringSource else { return }
         session.ring.formUnion(with: try KeystoreSealing.openRing(current, vaultKey: session.vaultKey))
+        self.session?.ringSource = current.encrypted
     }
 
     // MARK: Reviews (⚑)
@@ -129,7 +131,7 @@ extension Vault {
     func saveReview(_ review: ItemReview, ring: KeyRing, now: Timestamp, in db: Database) throws {
         // The key used in place: a copy of its own (a locked page mapped per merge) cost more than the merge.
         guard let key = ring.withKey(for: review.id, { SymmetricKey(data: $0) }) else { return }
-        let plaintext = try JSONEncoder().encode(review)
+        let plaintext = Data(ItemReviewJSON.encode(review))
         let sealed = try Envelope.seal(plaintext, symmetricKey: key, collection: "reviews", id: review.id)
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO reviews (id, created, sealed) VALUES (?, ?, ?)")
             .execute(arguments: [review.id, now.milliseconds, sealed.base64EncodedString()])

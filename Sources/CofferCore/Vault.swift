@@ -91,7 +91,8 @@ public actor Vault {
             opened = OpenedKeystore(ring: try KeystoreSealing.openRing(current, vaultKey: newer.vaultKey),
                                     vaultKey: newer.vaultKey, passphraseKeys: newer.passphraseKeys, kdf: newer.kdf)
         }
-        session = UnlockedSession(keys: opened.passphraseKeys, ring: opened.ring, vaultKey: opened.vaultKey, kdf: opened.kdf)
+        session = UnlockedSession(keys: opened.passphraseKeys, ring: opened.ring, vaultKey: opened.vaultKey, kdf: opened.kdf,
+                                  ringSource: current.encrypted)
         unlockedAt = clock()
     }
 
@@ -438,6 +439,9 @@ struct UnlockedSession: Sendable {
     let ring: KeyRing
     let vaultKey: SecureBuffer
     let kdf: KDFParameters
+    /// The sealed ring (a keystore's `encrypted`) last taken into `ring`: `refreshKeys` opens
+    /// the stored keystore only when it is another one (its ring is 9 MB of JSON at 100,000 items).
+    var ringSource: String?
 }
 
 /// An item in a listing, with the badges the list shows.

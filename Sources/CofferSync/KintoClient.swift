@@ -49,6 +49,11 @@ public actor KintoClient {
         self.now = now
     }
 
+    /// Loads the HTTP library in the background now (see `KintoTransport.preload`).
+    public static func preloadTransport() {
+        KintoTransport.preload()
+    }
+
     // MARK: - Accounts
 
     /// Creates an account with the accounts plugin (`PUT /v1/accounts/NAME`).
@@ -120,20 +125,27 @@ public actor KintoClient {
     /// - Parameter pageSize: records per page (`_limit`); nil leaves the server's default (10,000).
     public func fetchChanges(collection: CollectionName, since marker: String?,
                              pageSize: Int? = nil) async throws -> KintoChanges {
-        if pageSize == nil, let early = prefetched.removeValue(forKey: Self.prefetchKey(collection, marker)),
-           let changes = try? await early.value {
-            return changes
+        if pageSize == nil, let early = prefetched.removeValue(forKey: Self.prefetchKey(collection, marker)) {
+            return try await early.value
         }
         return try await listChanges(collection: collection, since: marker, pageSize: pageSize)
     }
 
     /// Starts `fetchChanges(collection:since:)` now, on its own task; the next such call takes its
-    /// answer (or, if it failed, asks again). `join` lists the items while the key is derived:
-    /// the download and the KDF each take a core, instead of one after the other.
+    /// answer or its error (a 503's `Retry-After` forbids asking again at once), as if it had
+    /// been asked then. `join` lists the items while the key is derived: the download and the
+    /// KDF each take a core, instead of one after the other.
     public func prefetchChanges(collection: CollectionName, since marker: String?) {
         prefetched[Self.prefetchKey(collection, marker)] = Task {
             try await self.listChanges(collection: collection, since: marker, pageSize: nil)
         }
+    }
+
+    /// Drops listings started ahead and not taken (a sync that stopped early): a later sync must
+    /// not take an answer that old.
+    public func discardPrefetched() {
+        for task in prefetched.values { task.cancel() }
+        prefetched.removeAll()
     }
 
     private static func prefetchKey(_ collection: CollectionName, _ marker: String?) -> String {

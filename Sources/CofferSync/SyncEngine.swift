@@ -61,6 +61,7 @@ public actor SyncEngine {
             report.error = .network
             report.message = "Sync stopped: \(error)"
         }
+        await client.discardPrefetched()
         report.clockSkew = await client.clockSkew
         if report.error == .syncAuth, (try? adoptNextPassword()) == true { return await sync(progress: progress) }
         if let asked = await client.backoffUntil, asked > now(), asked > (report.backoffUntil ?? .distantPast) {

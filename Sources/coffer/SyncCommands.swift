@@ -11,6 +11,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Unlock first, so conflicts are merged.") var unlock = false
 
     func run() async throws {
+        KintoClient.preloadTransport()
         if unlock, let agent = global.agent() {
             // The agent holds the keys: it syncs, and merges what changed on two devices.
             try SyncOutcomePrinter.finish(try agent.sync())
@@ -70,6 +71,7 @@ struct JoinCommand: AsyncParsableCommand {
         guard (user == nil) != (code == nil) else {
             throw UsageError("Give either --user (with the account password) or --code (from `coffer device invite`).")
         }
+        KintoClient.preloadTransport()
         let path = global.vaultPath
         if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
         let account: SyncAccount
