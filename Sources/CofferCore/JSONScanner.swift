@@ -294,7 +294,7 @@ struct JSONScanner {
         throw malformed("unterminated string")
     }
 
-    /// Steps over printable ASCII other than `"` and `\\`, eight bytes at a time: a record's
+    /// Steps over printable ASCII other than `"` and `\`, eight bytes at a time: a record's
     /// strings are mostly base64 (a sealed envelope), which byte by byte was a fifth of a first
     /// download's time. Stops at the first byte needing a closer look, or at the end.
     private mutating func skipPlainASCII() {

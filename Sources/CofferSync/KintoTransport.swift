@@ -26,7 +26,7 @@ final class KintoTransport: @unchecked Sendable {
     /// Starts loading libcurl on another thread, for a command about to sync: its ~6 ms of
     /// dlopen and relocations then overlap opening the vault instead of delaying the first request.
     static func preload() {
-        DispatchQueue.global(qos: .userInitiated).async { _ = coffer_curl_load() }
+        blocking.async { _ = coffer_curl_load() }
     }
 
     /// Sends one request and reads the whole answer, whatever its status.
