@@ -74,10 +74,15 @@ public struct FieldProblem: Sendable, Equatable, CustomStringConvertible {
 /// Kinto's rule for record ids: `^[a-zA-Z0-9][a-zA-Z0-9_-]*$`.
 public enum RecordID {
     public static func isValid(_ id: String) -> Bool {
-        guard let first = id.utf8.first, id.utf8.count <= 200 else { return false }
+        isValid(utf8: id.utf8)
+    }
+
+    /// `isValid` on an id's UTF-8 bytes.
+    static func isValid<Bytes: Collection<UInt8>>(utf8 id: Bytes) -> Bool {
+        guard let first = id.first, id.count <= 200 else { return false }
         func isAlphanumeric(_ byte: UInt8) -> Bool {
             (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
         }
-        return isAlphanumeric(first) && id.utf8.allSatisfy { isAlphanumeric($0) || $0 == 45 || $0 == 95 }
+        return isAlphanumeric(first) && id.allSatisfy { isAlphanumeric($0) || $0 == 45 || $0 == 95 }
     }
 }

@@ -11,6 +11,8 @@ public actor Vault {
     private let clock: @Sendable () -> Timestamp
     /// The items the last full listing opened, by id (see `listItems()`); empty while locked.
     private var lastListing = OpenedItems()
+    /// How the last `searchItems` used the search index: rows it skipped unopened, rows it opened.
+    package private(set) var lastSearch = (skipped: 0, opened: 0)
     /// When this process last unlocked the vault: a remote lock sent before it is ignored.
     public private(set) var unlockedAt: Timestamp?
 
@@ -136,7 +138,8 @@ public actor Vault {
         var cache: OpenedItems? = lastListing
         lastListing = OpenedItems()
         var next = max(1, first)
-        let listed = try listItems(where: { _ in true }, remembering: &cache) { kept in
+        var noIndex: SearchIndexPass?
+        let listed = try listItems(where: { _ in true }, remembering: &cache, searching: &noIndex) { kept in
             guard kept.count >= next else { return }
             report(kept)
             next = kept.count.multipliedReportingOverflow(by: 4).overflow ? Int.max : kept.count * 4
@@ -149,11 +152,35 @@ public actor Vault {
     /// one record at a time: what a search keeps in memory is its matches, not the vault.
     public func listItems(where include: @Sendable (Item) -> Bool) throws -> [ListedItem] {
         var unused: OpenedItems?
-        return try listItems(where: include, remembering: &unused)
+        var noIndex: SearchIndexPass?
+        return try listItems(where: include, remembering: &unused, searching: &noIndex)
+    }
+
+    /// `listItems(where:)` for a search: `include` accepts only items whose searchable text holds
+    /// every word of `words` (`ItemMatcher.foldedWordBytes`), so the rows the sealed search index
+    /// shows lack a word are skipped unopened. The index is brought up to date afterwards when it
+    /// was not (a cache: failing to store it changes nothing the search returns).
+    public func searchItems(words: [[UInt8]], where include: @Sendable (Item) -> Bool) throws -> [ListedItem] {
+        guard !words.isEmpty else { return try listItems(where: include) }
+        let keys = SearchIndexKeys(vaultKey: try unlockedSession().vaultKey)
+        let stored = (try? database.read { try VaultDatabase.sealedSearchIndex(in: $0) })
+            .flatMap { $0 }.flatMap { SearchIndex.open($0, with: keys) }
+        var pass: SearchIndexPass? = SearchIndexPass(words: words, stored: stored, keys: keys)
+        var unused: OpenedItems?
+        let found = try listItems(where: include, remembering: &unused, searching: &pass)
+        guard let pass else { return found }
+        lastSearch = (pass.skipped, pass.opened)
+        if let next = pass.next(), let sealed = try? next.sealed(with: keys) {
+            // A read-only or full disk, or another process holding the vault: the next search
+            // opens what this one did.
+            _ = try? database.write { try VaultDatabase.saveSearchIndex(sealed, in: $0) }
+        }
+        return found
     }
 
     private func listItems(where include: @Sendable (Item) -> Bool,
                            remembering cache: inout OpenedItems?,
+                           searching index: inout SearchIndexPass?,
                            progress: ([ListedItem]) -> Void = { _ in }) throws -> [ListedItem] {
         let session = try unlockedSession()
         var kept: [ListedItem] = []
@@ -174,6 +201,8 @@ public actor Vault {
             do {
                 let item: Item
                 let fingerprint = cache == nil ? 0 : try row.fingerprint()
+                let indexed = try index.map { pass in try row.withSealedBytes { pass.keys.fingerprint($0) } }
+                if let indexed, index?.skips(row.id, fingerprint: indexed) == true { return nil }
                 if let known = cache?.item(row.id, fingerprint: fingerprint) {
                     item = known
                 } else {
@@ -185,6 +214,7 @@ public actor Vault {
                     }
                     cache?.remember(row.id, fingerprint: fingerprint, item: item)
                 }
+                if let indexed { index?.opened(row.id, fingerprint: indexed, item: item) }
                 guard include(item) else { return nil }
                 state = .ready(item)
             } catch {

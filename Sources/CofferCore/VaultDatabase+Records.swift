@@ -229,10 +229,16 @@ package struct CurrentItemRow {
     package func fingerprint() throws -> Int {
         var hasher = Hasher()
         hasher.combine(isLocal)
-        try row.withUnsafeData(named: isLocal ? "record" : "encrypted") { data in
-            data?.withUnsafeBytes { hasher.combine(bytes: $0) }
-        }
+        try withSealedBytes { hasher.combine(bytes: $0) }
         return hasher.finalize()
+    }
+
+    /// Runs `body` on the bytes the item is sealed in, where SQLite holds them (no copy).
+    func withSealedBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
+        try row.withUnsafeData(named: isLocal ? "record" : "encrypted") { data in
+            guard let data else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+            return try data.withUnsafeBytes(body)
+        }
     }
 }
 

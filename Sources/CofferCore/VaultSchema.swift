@@ -86,6 +86,15 @@ enum VaultSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v6-search-index") { db in
+            // One row: the sealed search index (`SearchIndex`), a cache that never syncs.
+            try db.execute(sql: """
+                CREATE TABLE search_index (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    sealed BLOB NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -44,7 +44,9 @@ struct ItemQuery: Codable, Sendable, Equatable {
 
 extension Vault: ItemVault {
     func items(_ query: ItemQuery) async throws -> [ListedItem] {
-        query.selectsEverything ? try listItems() : try listItems(where: query.matcher())
+        if query.selectsEverything { return try listItems() }
+        guard let text = query.text else { return try listItems(where: query.matcher()) }
+        return try searchItems(words: ItemMatcher(query: text).foldedWordBytes, where: query.matcher())
     }
 
     func now() async throws -> Date { database.correctedNow() }

@@ -208,7 +208,7 @@ final class VaultDatabaseTests: XCTestCase {
         let database = try VaultDatabase.open(at: path)
         XCTAssertTrue(try database.read { db in try db.tableExists("reviews") })
         XCTAssertEqual(try database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") },
-                       ["v1-tables", "v2-reviews", "v3-pending-by-action", "v5-devices"])
+                       ["v1-tables", "v2-reviews", "v3-pending-by-action", "v5-devices", "v6-search-index"])
         XCTAssertTrue(try database.read { db in try db.tableExists("handled") && db.tableExists("outbox") })
         XCTAssertTrue(try database.read { db in try db.indexes(on: "pending").contains { $0.name == "pending_by_action" } })
         let survivor = try database.read { db in try VaultDatabase.stableItem("old-item", in: db) }

@@ -1,0 +1,195 @@
+import Foundation
+import GRDB
+import XCTest
+@testable import CofferCore
+import CofferTestSupport
+
+/// The sealed search index (`SearchIndex`): a search finds exactly what opening every item
+/// finds, whatever state the index is in, and skips only rows it indexed from the same bytes.
+final class SearchIndexTests: XCTestCase {
+    private func search(_ vault: Vault, _ query: String) async throws -> [ListedItem] {
+        let matcher = ItemMatcher(query: query)
+        return try await vault.searchItems(words: matcher.foldedWordBytes, where: { matcher.matches($0) })
+    }
+
+    /// What a search must return: every item opened and matched (and every unreadable one).
+    private func everyItemOpened(_ vault: Vault, _ query: String) async throws -> [ListedItem] {
+        let matcher = ItemMatcher(query: query)
+        return try await vault.listItems(where: { matcher.matches($0) })
+    }
+
+    private func sealedIndex(_ vault: Vault) throws -> Data? {
+        try vault.database.read { try VaultDatabase.sealedSearchIndex(in: $0) }
+    }
+
+    private func assertSameResults(_ vault: Vault, _ queries: [String], _ context: String,
+                                   file: StaticString = #filePath, line: UInt = #line) async throws {
+        for query in queries {
+            let expected = try await everyItemOpened(vault, query).sorted { $0.id < $1.id }
+            let found = try await search(vault, query).sorted { $0.id < $1.id }
+            XCTAssertEqual(found, expected, "\(context): \(query.debugDescription)", file: file, line: line)
+        }
+    }
+
+    func testFindsWhatOpeningEveryItemFindsWhateverTheIndexHolds() async throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("vault.db").path
+        let vault = try Vault.create(at: path, passphrase: Fixture.passphrase("pass"), kdf: Fixture.fastKDF())
+        var generator = SeededGenerator(seed: 42)
+        let pieces = ["mail", "Bank", "é", "É", "x", "Zürich", "日本", "🔑", "git", "HUB", "-", "ß"]
+        func text() -> String {
+            (0..<Int.random(in: 0...3, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+        }
+        var items = (0..<60).map { _ in
+            Fixture.item(title: "t" + text(), username: text(), password: "secret-\(text())", origins: ["o" + text()], tags: ["g" + text()])
+        }
+        try await vault.addAll(items)
+        let queries = ["mail", "bank", "e", "zurich", "日本", "git hub", "é x", "secret", "nothing-at-all", "ß"]
+
+        try await assertSameResults(vault, queries, "no index yet")
+        XCTAssertNotNil(try sealedIndex(vault), "the first search stores an index")
+        try await assertSameResults(vault, queries, "index current")
+
+        // Another process edits, adds and removes: the stale entries are opened again.
+        let other = try Vault.open(at: path)
+        try await other.unlock(passphrase: Fixture.passphrase("pass"))
+        for index in stride(from: 0, to: 30, by: 3) {
+            var changed = try await other.item(items[index].id)
+            changed.title = "mail" + text()
+            changed.entry.notes = "Bank"
+            try await other.update(changed)
+        }
+        for index in stride(from: 1, to: 30, by: 5) { try await other.remove(items[index].id) }
+        let added = Fixture.item(title: "Zürich mail", username: "git")
+        _ = try await other.add(added)
+        items.append(added)
+        try await assertSameResults(vault, queries, "after another process's changes")
+
+        // An index that does not open (another vault's, or damaged) is only rebuilt.
+        let elsewhere = try makeTemporaryDirectory().appendingPathComponent("other.db").path
+        let otherVault = try Vault.create(at: elsewhere, passphrase: Fixture.passphrase("pass"), kdf: Fixture.fastKDF())
+        try await otherVault.addAll([Fixture.item(title: "mail from elsewhere")])
+        _ = try await search(otherVault, "mail")
+        let foreign = try XCTUnwrap(sealedIndex(otherVault))
+        try vault.database.write { try VaultDatabase.saveSearchIndex(foreign, in: $0) }
+        try await assertSameResults(vault, queries, "another vault's index")
+        XCTAssertNotEqual(try sealedIndex(vault), foreign, "the foreign index was replaced")
+        try vault.database.write { try VaultDatabase.saveSearchIndex(Data("garbage".utf8), in: $0) }
+        try await assertSameResults(vault, queries, "a damaged index")
+    }
+
+    func testAnIndexedSearchOpensOnlyTheMatchesAndWritesNothing() async throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("vault.db").path
+        let vault = try Vault.create(at: path, passphrase: Fixture.passphrase("pass"), kdf: Fixture.fastKDF())
+        let items = (0..<40).map { Fixture.item(title: $0 % 10 == 0 ? "Needle \($0)" : "hay \($0)", username: "u\($0)") }
+        try await vault.addAll(items)
+
+        _ = try await search(vault, "needle")
+        var use = await vault.lastSearch
+        XCTAssertEqual(use.skipped, 0, "nothing indexed before the first search")
+        XCTAssertEqual(use.opened, 40)
+        let stored = try XCTUnwrap(sealedIndex(vault))
+
+        let found = try await search(vault, "needle")
+        XCTAssertEqual(Set(found.compactMap { $0.item?.title }), ["Needle 0", "Needle 10", "Needle 20", "Needle 30"])
+        use = await vault.lastSearch
+        XCTAssertEqual(use.skipped, 36, "the rows whose text lacks the word are skipped unopened")
+        XCTAssertEqual(use.opened, 4)
+        XCTAssertEqual(try sealedIndex(vault), stored, "an index still exact is not written again")
+
+        // One row edited: opened again, and only then is the index rewritten.
+        var edited = try await vault.item(items[1].id)
+        edited.title = "needle now"
+        try await vault.update(edited)
+        let again = try await search(vault, "needle")
+        XCTAssertTrue(again.contains { $0.item?.title == "needle now" })
+        use = await vault.lastSearch
+        XCTAssertEqual(use.opened, 5, "the four matches and the changed row")
+        XCTAssertNotEqual(try sealedIndex(vault), stored)
+        _ = try await search(vault, "needle")
+        use = await vault.lastSearch
+        XCTAssertEqual(use.skipped, 35)
+        XCTAssertEqual(use.opened, 5)
+    }
+
+    /// A row changed on disk has another fingerprint: it is opened, and reported as tampered,
+    /// even where its indexed text lacks the word.
+    func testATamperedRowIsStillReported() async throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("vault.db").path
+        let vault = try Vault.create(at: path, passphrase: Fixture.passphrase("pass"), kdf: Fixture.fastKDF())
+        let items = [Fixture.item(title: "alpha"), Fixture.item(title: "beta")]
+        try await vault.addAll(items)
+        _ = try await search(vault, "alpha")
+        try vault.database.write { db in
+            let json = try XCTUnwrap(String.fetchOne(db, sql: "SELECT record FROM pending WHERE id = ?", arguments: [items[1].id]))
+            let start = try XCTUnwrap(json.range(of: "\"encrypted\":\"")).upperBound
+            let position = json.index(start, offsetBy: 60)
+            let tampered = json.replacingCharacters(in: position...position, with: json[position] == "A" ? "B" : "A")
+            try db.execute(sql: "UPDATE pending SET record = ? WHERE id = ?", arguments: [tampered, items[1].id])
+        }
+        let found = try await search(vault, "alpha")
+        guard case .corrupt? = found.first(where: { $0.id == items[1].id })?.state else {
+            return XCTFail("the tampered row was not reported: \(found)")
+        }
+        XCTAssertEqual(found.compactMap { $0.item?.title }, ["alpha"])
+    }
+
+    /// What the index holds is sealed: no title, username or note is in the stored bytes.
+    func testTheStoredIndexHoldsNoPlaintext() async throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("vault.db").path
+        let vault = try Vault.create(at: path, passphrase: Fixture.passphrase("pass"), kdf: Fixture.fastKDF())
+        var item = Fixture.item(title: "canarytitle", username: "canaryuser")
+        item.entry.notes = "canarynote"
+        try await vault.addAll([item])
+        _ = try await search(vault, "canary")
+        let stored = try XCTUnwrap(sealedIndex(vault))
+        for canary in ["canarytitle", "canaryuser", "canarynote"] {
+            XCTAssertNil(stored.range(of: Data(canary.utf8)), canary)
+        }
+        let keys = SearchIndexKeys(vaultKey: try await vault.unlockedSession().vaultKey)
+        XCTAssertEqual(SearchIndex.open(stored, with: keys)?.count, 1)
+    }
+}
+
+extension SearchIndexTests {
+    /// A plaintext that authenticates but does not parse (truncated, or any byte changed) is no
+    /// index, or a well-formed one: never a crash, never a read past its bytes.
+    func testEveryTruncationAndByteChangeOfTheIndexIsRefusedOrParsed() throws {
+        let keys = SearchIndexKeys(vaultKey: .random(count: KeyRing.keyLength))
+        var index = SearchIndex()
+        for (number, title) in ["alpha", "Bêta", "", "日本"].enumerated() {
+            index.append("id-\(number)", fingerprint: UInt64(number) << 60 | 7) {
+                ItemMatcher.appendSearchText(of: Fixture.item(title: title), to: &$0)
+            }
+        }
+        let plaintext = try Envelope.open(index.sealed(with: keys), symmetricKey: keys.sealing,
+                                          collection: SearchIndex.collection, id: SearchIndex.sealedID)
+        let reopened = try XCTUnwrap(SearchIndex.open(index.sealed(with: keys), with: keys))
+        XCTAssertEqual(reopened.count, 4)
+        XCTAssertEqual(reopened.positionsByID(), ["id-0": 0, "id-1": 1, "id-2": 2, "id-3": 3])
+        for position in 0..<4 {
+            XCTAssertTrue(reopened.entry(position, isFor: "id-\(position)"))
+            XCTAssertFalse(reopened.entry(position, isFor: "id-\(position)x"))
+            XCTAssertEqual(reopened.entries[position].fingerprint, index.entries[position].fingerprint)
+            XCTAssertEqual(reopened.text(of: position, holdsEvery: ItemMatcher(query: "BÊTA").foldedWordBytes.map(ByteSearch.Needle.init)), position == 1)
+        }
+        func reseal(_ bytes: Data) throws -> Data {
+            try Envelope.seal(bytes, symmetricKey: keys.sealing, collection: SearchIndex.collection, id: SearchIndex.sealedID)
+        }
+        for length in 0..<plaintext.count {
+            XCTAssertNil(SearchIndex.open(try reseal(plaintext.prefix(length)), with: keys), "truncated to \(length)")
+        }
+        for position in 0..<plaintext.count {
+            for value: UInt8 in [0x00, 0xFF, plaintext[position] ^ 0x01] {
+                var changed = plaintext
+                changed[position] = value
+                if let parsed = SearchIndex.open(try reseal(changed), with: keys) {
+                    for entry in parsed.entries {
+                        XCTAssertLessThanOrEqual(entry.textStart + entry.textLength, plaintext.count)
+                        XCTAssertLessThanOrEqual(entry.idStart + entry.idLength, plaintext.count)
+                    }
+                }
+            }
+        }
+        XCTAssertNil(SearchIndex.open(try reseal(plaintext + Data([0])), with: keys), "a trailing byte")
+    }
+}
