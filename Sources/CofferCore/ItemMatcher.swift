@@ -24,7 +24,8 @@ public struct ItemMatcher: Sendable {
     }
 
     /// An item's searchable fields, folded once, each followed by a NUL: its row in a long-lived
-    /// index's `SearchTexts` (the agent's).
+    /// index's `SearchTexts` (the agent's), and its text in the sealed `SearchIndex`, which is
+    /// stored: changing what this writes needs a new `SearchIndex` magic.
     public static func appendSearchText(of item: Item, to text: inout [UInt8]) {
         func add(_ field: String) {
             text.append(contentsOf: fold(field).utf8)
@@ -40,6 +41,15 @@ public struct ItemMatcher: Sendable {
     /// The query's words, folded, as bytes: what `SearchTexts.rows(matching:)` looks for in the
     /// rows `appendSearchText` made.
     public var foldedWordBytes: [[UInt8]] { asciiWords ?? words.map { Array($0.utf8) } }
+
+    /// The words as bytes when a byte search of the folded text finds every item `matches` finds
+    /// (and maybe more): when every word is ASCII. A non-ASCII word can match a field through
+    /// canonical equivalence (String's `contains`) where the bytes differ; nil then, and no empty
+    /// query either (it matches everything).
+    public var indexableWords: [[UInt8]]? {
+        guard let asciiWords, !asciiWords.isEmpty else { return nil }
+        return asciiWords
+    }
 
     /// Whether the UTF-8 of (folded) `text` holds `word`'s: String's `contains` costs ~10 times more.
     static func utf8(_ text: String, contains word: [UInt8]) -> Bool {

@@ -14,8 +14,16 @@ import Foundation
 /// before. It never syncs, and it is sealed like an item (AES-256-GCM under a key derived from
 /// the vault key), so the folded text of titles and notes is never on disk in the clear.
 ///
+/// The index is stored as chunks of up to `entriesPerChunk` entries in the order rows are read,
+/// one table row and one envelope each: reading a sealed chunk and its plaintext side by side
+/// costs ~1 MB at a time, not twice the ~20 MB of a 100,000-item index (`search`'s peak memory).
+/// A `SearchIndex` is one chunk.
+///
 /// Plaintext: `CSI1`, the entry count (UInt32), then per entry the fingerprint (UInt64), the id's
-/// length (UInt16), the id, the text's length (UInt32) and the text; little-endian.
+/// length (UInt16), the id, the text's length (UInt32) and the text, then `ByteSearch.overread`
+/// zero bytes (what the byte search may read past the last text); little-endian. The index is
+/// kept in memory in this same layout, so opening it and sealing it copy nothing (at 100,000
+/// items it is ~25 MB, and `search`'s peak memory counts every copy).
 struct SearchIndex {
     struct Entry {
         var fingerprint: UInt64
@@ -27,18 +35,23 @@ struct SearchIndex {
     }
 
     private static let magic = Array("CSI1".utf8)
+    private static let header = magic.count + 4
     static let collection = "search-index"
-    static let sealedID = "local"
+    static let entriesPerChunk = 4096
 
-    /// The entries' ids and texts (and, once opened, the rest of the plaintext), then
-    /// `ByteSearch.overread` bytes of padding.
-    private(set) var bytes: [UInt8]
+    /// The id chunk `number` is sealed under (bound to its ciphertext).
+    static func sealedID(_ number: Int) -> String { "chunk-\(number)" }
+
+    /// The plaintext, padding included.
+    private(set) var bytes: Data
     /// In the order the rows were read when it was written: the next search reads them in the
     /// same order, so a row's entry is usually the one after the last row's.
     private(set) var entries: [Entry]
 
     init() {
-        bytes = [UInt8](repeating: 0, count: ByteSearch.overread)
+        bytes = Data(Self.magic)
+        bytes.append(contentsOf: [0, 0, 0, 0])
+        bytes.append(Data(count: ByteSearch.overread))
         entries = []
     }
 
@@ -55,14 +68,15 @@ struct SearchIndex {
         }
     }
 
-    /// Every entry's position by id: looked up only when rows come in another order than the
+    /// Each entry's id and position: looked up only when rows come in another order than the
     /// entries (items added or removed since the index was written).
-    func positionsByID() -> [String: Int] {
-        var positions = [String: Int](minimumCapacity: entries.count)
-        for (position, entry) in entries.enumerated() {
-            positions[String(decoding: bytes[entry.idStart..<(entry.idStart + entry.idLength)], as: UTF8.self)] = position
+    func forEachID(_ body: (String, Int) -> Void) {
+        bytes.withUnsafeBytes { buffer in
+            for (position, entry) in entries.enumerated() {
+                let id = UnsafeRawBufferPointer(rebasing: buffer[entry.idStart..<(entry.idStart + entry.idLength)])
+                body(String(decoding: id, as: UTF8.self), position)
+            }
         }
-        return positions
     }
 
     /// Whether the text of entry `position` holds every needle.
@@ -76,103 +90,95 @@ struct SearchIndex {
 
     // MARK: Building
 
-    /// Appends an entry for `id`; `fill` appends its text.
-    mutating func append(_ id: String, fingerprint: UInt64, _ fill: (inout [UInt8]) -> Void) {
-        bytes.removeLast(ByteSearch.overread)
-        let idStart = bytes.count
-        bytes.append(contentsOf: id.utf8)
-        let textStart = bytes.count
-        fill(&bytes)
-        entries.append(Entry(fingerprint: fingerprint, idStart: idStart, idLength: textStart - idStart,
-                             textStart: textStart, textLength: bytes.count - textStart))
-        bytes.append(contentsOf: repeatElement(0, count: ByteSearch.overread))
+    /// Appends an entry for `id` whose text is `text`.
+    mutating func append(_ id: String, fingerprint: UInt64, text: UnsafeRawBufferPointer) {
+        var id = id
+        id.withUTF8 { append(id: UnsafeRawBufferPointer($0), fingerprint: fingerprint, text: text) }
     }
 
     /// Appends a copy of `other`'s entry `position`.
     mutating func append(_ position: Int, of other: SearchIndex) {
         let entry = other.entries[position]
+        other.bytes.withUnsafeBytes { buffer in
+            append(id: UnsafeRawBufferPointer(rebasing: buffer[entry.idStart..<(entry.idStart + entry.idLength)]),
+                   fingerprint: entry.fingerprint,
+                   text: UnsafeRawBufferPointer(rebasing: buffer[entry.textStart..<(entry.textStart + entry.textLength)]))
+        }
+    }
+
+    private mutating func append(id: UnsafeRawBufferPointer, fingerprint: UInt64, text: UnsafeRawBufferPointer) {
         bytes.removeLast(ByteSearch.overread)
+        Self.append(fingerprint, to: &bytes)
+        Self.append(UInt16(id.count), to: &bytes)
         let idStart = bytes.count
-        bytes.append(contentsOf: other.bytes[entry.idStart..<(entry.idStart + entry.idLength)])
+        bytes.append(contentsOf: id)
+        Self.append(UInt32(text.count), to: &bytes)
         let textStart = bytes.count
-        bytes.append(contentsOf: other.bytes[entry.textStart..<(entry.textStart + entry.textLength)])
-        entries.append(Entry(fingerprint: entry.fingerprint, idStart: idStart, idLength: entry.idLength,
-                             textStart: textStart, textLength: entry.textLength))
-        bytes.append(contentsOf: repeatElement(0, count: ByteSearch.overread))
+        bytes.append(contentsOf: text)
+        bytes.append(Data(count: ByteSearch.overread))
+        entries.append(Entry(fingerprint: fingerprint, idStart: idStart, idLength: id.count,
+                             textStart: textStart, textLength: text.count))
+        withUnsafeBytes(of: UInt32(entries.count).littleEndian) { count in
+            bytes.replaceSubrange(Self.magic.count..<Self.header, with: count)
+        }
     }
 
     mutating func reserveCapacity(entries count: Int, bytes size: Int) {
         entries.reserveCapacity(count)
-        bytes.reserveCapacity(size + ByteSearch.overread)
+        bytes.reserveCapacity(size)
     }
 
     // MARK: Sealing
 
-    /// The index sealed under `keys`: what the vault stores.
-    func sealed(with keys: SearchIndexKeys) throws -> Data {
-        var plaintext = [UInt8]()
-        plaintext.reserveCapacity(bytes.count + entries.count * 14 + 8)
-        plaintext.append(contentsOf: Self.magic)
-        Self.append(UInt32(entries.count), to: &plaintext)
-        bytes.withUnsafeBufferPointer { source in
-            for entry in entries {
-                Self.append(entry.fingerprint, to: &plaintext)
-                Self.append(UInt16(entry.idLength), to: &plaintext)
-                plaintext.append(contentsOf: source[entry.idStart..<(entry.idStart + entry.idLength)])
-                Self.append(UInt32(entry.textLength), to: &plaintext)
-                plaintext.append(contentsOf: source[entry.textStart..<(entry.textStart + entry.textLength)])
-            }
-        }
-        defer { sodium_memzero(&plaintext, plaintext.count) }
-        return try Envelope.seal(plaintext, symmetricKey: keys.sealing, collection: Self.collection, id: Self.sealedID)
+    /// The chunk sealed under `keys` as chunk `number`: what the vault stores.
+    func sealed(number: Int, with keys: SearchIndexKeys) throws -> Data {
+        try Envelope.seal(bytes, symmetricKey: keys.sealing, collection: Self.collection, id: Self.sealedID(number))
     }
 
-    /// The index `sealed` holds; nil when it does not open with `keys` (another vault key, or
-    /// damaged) or does not parse: the caller then builds a new one.
-    static func open(_ sealed: Data, with keys: SearchIndexKeys) -> SearchIndex? {
-        guard let plaintext = try? Envelope.open(sealed, symmetricKey: keys.sealing, collection: collection, id: sealedID)
-        else { return nil }
+    /// The chunk `sealed` holds; nil when it does not open with `keys` as chunk `number` (another
+    /// vault key, or damaged) or does not parse: its rows are then opened and indexed again.
+    static func open(_ sealed: Data, number: Int, with keys: SearchIndexKeys) -> SearchIndex? {
+        guard let plaintext = try? Envelope.open(sealed, symmetricKey: keys.sealing, collection: collection,
+                                                 id: sealedID(number)),
+              let entries = parseEntries(plaintext) else { return nil }
         var index = SearchIndex()
-        // One copy, padding included (the index of 100,000 items is ~15 MB).
-        index.bytes = [UInt8](unsafeUninitializedCapacity: plaintext.count + ByteSearch.overread) { buffer, initialized in
-            let copied = plaintext.copyBytes(to: buffer)
-            buffer.baseAddress!.advanced(by: copied).initialize(repeating: 0, count: ByteSearch.overread)
-            initialized = copied + ByteSearch.overread
-        }
-        guard index.parseEntries() else { return nil }
+        index.bytes = plaintext
+        index.entries = entries
         return index
     }
 
-    private mutating func parseEntries() -> Bool {
-        let end = bytes.count - ByteSearch.overread
-        var offset = Self.magic.count
-        guard end >= offset + 4, Array(bytes[0..<offset]) == Self.magic else { return false }
-        func read<Value: FixedWidthInteger>(_: Value.Type) -> Value? {
-            let size = MemoryLayout<Value>.size
-            guard end - offset >= size else { return nil }
-            defer { offset += size }
-            return bytes.withUnsafeBytes { Value(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Value.self)) }
+    private static func parseEntries(_ bytes: Data) -> [Entry]? {
+        bytes.withUnsafeBytes { buffer -> [Entry]? in
+            guard buffer.count >= header + ByteSearch.overread,
+                  buffer.prefix(magic.count).elementsEqual(magic),
+                  buffer.suffix(ByteSearch.overread).allSatisfy({ $0 == 0 }) else { return nil }
+            let end = buffer.count - ByteSearch.overread
+            var offset = magic.count
+            func read<Value: FixedWidthInteger>(_: Value.Type) -> Value? {
+                let size = MemoryLayout<Value>.size
+                guard end - offset >= size else { return nil }
+                defer { offset += size }
+                return Value(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: Value.self))
+            }
+            guard let count = read(UInt32.self) else { return nil }
+            var found: [Entry] = []
+            // An entry takes at least 14 bytes: a count the bytes cannot hold reserves no more.
+            found.reserveCapacity(min(Int(count), (end - offset) / 14))
+            for _ in 0..<count {
+                guard let fingerprint = read(UInt64.self), let idLength = read(UInt16.self),
+                      end - offset >= Int(idLength) else { return nil }
+                let idStart = offset
+                offset += Int(idLength)
+                guard let length = read(UInt32.self), end - offset >= Int(length) else { return nil }
+                found.append(Entry(fingerprint: fingerprint, idStart: idStart, idLength: Int(idLength),
+                                   textStart: offset, textLength: Int(length)))
+                offset += Int(length)
+            }
+            return offset == end ? found : nil
         }
-        guard let count = read(UInt32.self) else { return false }
-        var found: [Entry] = []
-        // An entry takes at least 14 bytes: a count the bytes cannot hold reserves no more.
-        found.reserveCapacity(min(Int(count), (end - offset) / 14))
-        for _ in 0..<count {
-            guard let fingerprint = read(UInt64.self), let idLength = read(UInt16.self),
-                  end - offset >= Int(idLength) else { return false }
-            let idStart = offset
-            offset += Int(idLength)
-            guard let length = read(UInt32.self), end - offset >= Int(length) else { return false }
-            found.append(Entry(fingerprint: fingerprint, idStart: idStart, idLength: Int(idLength),
-                               textStart: offset, textLength: Int(length)))
-            offset += Int(length)
-        }
-        guard offset == end else { return false }
-        entries = found
-        return true
     }
 
-    private static func append<Value: FixedWidthInteger>(_ value: Value, to bytes: inout [UInt8]) {
+    private static func append<Value: FixedWidthInteger>(_ value: Value, to bytes: inout Data) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 }

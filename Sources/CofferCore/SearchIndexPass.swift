@@ -1,48 +1,62 @@
 import Foundation
 
-/// One search's use of the sealed `SearchIndex`: a row whose fingerprint matches its entry and
-/// whose indexed text lacks a word is skipped unopened; every other row is opened as before, and
-/// what was opened becomes the next index when anything changed.
+/// One search's use of the sealed search index (its chunks, `SearchIndex`): a row whose
+/// fingerprint matches its entry and whose indexed text lacks a word is skipped unopened; every
+/// other row is opened as before, and what was opened becomes the next index when anything changed.
 struct SearchIndexPass {
+    /// An entry of the stored index: its chunk, and its place in the chunk.
+    struct Position: Hashable {
+        var chunk: Int
+        var entry: Int
+    }
+
     /// Where a row's entry in the next index comes from.
     private enum Source {
-        case stored(Int)
+        case stored(Position)
         case fresh(Int)
     }
 
     let keys: SearchIndexKeys
     private let needles: [ByteSearch.Needle]
-    private let stored: SearchIndex
+    private let stored: [SearchIndex]
+    private let entriesPerChunk: Int
     /// Rows opened that `stored` did not cover (new, changed, or no index at all).
     private var fresh = SearchIndex()
     /// The next index's entries, in the order the rows were read.
     private var order: [Source] = []
-    /// Whether `order` so far is `stored`'s entries one after the other.
+    /// The stored entry that comes next if every row so far kept its stored entry, in order.
+    private var inOrder: Position
     private var unchanged = true
 
     /// The stored entry after the last one found: rows come in the order the index was written.
-    private var cursor = 0
+    private var cursor: Position
     /// Every stored entry by id, built the first time a row is not at the cursor.
-    private var positions: [String: Int]?
+    private var positions: [String: Position]?
     /// The current row's stored entry, when its fingerprint matches.
-    private var current: Int?
+    private var current: Position?
 
     /// Rows skipped unopened, rows opened (for tests).
     private(set) var skipped = 0
     private(set) var opened = 0
 
-    init(words: [[UInt8]], stored: SearchIndex?, keys: SearchIndexKeys) {
+    init(words: [[UInt8]], stored: [SearchIndex], keys: SearchIndexKeys,
+         entriesPerChunk: Int = SearchIndex.entriesPerChunk) {
         self.keys = keys
         needles = words.map(ByteSearch.Needle.init)
-        self.stored = stored ?? SearchIndex()
-        order.reserveCapacity(self.stored.count)
+        self.stored = stored
+        self.entriesPerChunk = max(1, entriesPerChunk)
+        let first = Self.skippingEmptyChunks(Position(chunk: 0, entry: 0), in: stored)
+        inOrder = first
+        cursor = first
+        order.reserveCapacity(stored.reduce(0) { $0 + $1.count })
     }
 
     /// Whether the row can be skipped: indexed from these very bytes, and its text lacks a word.
     mutating func skips(_ id: String, fingerprint: UInt64) -> Bool {
         current = nil
-        if let position = storedPosition(of: id), stored.entries[position].fingerprint == fingerprint {
-            guard stored.text(of: position, holdsEvery: needles) else {
+        if let position = storedPosition(of: id),
+           stored[position.chunk].entries[position.entry].fingerprint == fingerprint {
+            guard stored[position.chunk].text(of: position.entry, holdsEvery: needles) else {
                 keep(.stored(position))
                 skipped += 1
                 return true
@@ -58,39 +72,69 @@ struct SearchIndexPass {
         if let current {
             keep(.stored(current))
         } else {
-            fresh.append(id, fingerprint: fingerprint) { ItemMatcher.appendSearchText(of: item, to: &$0) }
+            var text: [UInt8] = []
+            ItemMatcher.appendSearchText(of: item, to: &text)
+            text.withUnsafeBytes { fresh.append(id, fingerprint: fingerprint, text: $0) }
             keep(.fresh(fresh.count - 1))
         }
     }
 
-    /// The index to store, or nil when the stored one is still exact: the same rows, unchanged,
-    /// in the same order.
-    func next() -> SearchIndex? {
-        guard !unchanged || order.count != stored.count else { return nil }
-        var next = SearchIndex()
-        next.reserveCapacity(entries: order.count, bytes: stored.bytes.count + fresh.bytes.count)
+    /// The chunks of the index to store, or nil when the stored one is still exact: the same
+    /// rows, unchanged, in the same order.
+    func next() -> [SearchIndex]? {
+        guard !unchanged || inOrder.chunk < stored.count else { return nil }
+        var chunks: [SearchIndex] = []
+        var chunk = SearchIndex()
         for source in order {
+            if chunk.count == entriesPerChunk {
+                chunks.append(chunk)
+                chunk = SearchIndex()
+            }
             switch source {
-            case .stored(let position): next.append(position, of: stored)
-            case .fresh(let position): next.append(position, of: fresh)
+            case .stored(let position): chunk.append(position.entry, of: stored[position.chunk])
+            case .fresh(let position): chunk.append(position, of: fresh)
             }
         }
-        return next
+        if chunk.count > 0 { chunks.append(chunk) }
+        return chunks
     }
 
     private mutating func keep(_ source: Source) {
-        if case .stored(let position) = source, position == order.count {} else { unchanged = false }
+        if case .stored(let position) = source, position == inOrder {
+            inOrder = after(position)
+        } else {
+            unchanged = false
+        }
         order.append(source)
     }
 
-    private mutating func storedPosition(of id: String) -> Int? {
-        if cursor < stored.count, stored.entry(cursor, isFor: id) {
-            cursor += 1
-            return cursor - 1
+    private mutating func storedPosition(of id: String) -> Position? {
+        if cursor.chunk < stored.count, stored[cursor.chunk].entry(cursor.entry, isFor: id) {
+            defer { cursor = after(cursor) }
+            return cursor
         }
-        if positions == nil { positions = stored.positionsByID() }
+        if positions == nil {
+            var all: [String: Position] = [:]
+            all.reserveCapacity(order.capacity)
+            for (number, chunk) in stored.enumerated() {
+                chunk.forEachID { id, entry in all[id] = Position(chunk: number, entry: entry) }
+            }
+            positions = all
+        }
         guard let found = positions?[id] else { return nil }
-        cursor = found + 1
+        cursor = after(found)
         return found
+    }
+
+    private func after(_ position: Position) -> Position {
+        Self.skippingEmptyChunks(Position(chunk: position.chunk, entry: position.entry + 1), in: stored)
+    }
+
+    private static func skippingEmptyChunks(_ position: Position, in chunks: [SearchIndex]) -> Position {
+        var position = position
+        while position.chunk < chunks.count, position.entry >= chunks[position.chunk].count {
+            position = Position(chunk: position.chunk + 1, entry: 0)
+        }
+        return position
     }
 }

@@ -156,26 +156,46 @@ public actor Vault {
         return try listItems(where: include, remembering: &unused, searching: &noIndex)
     }
 
-    /// `listItems(where:)` for a search: `include` accepts only items whose searchable text holds
-    /// every word of `words` (`ItemMatcher.foldedWordBytes`), so the rows the sealed search index
-    /// shows lack a word are skipped unopened. The index is brought up to date afterwards when it
-    /// was not (a cache: failing to store it changes nothing the search returns).
-    public func searchItems(words: [[UInt8]], where include: @Sendable (Item) -> Bool) throws -> [ListedItem] {
-        guard !words.isEmpty else { return try listItems(where: include) }
+    /// `listItems(where:)` for a search: `include` accepts only items `matcher` matches, so the
+    /// rows the sealed search index shows lack a word are skipped unopened. The index is brought
+    /// up to date afterwards when it was not (a cache: failing to store it changes nothing the
+    /// search returns).
+    public func searchItems(_ matcher: ItemMatcher, where include: @Sendable (Item) -> Bool) throws -> [ListedItem] {
+        guard let words = matcher.indexableWords else { return try listItems(where: include) }
         let keys = SearchIndexKeys(vaultKey: try unlockedSession().vaultKey)
-        let stored = (try? database.read { try VaultDatabase.sealedSearchIndex(in: $0) })
-            .flatMap { $0 }.flatMap { SearchIndex.open($0, with: keys) }
+        // A chunk that does not open (another vault's, damaged) only leaves its rows to be opened.
+        var stored: [SearchIndex] = []
+        try? database.read { db in
+            try VaultDatabase.forEachSealedSearchIndexChunk(in: db) { number, sealed in
+                if let chunk = SearchIndex.open(sealed, number: number, with: keys) { stored.append(chunk) }
+            }
+        }
         var pass: SearchIndexPass? = SearchIndexPass(words: words, stored: stored, keys: keys)
+        stored = []
         var unused: OpenedItems?
         let found = try listItems(where: include, remembering: &unused, searching: &pass)
-        guard let pass else { return found }
-        lastSearch = (pass.skipped, pass.opened)
-        if let next = pass.next(), let sealed = try? next.sealed(with: keys) {
+        lastSearch = (pass?.skipped ?? 0, pass?.opened ?? 0)
+        if let sealed = Self.sealedNextIndex(taking: &pass) {
             // A read-only or full disk, or another process holding the vault: the next search
             // opens what this one did.
             _ = try? database.write { try VaultDatabase.saveSearchIndex(sealed, in: $0) }
         }
         return found
+    }
+
+    /// The chunks of the index `pass` leaves, sealed, or nil when the stored one is still exact.
+    /// The index read is freed once the next one is built, and each chunk once it is sealed: at
+    /// 100,000 items each whole copy is ~20 MB, and `search`'s peak memory counts those alive at once.
+    private static func sealedNextIndex(taking pass: inout SearchIndexPass?) -> [Data]? {
+        guard let keys = pass?.keys, var chunks = pass?.next() else { return nil }
+        pass = nil
+        var sealed: [Data] = []
+        for number in chunks.indices {
+            guard let chunk = try? chunks[number].sealed(number: number, with: keys) else { return nil }
+            sealed.append(chunk)
+            chunks[number] = SearchIndex()
+        }
+        return sealed
     }
 
     private func listItems(where include: @Sendable (Item) -> Bool,

@@ -87,10 +87,10 @@ enum VaultSchema {
                 """)
         }
         migrator.registerMigration("v6-search-index") { db in
-            // One row: the sealed search index (`SearchIndex`), a cache that never syncs.
+            // The sealed search index, a chunk a row (`SearchIndex`): a cache that never syncs.
             try db.execute(sql: """
                 CREATE TABLE search_index (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    id INTEGER PRIMARY KEY,
                     sealed BLOB NOT NULL
                 );
                 """)

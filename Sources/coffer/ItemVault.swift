@@ -46,7 +46,7 @@ extension Vault: ItemVault {
     func items(_ query: ItemQuery) async throws -> [ListedItem] {
         if query.selectsEverything { return try listItems() }
         guard let text = query.text else { return try listItems(where: query.matcher()) }
-        return try searchItems(words: ItemMatcher(query: text).foldedWordBytes, where: query.matcher())
+        return try searchItems(ItemMatcher(query: text), where: query.matcher())
     }
 
     func now() async throws -> Date { database.correctedNow() }

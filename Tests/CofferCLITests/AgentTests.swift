@@ -258,10 +258,11 @@ final class AgentTests: XCTestCase {
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.connect(sys.argv[1])
         body = sys.argv[2].encode()
-        s.sendall(struct.pack(">I", len(body)) + body)
         s.settimeout(10)
         answer = b""
         try:
+            # Inside the try: a refusing agent may close before the request is all sent (EPIPE).
+            s.sendall(struct.pack(">I", len(body)) + body)
             while len(answer) < 4 or len(answer) < 4 + struct.unpack(">I", answer[:4])[0]:
                 chunk = s.recv(65536)
                 if not chunk: break

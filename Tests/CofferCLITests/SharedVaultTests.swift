@@ -180,3 +180,44 @@ final class SharedVaultTests: XCTestCase {
         XCTAssertEqual(try vault.list().count, 1)
     }
 }
+
+extension SharedVaultTests {
+    /// `coffer search` keeps a sealed index in the vault, a cache it rewrites when out of date.
+    /// Searches run beside edits, additions and removals by other commands and by this process
+    /// (the screen), and each search after them finds exactly the acknowledged state: the index
+    /// neither hides a change nor brings back an old version.
+    func testSearchesBesideOtherWritersFindEveryAcknowledgedChange() async throws {
+        let vault = try TestVault.make()
+        defer { vault.destroy() }
+        let ids = try vault.addAll((0..<8).map { ["item \($0)", "--notes", "plain"] })
+        func found() throws -> Set<String> { Set(try vault.search("needle").compactMap { $0["id"] as? String }) }
+        XCTAssertEqual(try found(), [], "the first search stores the index")
+        let screen = try await unlocked(vault)
+        var expected: Set<String> = []
+        for round in 0..<4 {
+            // An edit that makes an item match, an addition that matches, and a search, all at once.
+            let results = try vault.runAll([
+                ["edit", ids[round], "--notes", "needle \(round)"],
+                ["add", "--title", "needle added \(round)"],
+                ["search", "needle", "--json"],
+            ])
+            for result in results { assertOK(result) }
+            expected.insert(ids[round])
+            expected.insert(results[1].line)
+            let during = Set(try results[2].jsonArray().compactMap { $0["id"] as? String })
+            XCTAssertTrue(during.isSubset(of: expected), "round \(round): a search beside the writers found \(during)")
+            // The screen edits the match of the round before away, and removes an unmatched item.
+            if round > 0 {
+                var item = try await screen.item(ids[round - 1])
+                item.entry.notes = "no longer"
+                _ = try await screen.update(item)
+                expected.remove(ids[round - 1])
+            }
+            try await screen.remove(ids[7 - round])
+            XCTAssertEqual(try found(), expected, "round \(round)")
+            XCTAssertEqual(try found(), expected, "round \(round), the index just stored")
+        }
+        // (LogCanaryTests checks the stored index for plaintext: reading the file here would drop
+        // this process's locks on it.)
+    }
+}

@@ -9,7 +9,7 @@ import CofferTestSupport
 final class SearchIndexTests: XCTestCase {
     private func search(_ vault: Vault, _ query: String) async throws -> [ListedItem] {
         let matcher = ItemMatcher(query: query)
-        return try await vault.searchItems(words: matcher.foldedWordBytes, where: { matcher.matches($0) })
+        return try await vault.searchItems(matcher, where: { matcher.matches($0) })
     }
 
     /// What a search must return: every item opened and matched (and every unreadable one).
@@ -18,8 +18,13 @@ final class SearchIndexTests: XCTestCase {
         return try await vault.listItems(where: { matcher.matches($0) })
     }
 
-    private func sealedIndex(_ vault: Vault) throws -> Data? {
-        try vault.database.read { try VaultDatabase.sealedSearchIndex(in: $0) }
+    /// The stored chunks, sealed.
+    private func sealedIndex(_ vault: Vault) throws -> [Data] {
+        var chunks: [Data] = []
+        try vault.database.read { db in
+            try VaultDatabase.forEachSealedSearchIndexChunk(in: db) { _, sealed in chunks.append(Data(sealed)) }
+        }
+        return chunks
     }
 
     private func assertSameResults(_ vault: Vault, _ queries: [String], _ context: String,
@@ -46,7 +51,7 @@ final class SearchIndexTests: XCTestCase {
         let queries = ["mail", "bank", "e", "zurich", "日本", "git hub", "é x", "secret", "nothing-at-all", "ß"]
 
         try await assertSameResults(vault, queries, "no index yet")
-        XCTAssertNotNil(try sealedIndex(vault), "the first search stores an index")
+        XCTAssertEqual(try sealedIndex(vault).count, 1, "the first search stores an index")
         try await assertSameResults(vault, queries, "index current")
 
         // Another process edits, adds and removes: the stale entries are opened again.
@@ -69,11 +74,12 @@ final class SearchIndexTests: XCTestCase {
         let otherVault = try Vault.create(at: elsewhere, passphrase: Fixture.passphrase("pass"), kdf: Fixture.fastKDF())
         try await otherVault.addAll([Fixture.item(title: "mail from elsewhere")])
         _ = try await search(otherVault, "mail")
-        let foreign = try XCTUnwrap(sealedIndex(otherVault))
+        let foreign = try sealedIndex(otherVault)
+        XCTAssertEqual(foreign.count, 1)
         try vault.database.write { try VaultDatabase.saveSearchIndex(foreign, in: $0) }
         try await assertSameResults(vault, queries, "another vault's index")
         XCTAssertNotEqual(try sealedIndex(vault), foreign, "the foreign index was replaced")
-        try vault.database.write { try VaultDatabase.saveSearchIndex(Data("garbage".utf8), in: $0) }
+        try vault.database.write { try VaultDatabase.saveSearchIndex([Data("garbage".utf8)], in: $0) }
         try await assertSameResults(vault, queries, "a damaged index")
     }
 
@@ -87,7 +93,8 @@ final class SearchIndexTests: XCTestCase {
         var use = await vault.lastSearch
         XCTAssertEqual(use.skipped, 0, "nothing indexed before the first search")
         XCTAssertEqual(use.opened, 40)
-        let stored = try XCTUnwrap(sealedIndex(vault))
+        let stored = try sealedIndex(vault)
+        XCTAssertEqual(stored.count, 1)
 
         let found = try await search(vault, "needle")
         XCTAssertEqual(Set(found.compactMap { $0.item?.title }), ["Needle 0", "Needle 10", "Needle 20", "Needle 30"])
@@ -141,12 +148,13 @@ final class SearchIndexTests: XCTestCase {
         item.entry.notes = "canarynote"
         try await vault.addAll([item])
         _ = try await search(vault, "canary")
-        let stored = try XCTUnwrap(sealedIndex(vault))
+        let stored = try XCTUnwrap(sealedIndex(vault).first)
         for canary in ["canarytitle", "canaryuser", "canarynote"] {
             XCTAssertNil(stored.range(of: Data(canary.utf8)), canary)
         }
         let keys = SearchIndexKeys(vaultKey: try await vault.unlockedSession().vaultKey)
-        XCTAssertEqual(SearchIndex.open(stored, with: keys)?.count, 1)
+        XCTAssertEqual(SearchIndex.open(stored, number: 0, with: keys)?.count, 1)
+        XCTAssertNil(SearchIndex.open(stored, number: 1, with: keys), "a chunk moved to another number does not open")
     }
 }
 
@@ -157,15 +165,17 @@ extension SearchIndexTests {
         let keys = SearchIndexKeys(vaultKey: .random(count: KeyRing.keyLength))
         var index = SearchIndex()
         for (number, title) in ["alpha", "Bêta", "", "日本"].enumerated() {
-            index.append("id-\(number)", fingerprint: UInt64(number) << 60 | 7) {
-                ItemMatcher.appendSearchText(of: Fixture.item(title: title), to: &$0)
-            }
+            var text: [UInt8] = []
+            ItemMatcher.appendSearchText(of: Fixture.item(title: title), to: &text)
+            text.withUnsafeBytes { index.append("id-\(number)", fingerprint: UInt64(number) << 60 | 7, text: $0) }
         }
-        let plaintext = try Envelope.open(index.sealed(with: keys), symmetricKey: keys.sealing,
-                                          collection: SearchIndex.collection, id: SearchIndex.sealedID)
-        let reopened = try XCTUnwrap(SearchIndex.open(index.sealed(with: keys), with: keys))
+        let plaintext = try Envelope.open(index.sealed(number: 0, with: keys), symmetricKey: keys.sealing,
+                                          collection: SearchIndex.collection, id: SearchIndex.sealedID(0))
+        let reopened = try XCTUnwrap(SearchIndex.open(index.sealed(number: 0, with: keys), number: 0, with: keys))
         XCTAssertEqual(reopened.count, 4)
-        XCTAssertEqual(reopened.positionsByID(), ["id-0": 0, "id-1": 1, "id-2": 2, "id-3": 3])
+        var positions: [String: Int] = [:]
+        reopened.forEachID { positions[$0] = $1 }
+        XCTAssertEqual(positions, ["id-0": 0, "id-1": 1, "id-2": 2, "id-3": 3])
         for position in 0..<4 {
             XCTAssertTrue(reopened.entry(position, isFor: "id-\(position)"))
             XCTAssertFalse(reopened.entry(position, isFor: "id-\(position)x"))
@@ -173,16 +183,16 @@ extension SearchIndexTests {
             XCTAssertEqual(reopened.text(of: position, holdsEvery: ItemMatcher(query: "BÊTA").foldedWordBytes.map(ByteSearch.Needle.init)), position == 1)
         }
         func reseal(_ bytes: Data) throws -> Data {
-            try Envelope.seal(bytes, symmetricKey: keys.sealing, collection: SearchIndex.collection, id: SearchIndex.sealedID)
+            try Envelope.seal(bytes, symmetricKey: keys.sealing, collection: SearchIndex.collection, id: SearchIndex.sealedID(0))
         }
         for length in 0..<plaintext.count {
-            XCTAssertNil(SearchIndex.open(try reseal(plaintext.prefix(length)), with: keys), "truncated to \(length)")
+            XCTAssertNil(SearchIndex.open(try reseal(plaintext.prefix(length)), number: 0, with: keys), "truncated to \(length)")
         }
         for position in 0..<plaintext.count {
             for value: UInt8 in [0x00, 0xFF, plaintext[position] ^ 0x01] {
                 var changed = plaintext
                 changed[position] = value
-                if let parsed = SearchIndex.open(try reseal(changed), with: keys) {
+                if let parsed = SearchIndex.open(try reseal(changed), number: 0, with: keys) {
                     for entry in parsed.entries {
                         XCTAssertLessThanOrEqual(entry.textStart + entry.textLength, plaintext.count)
                         XCTAssertLessThanOrEqual(entry.idStart + entry.idLength, plaintext.count)
@@ -190,6 +200,70 @@ extension SearchIndexTests {
                 }
             }
         }
-        XCTAssertNil(SearchIndex.open(try reseal(plaintext + Data([0])), with: keys), "a trailing byte")
+        XCTAssertNil(SearchIndex.open(try reseal(plaintext + Data([0])), number: 0, with: keys), "a trailing byte")
+    }
+}
+
+extension SearchIndexTests {
+    /// The pass over an index of several chunks: rows in the order of the entries are found one
+    /// after the other, rows in another order (added, removed, changed) by id, and the next index
+    /// holds exactly the rows read, in their order.
+    func testAPassOverSeveralChunksFollowsAddedRemovedAndChangedRows() throws {
+        let keys = SearchIndexKeys(vaultKey: .random(count: KeyRing.keyLength))
+        typealias Row = (id: String, fingerprint: UInt64, item: Item)
+        func row(_ number: Int, _ title: String, version: UInt64 = 1) -> Row {
+            ("id-\(number)", UInt64(number) << 8 | version, Fixture.item(id: "id-\(number)", title: title))
+        }
+        /// One pass over `rows`: the ids it opened (skipped rows are not), and the next chunks.
+        func pass(_ rows: [Row], over stored: [SearchIndex], _ query: String) -> (opened: [String], next: [SearchIndex]?) {
+            var pass = SearchIndexPass(words: ItemMatcher(query: query).indexableWords!, stored: stored, keys: keys,
+                                       entriesPerChunk: 3)
+            var opened: [String] = []
+            for row in rows where !pass.skips(row.id, fingerprint: row.fingerprint) {
+                opened.append(row.id)
+                pass.opened(row.id, fingerprint: row.fingerprint, item: row.item)
+            }
+            return (opened, pass.next())
+        }
+        func ids(_ chunks: [SearchIndex]) -> [String] {
+            chunks.flatMap { chunk in
+                var ids: [(String, Int)] = []
+                chunk.forEachID { ids.append(($0, $1)) }
+                return ids.sorted { $0.1 < $1.1 }.map(\.0)
+            }
+        }
+        var rows = (0..<10).map { row($0, $0 % 4 == 0 ? "needle \($0)" : "hay \($0)") }
+        let first = pass(rows, over: [], "needle")
+        XCTAssertEqual(first.opened.count, 10)
+        let chunks = try XCTUnwrap(first.next)
+        XCTAssertEqual(chunks.map(\.count), [3, 3, 3, 1])
+        XCTAssertEqual(ids(chunks), rows.map(\.id))
+        // Sealed and opened again, chunk by chunk.
+        let reopened = try chunks.enumerated().map { number, chunk in
+            try XCTUnwrap(SearchIndex.open(chunk.sealed(number: number, with: keys), number: number, with: keys))
+        }
+
+        let again = pass(rows, over: reopened, "needle")
+        XCTAssertEqual(again.opened, ["id-0", "id-4", "id-8"], "only the matches are opened")
+        XCTAssertNil(again.next, "an exact index is not written again")
+
+        rows.remove(at: 2)
+        rows[4] = row(5, "needle now", version: 2)
+        rows.insert(row(10, "needle added"), at: 0)
+        rows.swapAt(6, 7)
+        let changed = pass(rows, over: reopened, "needle")
+        XCTAssertEqual(changed.opened, ["id-10", "id-0", "id-4", "id-5", "id-8"])
+        let next = try XCTUnwrap(changed.next)
+        XCTAssertEqual(ids(next), rows.map(\.id), "the next index follows the rows as read")
+        XCTAssertEqual(pass(rows, over: next, "needle").opened, ["id-10", "id-0", "id-4", "id-5", "id-8"])
+        XCTAssertNil(pass(rows, over: next, "needle").next)
+        XCTAssertEqual(pass(rows, over: next, "hay").opened, rows.map(\.id).filter { !["id-10", "id-0", "id-4", "id-5", "id-8"].contains($0) })
+        // A chunk missing (it did not open): its rows are opened and indexed again.
+        var partial = next
+        partial.remove(at: 1)
+        let repaired = pass(rows, over: partial, "needle")
+        let matches: Set = ["id-10", "id-0", "id-4", "id-5", "id-8"]
+        XCTAssertEqual(Set(repaired.opened), matches.union(ids([next[1]])))
+        XCTAssertEqual(ids(try XCTUnwrap(repaired.next)), rows.map(\.id))
     }
 }
