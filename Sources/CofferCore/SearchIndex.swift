@@ -38,6 +38,8 @@ struct SearchIndex {
     private static let header = magic.count + 4
     static let collection = "search-index"
     static let entriesPerChunk = 4096
+    /// Chunk numbers past this are no chunk of ours (4 billion items): they are ignored.
+    static let maximumChunks = 1 << 20
 
     /// The id chunk `number` is sealed under (bound to its ciphertext).
     static func sealedID(_ number: Int) -> String { "chunk-\(number)" }

@@ -10,8 +10,14 @@ struct SearchIndexPass {
         var entry: Int
     }
 
+    /// A chunk of the next index: the stored chunk of the same number, left as it is, or a new one.
+    enum NextChunk {
+        case unchanged
+        case rewritten(SearchIndex)
+    }
+
     /// Where a row's entry in the next index comes from.
-    private enum Source {
+    private enum Source: Equatable {
         case stored(Position)
         case fresh(Int)
     }
@@ -39,6 +45,7 @@ struct SearchIndexPass {
     private(set) var skipped = 0
     private(set) var opened = 0
 
+    /// `stored[n]` is the stored chunk numbered n (empty when it did not open).
     init(words: [[UInt8]], stored: [SearchIndex], keys: SearchIndexKeys,
          entriesPerChunk: Int = SearchIndex.entriesPerChunk) {
         self.keys = keys
@@ -80,23 +87,26 @@ struct SearchIndexPass {
     }
 
     /// The chunks of the index to store, or nil when the stored one is still exact: the same
-    /// rows, unchanged, in the same order.
-    func next() -> [SearchIndex]? {
+    /// rows, unchanged, in the same order. A chunk whose rows are exactly those of the stored
+    /// chunk of its number is left as it is: one edit, or items added at the end, rewrite one
+    /// chunk of ~1 MB, not the whole index.
+    func next() -> [NextChunk]? {
         guard !unchanged || inOrder.chunk < stored.count else { return nil }
-        var chunks: [SearchIndex] = []
-        var chunk = SearchIndex()
-        for source in order {
-            if chunk.count == entriesPerChunk {
-                chunks.append(chunk)
-                chunk = SearchIndex()
+        return stride(from: 0, to: order.count, by: entriesPerChunk).enumerated().map { number, start in
+            let sources = order[start..<min(start + entriesPerChunk, order.count)]
+            if number < stored.count, stored[number].count == sources.count,
+               sources.indices.allSatisfy({ sources[$0] == .stored(Position(chunk: number, entry: $0 - start)) }) {
+                return .unchanged
             }
-            switch source {
-            case .stored(let position): chunk.append(position.entry, of: stored[position.chunk])
-            case .fresh(let position): chunk.append(position, of: fresh)
+            var chunk = SearchIndex()
+            for source in sources {
+                switch source {
+                case .stored(let position): chunk.append(position.entry, of: stored[position.chunk])
+                case .fresh(let position): chunk.append(position, of: fresh)
+                }
             }
+            return .rewritten(chunk)
         }
-        if chunk.count > 0 { chunks.append(chunk) }
-        return chunks
     }
 
     private mutating func keep(_ source: Source) {

@@ -163,11 +163,13 @@ public actor Vault {
     public func searchItems(_ matcher: ItemMatcher, where include: @Sendable (Item) -> Bool) throws -> [ListedItem] {
         guard let words = matcher.indexableWords else { return try listItems(where: include) }
         let keys = SearchIndexKeys(vaultKey: try unlockedSession().vaultKey)
-        // A chunk that does not open (another vault's, damaged) only leaves its rows to be opened.
+        // A chunk that does not open (another vault's, damaged) stays empty: its rows are opened.
         var stored: [SearchIndex] = []
         try? database.read { db in
             try VaultDatabase.forEachSealedSearchIndexChunk(in: db) { number, sealed in
-                if let chunk = SearchIndex.open(sealed, number: number, with: keys) { stored.append(chunk) }
+                guard number >= stored.count, number < SearchIndex.maximumChunks else { return }
+                stored.append(contentsOf: repeatElement(SearchIndex(), count: number - stored.count))
+                stored.append(SearchIndex.open(sealed, number: number, with: keys) ?? SearchIndex())
             }
         }
         var pass: SearchIndexPass? = SearchIndexPass(words: words, stored: stored, keys: keys)
@@ -183,17 +185,22 @@ public actor Vault {
         return found
     }
 
-    /// The chunks of the index `pass` leaves, sealed, or nil when the stored one is still exact.
-    /// The index read is freed once the next one is built, and each chunk once it is sealed: at
-    /// 100,000 items each whole copy is ~20 MB, and `search`'s peak memory counts those alive at once.
-    private static func sealedNextIndex(taking pass: inout SearchIndexPass?) -> [Data]? {
+    /// The chunks of the index `pass` leaves, sealed (nil for a chunk left as stored), or nil
+    /// when the stored index is still exact. The index read is freed once the next one is built,
+    /// and each chunk once it is sealed: at 100,000 items each whole copy is ~20 MB, and
+    /// `search`'s peak memory counts those alive at once.
+    private static func sealedNextIndex(taking pass: inout SearchIndexPass?) -> [Data?]? {
         guard let keys = pass?.keys, var chunks = pass?.next() else { return nil }
         pass = nil
-        var sealed: [Data] = []
+        var sealed: [Data?] = []
         for number in chunks.indices {
-            guard let chunk = try? chunks[number].sealed(number: number, with: keys) else { return nil }
-            sealed.append(chunk)
-            chunks[number] = SearchIndex()
+            guard case .rewritten(let chunk) = chunks[number] else {
+                sealed.append(nil)
+                continue
+            }
+            guard let data = try? chunk.sealed(number: number, with: keys) else { return nil }
+            sealed.append(data)
+            chunks[number] = .unchanged
         }
         return sealed
     }

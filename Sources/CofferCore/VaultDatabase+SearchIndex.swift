@@ -19,11 +19,13 @@ extension VaultDatabase {
         }
     }
 
-    /// Replaces the stored search index with `chunks`, sealed, numbered from 0.
-    static func saveSearchIndex(_ chunks: [Data], in db: Database) throws {
-        try db.execute(sql: "DELETE FROM search_index")
+    /// Stores the search index `chunks`, sealed and numbered from 0: nil leaves the stored chunk
+    /// of that number as it is; chunks past the last are removed.
+    static func saveSearchIndex(_ chunks: [Data?], in db: Database) throws {
+        try db.execute(sql: "DELETE FROM search_index WHERE id >= ?", arguments: [chunks.count])
         for (number, sealed) in chunks.enumerated() {
-            try db.execute(sql: "INSERT INTO search_index (id, sealed) VALUES (?, ?)", arguments: [number, sealed])
+            guard let sealed else { continue }
+            try db.execute(sql: "INSERT OR REPLACE INTO search_index (id, sealed) VALUES (?, ?)", arguments: [number, sealed])
         }
     }
 }

@@ -214,8 +214,10 @@ extension SearchIndexTests {
         func row(_ number: Int, _ title: String, version: UInt64 = 1) -> Row {
             ("id-\(number)", UInt64(number) << 8 | version, Fixture.item(id: "id-\(number)", title: title))
         }
-        /// One pass over `rows`: the ids it opened (skipped rows are not), and the next chunks.
-        func pass(_ rows: [Row], over stored: [SearchIndex], _ query: String) -> (opened: [String], next: [SearchIndex]?) {
+        /// One pass over `rows`: the ids it opened (skipped rows are not), the next chunks (those
+        /// left unchanged taken from `stored`), and the numbers of those rewritten.
+        func pass(_ rows: [Row], over stored: [SearchIndex], _ query: String)
+            -> (opened: [String], next: [SearchIndex]?, rewritten: [Int]) {
             var pass = SearchIndexPass(words: ItemMatcher(query: query).indexableWords!, stored: stored, keys: keys,
                                        entriesPerChunk: 3)
             var opened: [String] = []
@@ -223,7 +225,14 @@ extension SearchIndexTests {
                 opened.append(row.id)
                 pass.opened(row.id, fingerprint: row.fingerprint, item: row.item)
             }
-            return (opened, pass.next())
+            guard let next = pass.next() else { return (opened, nil, []) }
+            var rewritten: [Int] = []
+            let chunks = next.enumerated().map { number, chunk -> SearchIndex in
+                guard case .rewritten(let new) = chunk else { return stored[number] }
+                rewritten.append(number)
+                return new
+            }
+            return (opened, chunks, rewritten)
         }
         func ids(_ chunks: [SearchIndex]) -> [String] {
             chunks.flatMap { chunk in
@@ -247,12 +256,23 @@ extension SearchIndexTests {
         XCTAssertEqual(again.opened, ["id-0", "id-4", "id-8"], "only the matches are opened")
         XCTAssertNil(again.next, "an exact index is not written again")
 
+        // One row changed in place, one added at the end: only their chunks are rewritten.
+        var edited = rows
+        edited[4] = row(4, "hay again", version: 3)
+        edited.append(row(11, "hay added"))
+        let inPlace = pass(edited, over: reopened, "needle")
+        XCTAssertEqual(inPlace.opened, ["id-0", "id-4", "id-8", "id-11"])
+        XCTAssertEqual(inPlace.rewritten, [1, 3])
+        XCTAssertEqual(ids(try XCTUnwrap(inPlace.next)), edited.map(\.id))
+        XCTAssertEqual(pass(edited, over: try XCTUnwrap(inPlace.next), "needle").opened, ["id-0", "id-8"])
+
         rows.remove(at: 2)
         rows[4] = row(5, "needle now", version: 2)
         rows.insert(row(10, "needle added"), at: 0)
         rows.swapAt(6, 7)
         let changed = pass(rows, over: reopened, "needle")
         XCTAssertEqual(changed.opened, ["id-10", "id-0", "id-4", "id-5", "id-8"])
+        XCTAssertEqual(changed.rewritten, [0, 1, 2], "the last chunk holds the same row as before")
         let next = try XCTUnwrap(changed.next)
         XCTAssertEqual(ids(next), rows.map(\.id), "the next index follows the rows as read")
         XCTAssertEqual(pass(rows, over: next, "needle").opened, ["id-10", "id-0", "id-4", "id-5", "id-8"])
@@ -265,5 +285,40 @@ extension SearchIndexTests {
         let matches: Set = ["id-10", "id-0", "id-4", "id-5", "id-8"]
         XCTAssertEqual(Set(repaired.opened), matches.union(ids([next[1]])))
         XCTAssertEqual(ids(try XCTUnwrap(repaired.next)), rows.map(\.id))
+    }
+}
+
+extension SearchIndexTests {
+    /// In the vault: an edit rewrites the chunk of its row only, and chunks past the last row go.
+    func testAnEditRewritesOnlyItsChunk() async throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("vault.db").path
+        let vault = try Vault.create(at: path, passphrase: Fixture.passphrase("pass"), kdf: Fixture.fastKDF())
+        let count = SearchIndex.entriesPerChunk + 100
+        let items = (0..<count).map { Fixture.item(title: $0 % 1000 == 0 ? "needle \($0)" : "hay \($0)") }
+        try await vault.addAll(items)
+        let found = try await search(vault, "needle")
+        XCTAssertEqual(found.count, 5)
+        let before = try sealedIndex(vault)
+        XCTAssertEqual(before.count, 2)
+
+        // The first row read is in the first chunk.
+        let first = try XCTUnwrap(vault.database.read { db in
+            try String.fetchOne(db, sql: "SELECT id FROM pending WHERE source = 'local' AND collection = 'items' ORDER BY key")
+        })
+        var edited = try await vault.item(first)
+        edited.title = "needle edited"
+        try await vault.update(edited)
+        let wasNeedle = try XCTUnwrap(items.first { $0.id == first }).title.hasPrefix("needle")
+        let foundAgain = try await search(vault, "needle")
+        XCTAssertEqual(foundAgain.count, wasNeedle ? 5 : 6)
+        let after = try sealedIndex(vault)
+        XCTAssertEqual(after.count, 2)
+        XCTAssertNotEqual(after[0], before[0], "the edited row's chunk is rewritten")
+        XCTAssertEqual(after[1], before[1], "the other chunk is left as it was")
+
+        for item in items.suffix(200) { try await vault.remove(item.id) }
+        _ = try await search(vault, "needle")
+        XCTAssertEqual(try sealedIndex(vault).count, 1, "a chunk past the last row is removed")
+
     }
 }
