@@ -17,7 +17,7 @@ final class MultiProcessTests: XCTestCase {
         let server = try TestKinto.url()
         let steps = Int(ProcessInfo.processInfo.environment["COFFER_MULTIPROCESS_STEPS"] ?? "") ?? 12
         var failedSeeds: [Int] = []
-        var writes = 0, byAgent = 0, agentKills = 0
+        var writes = 0, byAgent = 0, agentKills = 0, searches = 0
         for seed in Self.seeds() {
             let failuresBefore = testRun?.totalFailureCount ?? 0
             let run = try MultiProcessRun(seed: seed, server: server, steps: steps)
@@ -28,12 +28,13 @@ final class MultiProcessTests: XCTestCase {
             writes += run.acknowledgedWrites
             byAgent += run.throughAgent
             agentKills += run.killedAgent ? 1 : 0
+            searches += run.searches
             let failed = (testRun?.totalFailureCount ?? 0) > failuresBefore
             if failed { failedSeeds.append(seed) }
             print("multi-process: \(summary) → \(failed ? "FAILED" : "ok")")
         }
         // A lost acknowledged write fails its seed (MultiProcessRun.finish): "failed seeds: none" is 0 lost.
         print("multi-process runs: \(Self.seeds().count), \(writes) acknowledged writes (\(byAgent) through the agent), "
-            + "\(agentKills) agent kills, failed seeds: \(failedSeeds.isEmpty ? "none" : "\(failedSeeds)")")
+            + "\(agentKills) agent kills, \(searches) searches checked, failed seeds: \(failedSeeds.isEmpty ? "none" : "\(failedSeeds)")")
     }
 }

@@ -35,6 +35,8 @@ final class MultiProcessRun {
     var acknowledgedWrites: Int { acknowledged.count + screenTitles.count }
     /// Whether the `kill -9` hit B's agent.
     private(set) var killedAgent = false
+    /// Searches on A checked against the acknowledged items.
+    private(set) var searches = 0
 
     /// Acknowledged items by id, with the device that writes them (each item has one writer device,
     /// so its final value is known whatever order the syncs run in).
@@ -81,6 +83,8 @@ final class MultiProcessRun {
         let killAt = random.below(steps)
         for step in 0..<steps {
             if step == killAt { try killOne(step) } else { try act(step) }
+            // Outside the seeded choices, so a seed replays the same history as before.
+            if step % 5 == 4 { try searchOnA(step) }
         }
         syncLoop.stop()
         try finish()
@@ -88,7 +92,8 @@ final class MultiProcessRun {
         let processes = "A \(start): screen, coffer add/edit/rm/sync beside it (some at once); "
             + "B: coffer add/edit through its agent (syncing every \(agentSyncEvery) s) + a sync loop"
         return "seed \(seed): \(steps) steps, \(acknowledged.count + screenTitles.count) writes acknowledged "
-            + "(\(throughAgent) by the agent), \(removed.count) removals, \(syncLoop.runs) B syncs; \(processes); \(killed)"
+            + "(\(throughAgent) by the agent), \(removed.count) removals, \(searches) searches checked, "
+            + "\(syncLoop.runs) B syncs; \(processes); \(killed)"
     }
 
     // MARK: Set-up
@@ -174,6 +179,27 @@ final class MultiProcessRun {
         let result = try a.run(["rm", id])
         guard result.status == 0 else { return XCTFail("rm failed: \(result.summary)") }
         removed.insert(id)
+    }
+
+    /// `coffer search` on A beside the screen, the other commands and the syncs: it reads and
+    /// writes A's sealed search index while they write, and finds exactly the items A acknowledged
+    /// adding as "a-SEED-…" and has not removed (no other title holds it: B's are "b-…", the
+    /// screen's "s-…", a killed add's "killed-…").
+    private func searchOnA(_ step: Int) throws {
+        let result = try a.run(["search", "a-\(seed)-", "--json"])
+        guard result.status == 0 else { return XCTFail("seed \(seed) step \(step): search on A: \(result.summary)") }
+        var found: [String: String] = [:]
+        for item in try result.jsonArray() {
+            if let id = item["id"] as? String { found[id] = item["title"] as? String ?? "?" }
+        }
+        let expected = Set(acknowledged.filter {
+            $0.value.device == "a" && $0.value.expected.title.hasPrefix("a-\(seed)-") && !removed.contains($0.key)
+        }.keys)
+        let missing = expected.subtracting(found.keys).map { acknowledged[$0]?.expected.title ?? $0 }
+        XCTAssertEqual(missing, [], "seed \(seed) step \(step): search on A misses acknowledged items")
+        let extra = Set(found.keys).subtracting(expected).map { "\(found[$0] ?? "?")\(removed.contains($0) ? " (removed)" : "")" }
+        XCTAssertEqual(extra, [], "seed \(seed) step \(step): search on A finds items it should not")
+        searches += 1
     }
 
     /// `kill -9` of one process in the middle of its work.
