@@ -125,11 +125,6 @@ struct SearchIndex {
         }
     }
 
-    mutating func reserveCapacity(entries count: Int, bytes size: Int) {
-        entries.reserveCapacity(count)
-        bytes.reserveCapacity(size)
-    }
-
     // MARK: Sealing
 
     /// The chunk sealed under `keys` as chunk `number`: what the vault stores.

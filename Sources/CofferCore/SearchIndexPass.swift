@@ -30,9 +30,6 @@ struct SearchIndexPass {
     private var fresh = SearchIndex()
     /// The next index's entries, in the order the rows were read.
     private var order: [Source] = []
-    /// The stored entry that comes next if every row so far kept its stored entry, in order.
-    private var inOrder: Position
-    private var unchanged = true
 
     /// The stored entry after the last one found: rows come in the order the index was written.
     private var cursor: Position
@@ -52,9 +49,7 @@ struct SearchIndexPass {
         needles = words.map(ByteSearch.Needle.init)
         self.stored = stored
         self.entriesPerChunk = max(1, entriesPerChunk)
-        let first = Self.skippingEmptyChunks(Position(chunk: 0, entry: 0), in: stored)
-        inOrder = first
-        cursor = first
+        cursor = Self.skippingEmptyChunks(Position(chunk: 0, entry: 0), in: stored)
         order.reserveCapacity(stored.reduce(0) { $0 + $1.count })
     }
 
@@ -64,7 +59,7 @@ struct SearchIndexPass {
         if let position = storedPosition(of: id),
            stored[position.chunk].entries[position.entry].fingerprint == fingerprint {
             guard stored[position.chunk].text(of: position.entry, holdsEvery: needles) else {
-                keep(.stored(position))
+                order.append(.stored(position))
                 skipped += 1
                 return true
             }
@@ -77,12 +72,12 @@ struct SearchIndexPass {
     /// The row last given to `skips` was opened into `item`: it goes into the next index.
     mutating func opened(_ id: String, fingerprint: UInt64, item: Item) {
         if let current {
-            keep(.stored(current))
+            order.append(.stored(current))
         } else {
             var text: [UInt8] = []
             ItemMatcher.appendSearchText(of: item, to: &text)
             text.withUnsafeBytes { fresh.append(id, fingerprint: fingerprint, text: $0) }
-            keep(.fresh(fresh.count - 1))
+            order.append(.fresh(fresh.count - 1))
         }
     }
 
@@ -91,12 +86,11 @@ struct SearchIndexPass {
     /// chunk of its number is left as it is: one edit, or items added at the end, rewrite one
     /// chunk of ~1 MB, not the whole index.
     func next() -> [NextChunk]? {
-        guard !unchanged || inOrder.chunk < stored.count else { return nil }
-        return stride(from: 0, to: order.count, by: entriesPerChunk).enumerated().map { number, start in
+        let chunks = stride(from: 0, to: order.count, by: entriesPerChunk).enumerated().map { number, start in
             let sources = order[start..<min(start + entriesPerChunk, order.count)]
             if number < stored.count, stored[number].count == sources.count,
                sources.indices.allSatisfy({ sources[$0] == .stored(Position(chunk: number, entry: $0 - start)) }) {
-                return .unchanged
+                return NextChunk.unchanged
             }
             var chunk = SearchIndex()
             for source in sources {
@@ -105,17 +99,10 @@ struct SearchIndexPass {
                 case .fresh(let position): chunk.append(position, of: fresh)
                 }
             }
-            return .rewritten(chunk)
+            return NextChunk.rewritten(chunk)
         }
-    }
-
-    private mutating func keep(_ source: Source) {
-        if case .stored(let position) = source, position == inOrder {
-            inOrder = after(position)
-        } else {
-            unchanged = false
-        }
-        order.append(source)
+        let exact = chunks.count == stored.count && chunks.allSatisfy { if case .unchanged = $0 { true } else { false } }
+        return exact ? nil : chunks
     }
 
     private mutating func storedPosition(of id: String) -> Position? {
