@@ -5,6 +5,10 @@ extension Timestamp {
     /// The first and last instants whose year has four digits (0000 and 9999).
     private static let fourDigitYears: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
 
+    /// Whether `iso8601` gives text `init?(iso8601:)` reads back: an item holding any other time
+    /// could be sealed but never opened again.
+    var isStorable: Bool { Timestamp.fourDigitYears.contains(milliseconds) }
+
     /// Appends `iso8601`'s bytes.
     func appendISO8601(to output: inout [UInt8]) {
         guard Timestamp.fourDigitYears.contains(milliseconds) else {

@@ -95,4 +95,30 @@ final class FuzzRegressionTests: XCTestCase {
             XCTAssertNoThrow(try KintoFuzzChecks.responses(Data(answer.utf8)), answer)
         }
     }
+
+    // MARK: FuzzForeignImport check: a KeePassXC time in year 20234
+
+    /// Foundation's ISO-8601 parser, the fallback for other managers' times, reads a five-digit
+    /// year: a KeePassXC (or Bitwarden) export dated "20234-01-01T00:00:00Z" gave an item whose
+    /// time prints with five digits and does not parse back — sealed, then never readable. Such a
+    /// time now counts as absent, like an unreadable one; Firefox's milliseconds likewise.
+    func testAnImportedTimeOutsideFourDigitYearsCountsAsAbsent() throws {
+        let crash = try bytes("AiJHcm91cCIsIlRpdGxlIiwiVXNlcm5hbWUiLCJQYXNzd29yZCIsIlVSTCIsIk5vdGVzIiwiVE9UUCIsIkljb24iLCJMYXN0IE1vZGlmaWVkIiwiQ3JlYXRlZCIKIlBhc3N3b3Jkcy9Xb3JrIiwiQSIsImFubiIsInB3IiwiaHR0cHM6Ly9hLmV4YW1wbGUiLCJuIiwiIiwiMCIsIjIwMjM0LTAxLTAxVDAwOjAwOjAwWiIsIjIwMjMtMDEtMDFUMDA6MDA6MDBaIgo=")
+        XCTAssertNoThrow(try FuzzChecks.foreignImport(crash))
+        XCTAssertNil(ImportDraft.time(iso8601: "20234-01-01T00:00:00Z"))
+        XCTAssertNil(ImportDraft.time(iso8601: "20234-01-01T00:00:00.000+02:00"))
+        XCTAssertNil(ImportDraft.time(milliseconds: "253402300800000"))
+        XCTAssertNil(ImportDraft.time(milliseconds: "-62167219200001"))
+        XCTAssertEqual(ImportDraft.time(milliseconds: "253402300799999")?.iso8601, "9999-12-31T23:59:59.999Z")
+        XCTAssertEqual(ImportDraft.time(iso8601: "2023-01-01T02:00:00+02:00")?.iso8601, "2023-01-01T00:00:00.000Z")
+
+        let csv = Data("""
+            "Group","Title","Username","Password","URL","Notes","TOTP","Icon","Last Modified","Created"
+            "Root","A","ann","pw","https://a.example","n","","0","20234-01-01T00:00:00Z","2023-01-01T00:00:00Z"
+
+            """.utf8)
+        let items = try ImportDraft.items(try KeePassXCCSV.drafts(csv, file: "f"), file: "f", now: FuzzChecks.importNow)
+        XCTAssertEqual(items.map(\.modified.iso8601), ["2023-01-01T00:00:00.000Z"])
+        XCTAssertNoThrow(try ItemCodec.decode(ItemCodec.encode(items[0])))
+    }
 }

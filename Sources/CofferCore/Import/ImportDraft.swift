@@ -87,19 +87,23 @@ public struct ImportDraft: Sendable {
         return items
     }
 
-    /// Milliseconds since the epoch as text (Firefox's times); nil when empty or not a number.
+    /// Milliseconds since the epoch as text (Firefox's times); nil when empty, not a number or
+    /// outside years 0000–9999.
     public static func time(milliseconds text: String) -> Timestamp? {
-        Int64(text.trimmingCharacters(in: .whitespaces)).map(Timestamp.init(milliseconds:))
+        Int64(text.trimmingCharacters(in: .whitespaces)).map(Timestamp.init(milliseconds:)).flatMap(storable)
     }
 
-    /// ISO 8601 with or without fractional seconds or a zone offset; nil when empty or unreadable.
+    /// ISO 8601 with or without fractional seconds or a zone offset; nil when empty, unreadable or
+    /// outside years 0000–9999 (Foundation's parser reads "20234-01-01T…", which no item can hold).
     public static func time(iso8601 text: String) -> Timestamp? {
         let text = text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
         if let time = Timestamp(iso8601: text) { return time }
         let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return Timestamp(date) }
+        if let date = formatter.date(from: text) { return storable(Timestamp(date)) }
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text).map(Timestamp.init)
+        return formatter.date(from: text).map(Timestamp.init).flatMap(storable)
     }
+
+    private static func storable(_ time: Timestamp) -> Timestamp? { time.isStorable ? time : nil }
 }
