@@ -48,12 +48,19 @@ for target in $targets; do
     dict=()
     # Every target but the envelope one reads JSON (or ISO-8601 text): give libFuzzer its tokens.
     if [ "$target" != FuzzEnvelope ]; then dict=(-dict=Resources/fuzz/json.dict); fi
+    # Export files of 4 KB (libFuzzer's default bound) made each execution ~3x slower than 1 KB
+    # ones for the same coverage (2,705 edges against 2,696): a few items reach every path.
+    length=()
+    if [ "$target" = FuzzImport ]; then length=(-max_len=1024); fi
     echo "fuzzing $target for $budget (log: $log)"
     set +e
     # New inputs go to the first corpus directory (the scratch one), never into the repository.
-    SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}" ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1}" \
+    # malloc_context_size=0: no allocation stacks recorded (~10 % of every execution); a finding
+    # replays with them under the default options.
+    SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}" \
+        ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:handle_abort=1:malloc_context_size=0}" \
         "$bin/$target" "$corpus" "Resources/fuzz/$target" \
-        "${dict[@]}" "${limit[@]}" -timeout=10 -rss_limit_mb=3072 -print_final_stats=1 \
+        "${dict[@]}" "${length[@]}" "${limit[@]}" -timeout=10 -rss_limit_mb=3072 -print_final_stats=1 \
         -artifact_prefix="$findings/" >"$log" 2>&1
     code=$?
     set -e

@@ -26,8 +26,9 @@ extension FuzzChecks {
         } catch {
             throw FuzzViolation("\(parser.name) threw \(error), not CoreError.invalidImport")
         }
-        for item in items {
-            try itemSurvivesVault(item, what: "an item imported from \(parser.name)")
+        for (index, item) in items.enumerated() {
+            try itemSurvivesVault(item, what: "an item imported from \(parser.name)",
+                                  sealing: index == sealedIndex(of: data, among: items.count))
         }
     }
 }

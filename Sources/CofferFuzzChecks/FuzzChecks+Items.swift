@@ -15,8 +15,8 @@ extension FuzzChecks {
         }
     }
 
-    /// What the vault does with an item: encode it, seal it, open it, decode it.
-    static func itemSurvivesVault(_ item: Item, what: String) throws {
+    /// What the vault does with an item: encode it, decode it and, when `sealing`, seal and open it.
+    static func itemSurvivesVault(_ item: Item, what: String, sealing: Bool = true) throws {
         let encoded: Data = try mustSucceed { try ItemCodec.encode(item) } else: { "\(what) does not encode: \($0)" }
         let again: Item = try mustSucceed { try ItemCodec.decode(encoded) } else: { _ in
             "\(what) encodes to JSON that does not decode: \(String(decoding: encoded, as: UTF8.self))"
@@ -27,7 +27,7 @@ extension FuzzChecks {
         guard (try? ItemCodec.encode(again)) == encoded else {
             throw FuzzViolation("\(what): encoding is not a fixed point")
         }
-        guard RecordID.isValid(item.id) else { return }
+        guard sealing, RecordID.isValid(item.id) else { return }
         let ring = KeyRing(hashingKey: SecureBuffer(copying: (0..<UInt8(KeyRing.keyLength)).map { $0 }))
         ring.addKey(for: item.id)
         let opened: Item = try mustSucceed {
@@ -52,10 +52,10 @@ extension FuzzChecks {
             throw FuzzViolation("parseExport threw \(error), not CoreError.invalidImport")
         }
         guard Set(items.map(\.id)).count == items.count else { throw FuzzViolation("imported a duplicate id") }
-        for item in items {
+        for (index, item) in items.enumerated() {
             let problems = ItemValidation.problems(in: item)
             guard problems.isEmpty else { throw FuzzViolation("imported an invalid item: \(problems)") }
-            try itemSurvivesVault(item, what: "an imported item")
+            try itemSurvivesVault(item, what: "an imported item", sealing: index == sealedIndex(of: data, among: items.count))
         }
         let exported: String = try mustSucceed { try ItemExchange.text(items.map(ItemExchange.exportObject)) } else: {
             "imported items do not export: \($0)"
@@ -66,5 +66,12 @@ extension FuzzChecks {
             "an export of imported items does not import: \($0)\n\(exported)"
         }
         guard again == items else { throw FuzzViolation("export and import changed the items:\n\(exported)") }
+    }
+
+    /// The one item of an import an input seals: sealing is content-blind past the encoding every
+    /// item goes through (and `itemJSON` seals every item it reads), so one an input keeps import
+    /// files of many items fast; which one follows from the input, so a finding replays.
+    static func sealedIndex(of data: Data, among count: Int) -> Int {
+        count == 0 ? 0 : (data.count &* 31 &+ Int(data.last ?? 0)) % count
     }
 }
