@@ -49,6 +49,16 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
+extension GlobalOptions {
+    /// The options as given, for a command line read by hand (`HandReadOptions`).
+    static func given(vault: String?, passphraseFile: String?) -> GlobalOptions {
+        var options = GlobalOptions()
+        options.vault = vault
+        options.passphraseFile = passphraseFile
+        return options
+    }
+}
+
 /// `--json` for commands that print items.
 struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON.")

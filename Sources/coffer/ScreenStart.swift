@@ -20,16 +20,8 @@ struct ScreenStart {
     /// once. Nil for anything else — a command, `--help`, a repeated option, a value that is not a
     /// plain path or number — which the full parse then takes, with its error messages.
     init?(arguments: [String]) {
-        var values: [String: String] = [:]
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
-            guard ["--vault", "--auto-lock", "--clipboard-seconds"].contains(name), values[name] == nil,
-                  let value = parts.count == 2 ? String(parts[1]) : rest.popFirst(),
-                  !value.isEmpty, !value.hasPrefix("-") else { return nil }
-            values[name] = value
-        }
+        guard let values = HandReadOptions(arguments[...], options: ["--vault", "--auto-lock", "--clipboard-seconds"])?.values
+        else { return nil }
         self.init(vaultPath: values["--vault"] ?? GlobalOptions.defaultVaultPath)
         if let text = values["--auto-lock"] {
             guard let seconds = Double(text), seconds.isFinite else { return nil }

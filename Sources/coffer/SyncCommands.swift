@@ -26,6 +26,22 @@ struct SyncCommand: AsyncParsableCommand {
     }
 }
 
+extension SyncCommand {
+    /// `coffer sync [--vault PATH] [--passphrase-file FILE] [--unlock]` (the vault options may also
+    /// come first), the command a timer runs, read by hand (`HandReadOptions`); nil for anything
+    /// else, which the full parse takes.
+    /// A factory, not an init: inside an init, `unlock = …` would make a new, unparsed `@Flag`.
+    static func handReading(_ arguments: [String]) -> SyncCommand? {
+        guard let read = HandReadOptions(arguments[...], command: "sync", options: ["--vault", "--passphrase-file"],
+                                         flags: ["--unlock"])
+        else { return nil }
+        var command = SyncCommand()
+        command.global = GlobalOptions.given(vault: read.values["--vault"], passphraseFile: read.values["--passphrase-file"])
+        command.unlock = read.flags.contains("--unlock")
+        return command
+    }
+}
+
 /// Turns a sync report into the command's result: a summary line, or the error's exit code.
 enum SyncOutcomePrinter {
     static func finish(_ report: SyncReport) throws {

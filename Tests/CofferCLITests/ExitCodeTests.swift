@@ -45,6 +45,11 @@ final class ExitCodeTests: XCTestCase {
             (["--auto-lock", "soon"], ["soon"]),
             (["--vault"], ["--vault"]),
             (["--vault", "a.db", "--frobnicate"], ["--frobnicate"]),
+            // `coffer sync`'s options, read by hand when they are all there is.
+            (["sync", "--frobnicate"], ["--frobnicate"]),
+            (["sync", "--unlock", "--unlock", "--vault"], ["--vault"]),
+            (["--unlock", "sync"], ["--unlock"]),
+            (["sync", "sync"], ["sync"]),
             (["search"], ["query"]),
             (["show", "a", "b"], ["b"]),
             (["add", "--title", "x", "--length", "lots", "--generate"], ["lots"]),

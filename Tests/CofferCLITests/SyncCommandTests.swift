@@ -185,8 +185,13 @@ final class SyncCommandTests: XCTestCase {
         let pushed = try a.run(["sync"], unlock: false)
         assertOK(pushed)
         XCTAssertTrue(pushed.err.contains("Synced"), pushed.summary)
-        assertOK(try b.run(["sync"], unlock: false))
+        // The spellings a timer uses, read by hand (HandReadOptions), take the same path.
+        let timed = try CofferProcess.run(["sync", "--vault=\(b.path)"], home: b.root)
+        assertOK(timed)
+        XCTAssertTrue(timed.err.contains("Synced: "), timed.summary)
         XCTAssertEqual(try b.show(added, reveal: true)["password"] as? String, "pa")
+        assertOK(try CofferProcess.run(["sync", "--vault", b.path, "--unlock", "--passphrase-file", b.passphraseFile],
+                                       home: b.root))
 
         // 12: both changed one item; B syncs without unlocking.
         _ = try a.ok(["edit", shared, "--password", "p1 from A"])
