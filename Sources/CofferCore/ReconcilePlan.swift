@@ -10,29 +10,37 @@ struct ReconcilePlan {
     var toDropLocal: [String] = []
     /// Remote rows to drop: every id the plan handles.
     var toDropRemote: [String] = []
-    var reviews: [ItemReview] = []
+    /// Reviews (⚑) of the merges, sealed: (id, base64 envelope).
+    var reviews: [(id: String, sealed: String)] = []
     /// Ids merged (with a review).
     var merged: [String] = []
 
-    /// The server's version stands as it is: it already holds our change.
-    mutating func acceptRemote(_ remote: ItemRecord) {
-        toStable.append(remote)
-        toDropLocal.append(remote.id)
-        toDropRemote.append(remote.id)
-    }
-
-    /// The server's version becomes stable and `ours` (sealed on top of it) the local change.
-    mutating func replace(_ remote: ItemRecord, with ours: ItemRecord, review: ItemReview? = nil) throws {
-        toStable.append(remote)
-        toQueue.append(ours)
-        toDropRemote.append(remote.id)
-        if let review {
-            reviews.append(review)
+    mutating func take(_ outcome: ReconcileOutcome) {
+        switch outcome {
+        case .wait:
+            break
+        case .acceptRemote(let remote):
+            // The server's version stands as it is: it already holds our change.
+            toStable.append(remote)
+            toDropLocal.append(remote.id)
+            toDropRemote.append(remote.id)
+        case .replace(let remote, let ours):
+            replace(remote, with: ours)
+        case .merge(let remote, let ours, let review, let sealedReview):
+            replace(remote, with: ours)
+            if let sealedReview { reviews.append((review.id, sealedReview)) }
             merged.append(ours.id)
         }
     }
 
-    func execute(in db: Database, saveReview: (ItemReview) throws -> Void) throws {
+    /// The server's version becomes stable and `ours` (sealed on top of it) the local change.
+    private mutating func replace(_ remote: ItemRecord, with ours: ItemRecord) {
+        toStable.append(remote)
+        toQueue.append(ours)
+        toDropRemote.append(remote.id)
+    }
+
+    func execute(in db: Database, now: Timestamp) throws {
         for record in toStable { try VaultDatabase.saveStableItem(record, in: db) }
         for record in toQueue {
             try VaultDatabase.savePending(PendingChange(collection: .items, id: record.id, source: .local, action: .update,
@@ -41,6 +49,6 @@ struct ReconcilePlan {
         }
         for id in toDropLocal { try VaultDatabase.deletePending(.items, id, source: .local, in: db) }
         for id in toDropRemote { try VaultDatabase.deletePending(.items, id, source: .remote, in: db) }
-        for review in reviews { try saveReview(review) }
+        for review in reviews { try VaultDatabase.saveReview(id: review.id, sealed: review.sealed, now: now, in: db) }
     }
 }

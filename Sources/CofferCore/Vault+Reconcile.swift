@@ -5,7 +5,8 @@ import GRDB
 /// The sync steps that need the plaintext: they run inside the vault actor, which owns the keys.
 extension Vault {
     /// Merges every item changed both here and on the server (a local and a remote pending row
-    /// for one id), in one transaction: each pair is read, decided (`ReconcileRules`), planned
+    /// for one id), in one transaction: the pairs are read (`ReconcilePair`), each decided
+    /// (`ReconcileRules`) and worked out on every core (`ReconcileWork`), planned in their order
     /// (`ReconcilePlan`), and the plan written. Each merge becomes a local change based on the
     /// remote version, remote becomes stable, and the item is marked for review (⚑).
     ///
@@ -14,58 +15,10 @@ extension Vault {
         let session = try unlockedSession()
         let now = self.now
         return try database.write { db in
+            let pairs = try ReconcilePair.all(in: db, ring: session.ring)
             var plan = ReconcilePlan()
-            for remoteChange in try VaultDatabase.pendingChanges(.items, source: .remote, in: db) {
-                guard let localChange = try VaultDatabase.pendingChange(.items, remoteChange.id, source: .local, in: db)
-                else { continue }
-                let facts = ReconcileFacts(local: try VaultDatabase.decodeStored(ItemRecord.self, localChange.record),
-                                           remote: try VaultDatabase.decodeStored(ItemRecord.self, remoteChange.record),
-                                           hasKey: session.ring.contains(remoteChange.id))
-                var opened: ReconcileFacts.Remote?
-                func openRemote() throws -> ReconcileFacts.Remote {
-                    if let opened { return opened }
-                    let result: ReconcileFacts.Remote
-                    do {
-                        result = .readable(try ItemSealing.open(facts.remote, ring: session.ring))
-                    } catch CoreError.tampered {
-                        result = .unreadable  // only a failed authentication; anything else is thrown
-                    }
-                    opened = result
-                    return result
-                }
-                switch try ReconcileRules.decide(facts, remote: openRemote) {
-                case .wait:
-                    continue
-                case .alreadyOurs:
-                    plan.acceptRemote(facts.remote)
-                case .replaceUnreadable:
-                    // Nobody can read the server's copy (every device seals with the same item key):
-                    // ours replaces it, based on its version so the push is accepted and other
-                    // devices do not take ours for an older version.
-                    let local = try ItemSealing.open(facts.local, ring: session.ring)
-                    try plan.replace(facts.remote, with: ItemSealing.seal(local, ring: session.ring,
-                                                                          lineage: .following(facts.remote.encrypted, outranking: facts.local.encrypted, now: now),
-                                                                          lastModified: facts.remote.lastModified))
-                case .merge:
-                    let local = try ItemSealing.open(facts.local, ring: session.ring)
-                    guard case .readable(let remote) = try openRemote() else { continue }
-                    // An unreadable or unusable base is no base: the merge then keeps local scalars and unions sets.
-                    let stable = try VaultDatabase.stableItem(facts.remote.id, in: db).flatMap { record -> Item? in
-                        guard ReconcileRules.isUsableBase(record, against: facts.remote) else { return nil }
-                        do { return try ItemSealing.open(record, ring: session.ring) } catch CoreError.tampered { return nil }
-                    }
-                    let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now,
-                                                  remoteServerTime: Timestamp(milliseconds: facts.remote.lastModified))
-                    // Made from remote, and newer than ours (which is newer than stable) even when
-                    // remote is an older version the server served back.
-                    let sealed = try ItemSealing.seal(outcome.merged, ring: session.ring,
-                                                      lineage: .following(facts.remote.encrypted, outranking: facts.local.encrypted,
-                                                                          now: now),
-                                                      lastModified: facts.remote.lastModified)
-                    try plan.replace(facts.remote, with: sealed, review: ItemReview(outcome: outcome))
-                }
-            }
-            try plan.execute(in: db) { review in try saveReview(review, ring: session.ring, now: now, in: db) }
+            for outcome in ReconcileWork.outcomes(of: pairs, ring: session.ring, now: now) { plan.take(try outcome.get()) }
+            try plan.execute(in: db, now: now)
             CrashPoint.reach("sync.reconcile.items.inside")
             return plan.merged
         }
@@ -129,12 +82,8 @@ extension Vault {
     // MARK: Reviews (⚑)
 
     func saveReview(_ review: ItemReview, ring: KeyRing, now: Timestamp, in db: Database) throws {
-        // The key used in place: a copy of its own (a locked page mapped per merge) cost more than the merge.
-        guard let key = ring.withKey(for: review.id, { SymmetricKey(data: $0) }) else { return }
-        let plaintext = Data(ItemReviewJSON.encode(review))
-        let sealed = try Envelope.seal(plaintext, symmetricKey: key, collection: "reviews", id: review.id)
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO reviews (id, created, sealed) VALUES (?, ?, ?)")
-            .execute(arguments: [review.id, now.milliseconds, sealed.base64EncodedString()])
+        guard let sealed = try ItemReviewSealing.seal(review, ring: ring) else { return }
+        try VaultDatabase.saveReview(id: review.id, sealed: sealed, now: now, in: db)
     }
 
     /// Items merged on unlock and not yet reviewed, with every field where the two versions differed.
