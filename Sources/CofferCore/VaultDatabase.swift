@@ -168,14 +168,18 @@ public final class VaultDatabase: Sendable {
     }
 
     private static func openPool(_ path: String, syncEachCommit: Bool = true) throws -> DatabasePool {
+        // WAL with NORMAL can lose a committed transaction on power failure (TOOLCHAIN.md).
+        let synchronous = syncEachCommit ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF"
         var configuration = Configuration()
         configuration.prepareDatabase { db in
-            // WAL with NORMAL can lose a committed transaction on power failure (TOOLCHAIN.md).
-            try db.execute(sql: syncEachCommit ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF")
+            try db.execute(sql: synchronous)
             try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         configuration.busyMode = .timeout(10)
         let pool = try DatabasePool(path: path, configuration: configuration)
+        // Again on the writer, the connection that commits: GRDB's WAL set-up, which runs after
+        // prepareDatabase, sets it to NORMAL (every commit went unsynced until then).
+        try pool.writeWithoutTransaction { db in try db.execute(sql: synchronous) }
         try VaultSchema.migrator.migrate(pool)
         return pool
     }

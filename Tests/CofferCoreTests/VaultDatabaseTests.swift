@@ -32,6 +32,11 @@ final class VaultDatabaseTests: XCTestCase {
         XCTAssertEqual(try database.meta(.format), "coffer-vault")
         XCTAssertEqual(try database.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }, "wal")
         XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }, 2, "FULL")
+        // The connection that commits: GRDB's WAL set-up (after our prepareDatabase) sets NORMAL,
+        // under which a commit acknowledged before a power failure can be lost.
+        XCTAssertEqual(try database.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }, 2, "FULL")
+        let reopened = try VaultDatabase.open(at: path)
+        XCTAssertEqual(try reopened.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }, 2, "FULL")
     }
 
     func testCreateRefusesAnExistingFile() throws {
