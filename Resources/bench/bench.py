@@ -484,6 +484,15 @@ def sync_figures(kinto, vault_a, passfile, pwfile, runs):
         times.append(time.perf_counter() - t0)
         assert statuses == [304, 304, 304], statuses
     figures["noop_raw"] = statistics.median(times)
+    # The floor for any whole process that syncs through libcurl: curl(1) itself, starting, loading
+    # libcurl and asking the same three conditional GETs (one process, one after the other).
+    auth = f"{user_a}:{ACCOUNT_PASSWORD}"
+    curl = ["curl", "-s", "-o", "/dev/null", "-u", auth]
+    command = []
+    for collection, etag in (("items", items_etag), ("keystores", keystore_etag), ("messages", messages_etag)):
+        url = f"{kinto}/buckets/default/collections/{collection}/records?_since={etag.strip(chr(34))}"
+        command += (["--next"] if command else []) + curl + ["-H", f"If-None-Match: {etag}", url]
+    figures["noop_curl"], _, _ = median_run(command, runs)
 
     # Requests of one no-op sync, counted by the loopback proxy in front of the same server.
     upstream = kinto[: -len("/v1")] if kinto.endswith("/v1") else kinto
@@ -652,6 +661,9 @@ def main():
         c, r = sync["noop_coffer"], sync["noop_raw"]
         row("sync with nothing to do: time, whole process", ms(c), ms(r) + " (3 requests)", f"{c / r:.1f}×", "≤ 2×",
             c / r <= 2)
+        f = sync["noop_curl"]
+        row("sync with nothing to do: the floor of a whole process through libcurl (`curl` asking the same 3 "
+            "conditional GETs, start to exit)", ms(c), ms(f), f"{c / f:.1f}×", "—", None)
     else:
         row("sync figures", "not run (no COFFER_TEST_KINTO_URL)", "—", "—", "—", None)
     merges = [json.loads(run([RECONCILE_BIN, "reconcile", "1000"])[3]) for _ in range(RUNS)]
