@@ -77,7 +77,7 @@ let package = Package(
         .executableTarget(name: "FuzzDeviceMessages", dependencies: ["CofferFuzzChecks"],
                           path: "Sources/FuzzDeviceMessages"),
         .executableTarget(name: "FuzzInvitations", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzInvitations"),
-        .testTarget(name: "CofferCoreTests", dependencies: ["CofferCore", "CofferFuzzChecks", "CofferTestSupport"]),
+        .testTarget(name: "CofferCoreTests", dependencies: ["CofferCore", "CofferSync", "CofferFuzzChecks", "CofferTestSupport"]),
         .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore", "CofferTestSupport"]),
         .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore", "CofferTestSupport"],
                     exclude: ["Snapshots"]),

@@ -188,14 +188,21 @@ struct JSONScanner {
     static let largestWholeNumber: Int64 = 9_007_199_254_740_992
 
     /// A whole number that fits `Int64` exactly (timestamps are milliseconds, far below 2^53).
+    ///
+    /// Written as one ("1795…", never "1.0", "1e3" or "…436.9999999999", which a double rounds to
+    /// …437 while Foundation's parser truncates it to …436): a server's batch answer, read with
+    /// `JSONSerialization` (`KintoJSON.int64`), and the same record read here then agree.
     mutating func readWholeNumber(_ what: String) throws -> Int64 {
         _ = try peek()
         let start = position
-        let number = try readNumber()
-        guard number == number.rounded(.towardZero), abs(number) <= Double(Self.largestWholeNumber) else {
+        _ = try readNumber()
+        let digits = UnsafeBufferPointer(rebasing: bytes[start..<position])
+        guard !digits.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }),
+              let number = Int64(String(decoding: digits, as: UTF8.self)),
+              number.magnitude <= Self.largestWholeNumber.magnitude else {
             throw ItemJSONError.wrongType("\(what) as a whole number", offset: start)
         }
-        return Int64(number)
+        return number
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

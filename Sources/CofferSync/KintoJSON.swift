@@ -27,16 +27,19 @@ package enum KintoJSON {
 
     /// An integer from a parsed JSON value, whatever numeric type the platform chose.
     package static func int64(_ value: Any?) -> Int64? {
-        switch value {
-        case let number as Int: return Int64(number)
-        case let number as Int64: return number
-        case let number as NSNumber:
-            let double = number.doubleValue
-            guard double.rounded() == double, abs(double) < 9.0e18 else { return nil }
-            return number.int64Value
-        default: return nil
-        }
+        // Only a number written whole ("1", not "1.0", "1e3" or "…436.9999999999", which becomes a
+        // decimal that truncates to …436 while a double rounds it to …437), within 2^53: what the
+        // records' own reader (`JSONScanner.readWholeNumber`) takes, so the two never disagree.
+        // `as? Int` would not do: a parsed 1.0 bridges to 1.
+        guard let number = value as? NSNumber, !["f", "d"].contains(String(cString: number.objCType)) else { return nil }
+        let whole = number.int64Value
+        guard number.compare(NSNumber(value: whole)) == .orderedSame,
+              whole.magnitude <= largestWholeNumber else { return nil }
+        return whole
     }
+
+    /// 2⁵³, the bound of CofferCore's record reader (`JSONScanner.largestWholeNumber`).
+    private static let largestWholeNumber: UInt64 = 1 << 53
 
     /// The `message` (or `error`) of a Kinto error body, if it has one.
     static func errorMessage(_ body: Any?) -> String? {

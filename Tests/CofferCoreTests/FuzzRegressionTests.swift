@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import CofferCore
 import CofferFuzzChecks
+import CofferSync
 
 /// Every finding of the fuzz checks, fixed: the input that broke it, fed to the same check, and
 /// the fixed behaviour pinned down directly.
@@ -120,5 +121,29 @@ final class FuzzRegressionTests: XCTestCase {
         let items = try ImportDraft.items(try KeePassXCCSV.drafts(csv, file: "f"), file: "f", now: FuzzChecks.importNow)
         XCTAssertEqual(items.map(\.modified.iso8601), ["2023-01-01T00:00:00.000Z"])
         XCTAssertNoThrow(try ItemCodec.decode(ItemCodec.encode(items[0])))
+    }
+
+    // MARK: FuzzKintoResponses check: a last_modified written with a fraction
+
+    /// A batch answer whose record says `"last_modified":179532151436.9999999999`: Foundation's
+    /// parser (the batch answer, `KintoJSON.int64`) made a decimal that truncates to …436, the
+    /// records' reader a double that rounds to …437: the push step and the stored record would
+    /// disagree on the version. Whole numbers are now taken only as written whole, within 2^53,
+    /// by both (9007199254740993 also differed: exact in one, rounded to …992 in the other).
+    func testAWholeNumberIsTakenOnlyAsWrittenWholeByBothReaders() throws {
+        let crash = try bytes("eyJyZXNwb25zZXMiOlt7InBhdGgiOiIvdjEvYnVja2V0cy9kZWZhY29sbGVjdGlvbnMvaXRlbXMvcmVjb3Jkcy9hYmMiLCJzdGF0dXMiOjIwMSwiaGVhZGVycyI6eyJMb2ZmIjoiMzAifSwiYm9keSI6eyJwZXJtaXNzaW9ucyI6eyJ3cml0ZSI6WyJhY2NvdW50OmZ1enoiXX0sImRhdGEiOnsiYWN0aXZlIjoiYWN0aXZlIiwib3JpZ2lucyI6W10sInRhZ3MiOltdLCJlbmNyeXB0ZWQiOiJBUUlEIiwiaWQiOiJhYmMiLCJsYXN0X21vZGlmaWVkIjoxNzk1MzIxNTE0MzY3fX19LHsicGF0aCI6Ii92MS9idWNrZXRzL2RlZmF1bHQvY29sbGVjdGlvbnVsdC9jb2xsZWN0aW9ucy9pdHMvYWJjIiwic3RhdHVzIjoyMDEsImhlYWRlcnMiOnsiTGFzdC1Nb2RpZmllZCI6IlN1biwgMjIgTm92IDIwMjZMZW5ndGgsIFJldHJmZiwgQWxlcnQiLCJYLUNvbnRlbnQtVHlwZS1PcHRpb25zIjoibm8iLCJCYWNrb2ZmIjoiMzAifSwiYm9keSI6eyJwZXJtaXNzaW9ucyI6eyJ3cml0ZSI6WyJhY2NvdW50OmZ1enoiXX0sImRhdGEiOnsiYWN0aXZlIjoiYWN0aXZlIiwib3JpZ2lucyI6W10sInRhZ3MiOltdLCJlbmNyeXB0ZWQiOiJBUUlEIiwiaWQiOiJhYmMiLCJsYXN0X21vZGlmaWVkIjoxNzk1MzIxNTE0MzYuOTk5OTk5OTk5OX19fSx7InBhdGgiOiIvdjEvYnVja2V0cy9kZWZhdWx0L2NvbGxlY3Rpb25zL2Vtcy9yZWNvcmRzL2FiYyIsInN0YXR1cyI6MjAxLCJoZWFkZXJzIjp7Ikxhc3QtTW9kaWZpZWQiOiJTdW4sIDIyIE5mLCBBbGVydCJ9LCJib2R5Ijp7InBlcm1pc3Npb3MiOnsid3JpdGUiOlsiYWNjb3VudDpmdXp6Il19LCJkYXRhIjp7ImFjdGl2ZSI6ImFjdGl2ZSIsIm9yaWdpbnMiOltdLCJ0YWdzIjpbXSwiZW5jcnlwdGVkIjoiQVFJRCIsImlkIjoiYWJjIiwibGFzdF9tb2RpZmllZCI6MTc5NTMyMTUxNDM2OH19fSx7InBhdGgiOiIvdjEvYnVja2V0cy9kZWZhdWx0L2NvbGxlY3Rpb25zL2Vtcy9yZWNvcmRzL2FiYyIsInN0YXR1cyI6MjAxLCJoZWFkZXJzIjp7Ikxhc3QtTW9kaWZpZWQiOiJTdW4sIDIyIE5mLCBBbGVydCJ9LCJib2R5Ijp7InBlcm1pc3Npb25zIjp7IndyaXRlIjpbImFjY291bnQ6ZnV6eiJdfSwiZGF0YSI6eyJhY3RpdmUiOiJhY3RpdmUiLCJvcmlnaW5zIjpbXSwidGFncyI6W10sImVuY3J5cHRlZCI6IkFRSUQiLCJpZCI6ImFiYyIsImxhc3RfbW9kaWZpZWQiOjE3OTUzMjE1MTQzNjh9fX0seyJwYXRoIjoiL3YxL2J1Y2tldHMvZGVmYXVsdG9yZHMvbWlzc2luZyIsInN0YXR1cyI6NDA0LCJoZWFkZXJzIjp7IkNvbnRlbnQtTGVuZ3Rocm9yIjoiTm90IEZvdW5kIiwiZGV0YWlscyI6eyJpZCI6Im1pc3NpbmciLCJfbmFtZSI6InJlY29kIn19fV19")
+        XCTAssertNoThrow(try KintoFuzzChecks.responses(crash))
+        for text in ["179532151436.9999999999", "1.0", "1e3", "1795321514368.0", "9007199254740993", "-9007199254740993"] {
+            let record = Data(#"{"deleted":true,"id":"a","last_modified":\#(text)}"#.utf8)
+            XCTAssertThrowsError(try RecordCoding.decode(ItemRecord.self, from: String(decoding: record, as: UTF8.self)), text)
+            let parsed = try JSONSerialization.jsonObject(with: Data(#"{"n":\#(text)}"#.utf8)) as? [String: Any]
+            XCTAssertNil(KintoJSON.int64(parsed?["n"]), text)
+        }
+        for (text, value) in [("1795321514368", Int64(1_795_321_514_368)), ("-0", 0), ("9007199254740992", 9_007_199_254_740_992)] {
+            let record = Data(#"{"deleted":true,"id":"a","last_modified":\#(text)}"#.utf8)
+            XCTAssertEqual(try RecordCoding.decode(ItemRecord.self, from: String(decoding: record, as: UTF8.self)).lastModified, value)
+            let parsed = try JSONSerialization.jsonObject(with: Data(#"{"n":\#(text)}"#.utf8)) as? [String: Any]
+            XCTAssertEqual(KintoJSON.int64(parsed?["n"]), value, text)
+        }
     }
 }
