@@ -36,7 +36,7 @@ enum ReconcileOutcome {
 
 /// Decides, opens, merges and seals the pairs: pure work on the pairs and the key ring, one pair
 /// independent of the next, so it runs on every core while the write transaction waits for it
-/// (1,000 conflicts on unlock were ~100 ms on one core, nearly all of it here).
+/// (1,000 conflicts on unlock were ~100 ms on one core, three quarters of it here).
 enum ReconcileWork {
     /// One outcome per pair, in their order; a pair that failed gives its error there.
     static func outcomes(of pairs: [ReconcilePair], ring: KeyRing, now: Timestamp) -> [Result<ReconcileOutcome, Error>] {
