@@ -54,6 +54,11 @@ public actor KintoClient {
         KintoTransport.preload()
     }
 
+    /// Waits for `preloadTransport`'s load to end; call before exiting (`KintoTransport.finishLoading`).
+    public static func finishLoadingTransport() {
+        KintoTransport.finishLoading()
+    }
+
     // MARK: - Accounts
 
     /// Creates an account with the accounts plugin (`PUT /v1/accounts/NAME`).

@@ -23,10 +23,24 @@ final class KintoTransport: @unchecked Sendable {
         for handle in idle { coffer_curl_handle_free(handle) }
     }
 
+    /// A load `preload` started and has not finished.
+    private static let loading = DispatchGroup()
+
     /// Starts loading libcurl on another thread, for a command about to sync: its ~6 ms of
     /// dlopen and relocations then overlap opening the vault instead of delaying the first request.
     static func preload() {
-        blocking.async { _ = coffer_curl_load() }
+        loading.enter()
+        blocking.async {
+            _ = coffer_curl_load()
+            loading.leave()
+        }
+    }
+
+    /// Waits for a load `preload` started. A process must not exit while another thread is inside
+    /// dlopen (its libraries' initializers running): `join` with a mistyped code, refused at once,
+    /// died of SIGSEGV about one time in twenty.
+    static func finishLoading() {
+        loading.wait()
     }
 
     /// Sends one request and reads the whole answer, whatever its status.

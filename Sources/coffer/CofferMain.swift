@@ -1,5 +1,6 @@
 import ArgumentParser
 import CofferCore
+import CofferSync
 import CofferTUI
 import Foundation
 import Logging
@@ -54,23 +55,30 @@ enum CofferMain {
 
     /// Runs a parsed command and exits with its code: every error as one sentence on stderr.
     private static func finish(_ run: sending () async throws -> Void) async -> Never {
+        let code = await status(of: run)
+        // Never exit in the middle of loading libcurl on another thread (KintoTransport.finishLoading).
+        KintoClient.finishLoadingTransport()
+        exit(code)
+    }
+
+    private static func status(of run: sending () async throws -> Void) async -> Int32 {
         do {
             try await run()
-            exit(ExitStatus.ok)
+            return ExitStatus.ok
         } catch let exit as ExitCode {
-            Foundation.exit(exit.rawValue)
+            return exit.rawValue
         } catch let error as ValidationError {
             FileHandle.standardError.write(Data("\(error.message)\n".utf8))
-            exit(ExitStatus.usage)
+            return ExitStatus.usage
         } catch {
             // `coffer help` and `--help` parse to ArgumentParser's help command, whose run() throws
             // "help requested": print the help and succeed, as for `--help` caught while parsing.
             if Coffer.exitCode(for: error) == .success {
                 print(Coffer.fullMessage(for: error))
-                exit(0)
+                return 0
             }
             FileHandle.standardError.write(Data("\(error)\n".utf8))
-            exit(ExitStatus.code(for: error))
+            return ExitStatus.code(for: error)
         }
     }
 }
