@@ -5,7 +5,7 @@
 /// come back as a range of the input, so the common case copies bytes once, into the `String`.
 ///
 /// The buffer must outlive the scanner: use it only inside `withUnsafeBytes`.
-struct JSONScanner {
+package struct JSONScanner {
     /// A string token: a range of the input when it has no escapes, else its decoded bytes.
     enum StringToken {
         case raw(Range<Int>)
@@ -185,7 +185,7 @@ struct JSONScanner {
     }
 
     /// 2⁵³: the largest whole number every JSON reader holds exactly (as a double).
-    static let largestWholeNumber: Int64 = 9_007_199_254_740_992
+    package static let largestWholeNumber: Int64 = 9_007_199_254_740_992
 
     /// A whole number that fits `Int64` exactly (timestamps are milliseconds, far below 2^53).
     ///

@@ -139,9 +139,8 @@ extension FuzzChecks {
                 guard case .tampered = error else { throw FuzzViolation("\(what): threw \(error), not tampered") }
             }
         }
-        // One forgery an input (each costs an HPKE open, two X25519 operations), picked by its
-        // bytes: a finding still replays, and a run tries each of the three many times over.
-        switch (data.count + Int(data.last ?? 0)) % 3 {
+        // One forgery an input (`InputChoice`): each costs an HPKE open, two X25519 operations.
+        switch InputChoice.one(below: 3, from: data) {
         case 0:
             var flipped = record
             if var bytes = Data(base64Encoded: record.ciphertext), !bytes.isEmpty {

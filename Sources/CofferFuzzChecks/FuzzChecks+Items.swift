@@ -68,10 +68,9 @@ extension FuzzChecks {
         guard again == items else { throw FuzzViolation("export and import changed the items:\n\(exported)") }
     }
 
-    /// The one item of an import an input seals: sealing is content-blind past the encoding every
-    /// item goes through (and `itemJSON` seals every item it reads), so one an input keeps import
-    /// files of many items fast; which one follows from the input, so a finding replays.
+    /// The one item of an import an input seals (`InputChoice`): sealing is content-blind past the
+    /// encoding every item goes through, and `itemJSON` seals every item it reads.
     static func sealedIndex(of data: Data, among count: Int) -> Int {
-        count == 0 ? 0 : (data.count &* 31 &+ Int(data.last ?? 0)) % count
+        count == 0 ? 0 : InputChoice.one(below: count, from: data)
     }
 }

@@ -1,3 +1,4 @@
+import CofferCore
 import Foundation
 
 /// Small helpers over `JSONSerialization` for the loosely shaped parts of Kinto's answers.
@@ -34,12 +35,9 @@ package enum KintoJSON {
         guard let number = value as? NSNumber, !["f", "d"].contains(String(cString: number.objCType)) else { return nil }
         let whole = number.int64Value
         guard number.compare(NSNumber(value: whole)) == .orderedSame,
-              whole.magnitude <= largestWholeNumber else { return nil }
+              whole.magnitude <= JSONScanner.largestWholeNumber.magnitude else { return nil }
         return whole
     }
-
-    /// 2⁵³, the bound of CofferCore's record reader (`JSONScanner.largestWholeNumber`).
-    private static let largestWholeNumber: UInt64 = 1 << 53
 
     /// The `message` (or `error`) of a Kinto error body, if it has one.
     static func errorMessage(_ body: Any?) -> String? {

@@ -15,10 +15,9 @@ struct ScreenStart {
 
     static func isValidClipboardDelay(_ seconds: Double) -> Bool { seconds >= 0 && seconds.isFinite }
 
-    /// The root command's options (`ScreenArguments`) read without ArgumentParser: `--vault`,
-    /// `--auto-lock` and `--clipboard-seconds`, as `--name value` or `--name=value`, each at most
-    /// once. Nil for anything else — a command, `--help`, a repeated option, a value that is not a
-    /// plain path or number — which the full parse then takes, with its error messages.
+    /// The root command's options (`ScreenArguments`) read without ArgumentParser
+    /// (`HandReadOptions`): `--vault`, `--auto-lock` and `--clipboard-seconds`. Nil for anything
+    /// else, or a value that is not a plain number, which the full parse then takes.
     init?(arguments: [String]) {
         guard let values = HandReadOptions(arguments[...], options: ["--vault", "--auto-lock", "--clipboard-seconds"])?.values
         else { return nil }
