@@ -29,11 +29,17 @@ public struct ClockSkew: Sendable, Equatable {
         self.init(low: server - received.milliseconds, high: server + 1000 - sent.milliseconds, measured: received)
     }
 
-    /// The best estimate: the middle of the interval. Positive when the device is behind the server.
-    public var offsetMilliseconds: Int64 { low + (high - low) / 2 }
+    /// The estimate: the value of the interval nearest zero. Positive when the device is behind the
+    /// server. Not the middle: `Date` has whole seconds, so two devices on the same correct clock got
+    /// middles up to a second apart, and edits made less than a second apart were ordered either way
+    /// (a crash-point run found it). A clock the answers cannot prove wrong is left uncorrected.
+    public var offsetMilliseconds: Int64 { min(max(0, low), high) }
 
     /// How far the true offset may be from `offsetMilliseconds`.
-    public var uncertaintyMilliseconds: Int64 { (high - low + 1) / 2 }
+    public var uncertaintyMilliseconds: Int64 {
+        let offset = offsetMilliseconds
+        return max(offset - low, high - offset)
+    }
 
     /// This estimate narrowed by `sample`: their intersection, or `sample` alone when they do not
     /// overlap (the device clock was stepped since).

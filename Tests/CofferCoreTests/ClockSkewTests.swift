@@ -10,8 +10,21 @@ final class ClockSkewTests: XCTestCase {
         let skew = ClockSkew(serverDate: ms(70_000), sent: ms(10_000), received: ms(10_200))
         XCTAssertEqual(skew.low, 59_800)
         XCTAssertEqual(skew.high, 61_000)
-        XCTAssertEqual(skew.offsetMilliseconds, 60_400)
-        XCTAssertEqual(skew.uncertaintyMilliseconds, 600)
+        XCTAssertEqual(skew.offsetMilliseconds, 59_800, "the end nearest zero")
+        XCTAssertEqual(skew.uncertaintyMilliseconds, 1_200)
+        let ahead = ClockSkew(serverDate: ms(10_000), sent: ms(70_000), received: ms(70_200))  // [-60.2, -59.0] s
+        XCTAssertEqual(ahead.offsetMilliseconds, -59_000)
+    }
+
+    /// Two devices on the server's own clock, answered within one second of `Date`: the middles of
+    /// their intervals were 500 ms and -100 ms (an edit 0.6 s later could sort first); both say 0.
+    func testAClockTheAnswersCannotProveWrongIsNotCorrected() {
+        let early = ClockSkew(serverDate: ms(100_000), sent: ms(100_000), received: ms(100_000))   // [0, 1.0] s
+        let late = ClockSkew(serverDate: ms(100_000), sent: ms(100_600), received: ms(100_800))    // [-0.8, 0.4] s
+        XCTAssertEqual(early.offsetMilliseconds, 0)
+        XCTAssertEqual(late.offsetMilliseconds, 0)
+        XCTAssertEqual(late.corrected(ms(100_800)), ms(100_800))
+        XCTAssertEqual(early.uncertaintyMilliseconds, 1_000)
     }
 
     func testAnswersNarrowTheIntervalAndADisjointOneStartsAgain() {
@@ -26,7 +39,7 @@ final class ClockSkewTests: XCTestCase {
 
     func testCorrectionAndWarning() {
         let behind = ClockSkew(low: 419_000, high: 421_000, measured: ms(0))
-        XCTAssertEqual(behind.corrected(ms(1_000)), ms(421_000))
+        XCTAssertEqual(behind.corrected(ms(1_000)), ms(420_000))
         XCTAssertEqual(behind.warning, "clock 7 min behind the server (corrected)")
         let ahead = ClockSkew(low: -10_801_000, high: -10_799_000, measured: ms(0))
         XCTAssertEqual(ahead.warning, "clock 3 h ahead of the server (corrected)")

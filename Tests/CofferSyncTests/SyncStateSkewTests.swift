@@ -12,7 +12,7 @@ final class SyncStateSkewTests: XCTestCase {
         let database = try VaultDatabase.create(at: directory.appendingPathComponent("v.db").path)
         let logger = Logger(label: "test")
         func skew(_ offset: Int64) -> ClockSkew {
-            ClockSkew(low: offset - 400, high: offset + 400, measured: Timestamp(milliseconds: 1_700_000_000_000))
+            ClockSkew(low: offset, high: offset + 800, measured: Timestamp(milliseconds: 1_700_000_000_000))
         }
         SyncState.record(skew(10_000), in: database, logger: logger)
         XCTAssertEqual(database.clockSkew?.offsetMilliseconds, 10_000, "the first offset is stored")
