@@ -55,6 +55,11 @@ public struct ClockSkew: Sendable, Equatable {
         Timestamp(milliseconds: time.milliseconds &+ offsetMilliseconds)
     }
 
+    /// The earliest the server's clock can read at `time` (device clock): never ahead of it.
+    public func earliest(_ time: Timestamp) -> Timestamp {
+        Timestamp(milliseconds: time.milliseconds &+ low)
+    }
+
     /// The status line's warning when the offset is past the threshold, e.g. "clock 7 min behind
     /// the server (corrected)"; nil otherwise.
     public var warning: String? {

@@ -38,8 +38,10 @@ enum ReconcileOutcome {
 /// independent of the next, so it runs on every core while the write transaction waits for it
 /// (1,000 conflicts on unlock were ~100 ms on one core, three quarters of it here).
 enum ReconcileWork {
-    /// One outcome per pair, in their order; a pair that failed gives its error there.
-    static func outcomes(of pairs: [ReconcilePair], ring: KeyRing, now: Timestamp) -> [Result<ReconcileOutcome, Error>] {
+    /// One outcome per pair, in their order; a pair that failed gives its error there. `now` stamps
+    /// the merged fields, `revisionTime` the new versions' lineages (`Vault.writeTimes`).
+    static func outcomes(of pairs: [ReconcilePair], ring: KeyRing, now: Timestamp,
+                         revisionTime: Timestamp) -> [Result<ReconcileOutcome, Error>] {
         var results = [Result<ReconcileOutcome, Error>](repeating: .success(.wait), count: pairs.count)
         // A few pairs per task: one each would cost more in dispatch than a small merge.
         let chunk = 32
@@ -48,14 +50,17 @@ enum ReconcileWork {
             let slots = SendableSlots(base: slots.baseAddress)
             DispatchQueue.concurrentPerform(iterations: chunks) { index in
                 for position in (index * chunk)..<min(pairs.count, (index + 1) * chunk) {
-                    slots.base?[position] = Result { try outcome(of: pairs[position], ring: ring, now: now) }
+                    slots.base?[position] = Result {
+                        try outcome(of: pairs[position], ring: ring, now: now, revisionTime: revisionTime)
+                    }
                 }
             }
         }
         return results
     }
 
-    static func outcome(of pair: ReconcilePair, ring: KeyRing, now: Timestamp) throws -> ReconcileOutcome {
+    static func outcome(of pair: ReconcilePair, ring: KeyRing, now: Timestamp,
+                        revisionTime: Timestamp) throws -> ReconcileOutcome {
         let facts = pair.facts
         var opened: ReconcileFacts.Remote?
         func openRemote() throws -> ReconcileFacts.Remote {
@@ -80,7 +85,7 @@ enum ReconcileWork {
             // devices do not take ours for an older version.
             let local = try ItemSealing.open(facts.local, ring: ring)
             let ours = try ItemSealing.seal(local, ring: ring,
-                                            lineage: .following(facts.remote.encrypted, outranking: facts.local.encrypted, now: now),
+                                            lineage: .following(facts.remote.encrypted, outranking: facts.local.encrypted, now: revisionTime),
                                             lastModified: facts.remote.lastModified)
             return .replace(remote: facts.remote, ours: ours)
         case .merge:
@@ -96,7 +101,7 @@ enum ReconcileWork {
             // Made from remote, and newer than ours (which is newer than stable) even when
             // remote is an older version the server served back.
             let ours = try ItemSealing.seal(outcome.merged, ring: ring,
-                                            lineage: .following(facts.remote.encrypted, outranking: facts.local.encrypted, now: now),
+                                            lineage: .following(facts.remote.encrypted, outranking: facts.local.encrypted, now: revisionTime),
                                             lastModified: facts.remote.lastModified)
             let review = ItemReview(outcome: outcome)
             return .merge(remote: facts.remote, ours: ours, review: review,

@@ -13,11 +13,13 @@ extension Vault {
     /// Items whose key has not arrived stay in conflict for a later sync. Returns the merged ids.
     public func reconcileItems() throws -> [String] {
         let session = try unlockedSession()
-        let now = self.now
+        let (now, revisionTime) = writeTimes
         return try database.write { db in
             let pairs = try ReconcilePair.all(in: db, ring: session.ring)
             var plan = ReconcilePlan()
-            for outcome in ReconcileWork.outcomes(of: pairs, ring: session.ring, now: now) { plan.take(try outcome.get()) }
+            for outcome in ReconcileWork.outcomes(of: pairs, ring: session.ring, now: now, revisionTime: revisionTime) {
+                plan.take(try outcome.get())
+            }
             try plan.execute(in: db, now: now)
             CrashPoint.reach("sync.reconcile.items.inside")
             return plan.merged
@@ -30,7 +32,7 @@ extension Vault {
     @discardableResult
     public func reconcileKeystore() throws -> Bool {
         let session = try unlockedSession()
-        let now = self.now
+        let revisionTime = writeTimes.revision
         return try database.write { db in
             guard let remoteChange = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .remote, in: db),
                   let localChange = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .local, in: db)
@@ -56,7 +58,7 @@ extension Vault {
             }
             let merged = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey,
                                                     keepingWrappingOf: wrappingSide == .local ? local : remote,
-                                                    lineage: .following(remote.encrypted, outranking: local.encrypted, now: now),
+                                                    lineage: .following(remote.encrypted, outranking: local.encrypted, now: revisionTime),
                                                     lastModified: remote.lastModified)
             try VaultDatabase.saveStableKeystore(remote, in: db)
             try VaultDatabase.savePending(

@@ -10,14 +10,14 @@ extension Vault {
     /// the item). A device still holding that removed version would take ours for an older one
     /// served again (a rollback) when they are not siblings. The floor is the later of the
     /// server's timestamp for the collection when the tombstone came (past every version pushed
-    /// before it, whatever its maker's clock) and this device's corrected clock now (it is a
-    /// version made now). Needs the keys: while locked, the edit goes up with the revision it has.
+    /// before it, whatever its maker's clock) and the earliest the server's clock reads now
+    /// (it is a version made now; `writeTimes`). Needs the keys: while locked, the edit goes up with the revision it has.
     /// Returns how many were sealed again.
     @discardableResult
     public func floorRevisions(_ floors: [String: UInt64]) throws -> Int {
         guard !floors.isEmpty else { return 0 }
         let session = try unlockedSession()
-        let now = UInt64(max(0, self.now.milliseconds))
+        let now = UInt64(max(0, writeTimes.revision.milliseconds))
         return try database.write { db in
             var count = 0
             for (id, serverFloor) in floors.sorted(by: { $0.key < $1.key }) {

@@ -113,11 +113,21 @@ public actor Vault {
         return session
     }
 
-    /// The time this device writes (modified, history, field times, lineages): its clock corrected
-    /// by the offset the last sync measured against the server (seed 004). Read each time: a sync
-    /// in another process may have measured it since. Never call it inside a write (it reads).
-    var now: Timestamp {
-        database.clockSkew?.corrected(clock()) ?? clock()
+    /// The time this device writes (modified, history, field times): its clock corrected by the
+    /// offset the last sync measured against the server (seed 004). Read each time: a sync in
+    /// another process may have measured it since. Never call it inside a write (it reads).
+    var now: Timestamp { writeTimes.now }
+
+    /// `now`, and the time a new version's lineage revision is at least (`Lineage.following`):
+    /// the earliest the server's clock can read now. `now` may be up to a second ahead of the
+    /// server's clock; a revision never is, so it stays at or below the server's time of the push
+    /// that takes it up (Kinto's times grow with every push, and revisions grow by one), and a
+    /// version re-created over a tombstone outranks every version removed before it
+    /// (`floorRevisions`). A randomized history found a revision ahead of that.
+    var writeTimes: (now: Timestamp, revision: Timestamp) {
+        let device = clock()
+        guard let skew = database.clockSkew else { return (device, device) }
+        return (skew.corrected(device), skew.earliest(device))
     }
 
     // MARK: Reading
@@ -316,7 +326,7 @@ public actor Vault {
         for item in items { try ItemValidation.validate(item) }
         var seen = Set<String>()
         for item in items where !seen.insert(item.id).inserted { throw CoreError.duplicateItem(id: item.id) }
-        let now = self.now
+        let (now, revisionTime) = writeTimes
         CrashPoint.reach("\(crashLabel).before-write")
         try database.write { db in
             for item in items where try VaultDatabase.currentItem(item.id, in: db) != nil {
@@ -326,10 +336,10 @@ public actor Vault {
             // this body again with the keys already in the ring, and must still store them.
             for item in items { _ = session.ring.addKey(for: item.id) }
             for item in items {
-                try VaultDatabase.recordLocalChange(try ItemSealing.seal(item, ring: session.ring, lineage: .following(nil, now: now)), in: db)
+                try VaultDatabase.recordLocalChange(try ItemSealing.seal(item, ring: session.ring, lineage: .following(nil, now: revisionTime)), in: db)
             }
             CrashPoint.reach("\(crashLabel).inside-write")
-            if !items.isEmpty { try saveKeystore(session, at: now, in: db) }
+            if !items.isEmpty { try saveKeystore(session, revisionTime: revisionTime, in: db) }
         }
         CrashPoint.reach("\(crashLabel).after-write")
     }
@@ -358,7 +368,7 @@ public actor Vault {
     func save(_ edited: Item, from base: Item?, acceptingReview: Bool = false) throws -> SavedEdit {
         let session = try unlockedSession()
         if !session.ring.contains(edited.id) { try refreshRing(session) }
-        let now = self.now
+        let (now, revisionTime) = writeTimes
         let device = (try? deviceID()) ?? ""  // stamps the fields this edit changes
         CrashPoint.reach("vault.update.before-write")
         // Read, merge and write in one IMMEDIATE transaction: no other process commits in between.
@@ -375,7 +385,7 @@ public actor Vault {
             try ItemValidation.validate(saved.item)
             // Sealed here: the new version is made from the server version stable holds now.
             let stableBase = try VaultDatabase.stableItem(edited.id, in: db)?.encrypted
-            let record = try ItemSealing.seal(saved.item, ring: session.ring, lineage: .following(stableBase, now: now))
+            let record = try ItemSealing.seal(saved.item, ring: session.ring, lineage: .following(stableBase, now: revisionTime))
             try VaultDatabase.recordLocalChange(record, in: db)
             CrashPoint.reach("vault.update.inside-write")
             return saved
@@ -438,14 +448,14 @@ public actor Vault {
         let session = try unlockedSession()
         let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
         let next = UnlockedSession(keys: keys, ring: session.ring, vaultKey: session.vaultKey, kdf: kdf)
-        let now = self.now
+        let revisionTime = writeTimes.revision
         CrashPoint.reach("vault.passwd.before-write")
         try database.write { db in
             // Keep keys another process added since this session unlocked (see saveKeystore).
             if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {
                 next.ring.formUnion(with: try KeystoreSealing.openRing(current, vaultKey: next.vaultKey))
             }
-            let lineage = Lineage.following(try VaultDatabase.stableKeystore(in: db)?.encrypted, now: now)
+            let lineage = Lineage.following(try VaultDatabase.stableKeystore(in: db)?.encrypted, now: revisionTime)
             let record = try KeystoreSealing.seal(next.ring, vaultKey: next.vaultKey, keys: keys, kdf: kdf, lineage: lineage,
                                                   lastModified: 0)
             try VaultDatabase.recordLocalChange(record, in: db)
@@ -457,9 +467,9 @@ public actor Vault {
 
     /// Saves the key ring as a local keystore change, keeping the passphrase wrapping the keystore
     /// has now: it may be newer than this session's, if the passphrase changed on another device.
-    func saveKeystore(_ session: UnlockedSession, at now: Timestamp, in db: Database) throws {
+    func saveKeystore(_ session: UnlockedSession, revisionTime: Timestamp, in db: Database) throws {
         let record: KeystoreRecord
-        let lineage = Lineage.following(try VaultDatabase.stableKeystore(in: db)?.encrypted, now: now)
+        let lineage = Lineage.following(try VaultDatabase.stableKeystore(in: db)?.encrypted, now: revisionTime)
         if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {
             // Another process (a second `coffer add`, the screen) may have added keys since this
             // session unlocked: keep them, or their items could never be opened again.

@@ -118,6 +118,31 @@ final class ClockSyncTests: XCTestCase {
         }
     }
 
+    /// A device 10 minutes fast that measured its offset at .05 s of the server's second: its
+    /// corrected clock (the end of the interval nearest its own) is then up to ~0.95 s ahead of the
+    /// server's. The versions it pushes must still carry revisions at or below the server's time
+    /// for their push, or a version re-created over their tombstone (floored at the server's time)
+    /// counts as older than them: a randomized history warned of a rollback that was none.
+    func testARevisionIsNeverAheadOfTheServersTimeForItsPush() async throws {
+        let fast = try await Device.create("fast", in: directory, server: server.url, credentials: credentials,
+                                           clock: .live(offset: 600))
+        await fast.syncExpectingSuccess()
+        for round in 0..<3 {
+            try await Self.sleep(untilFraction: 0.05)
+            await fast.syncExpectingSuccess()
+            let item = try await fast.add("Item \(round)")
+            try await fast.edit(item.id) { $0.entry.password = "edited" }
+            await fast.syncExpectingSuccess()
+        }
+        let records = try await RawAccount(server: server, credentials: credentials).records("items")
+        XCTAssertEqual(records.count, 3)
+        for record in records {
+            let lastModified = try XCTUnwrap(record["last_modified"] as? Int)
+            let lineage = try XCTUnwrap(Lineage.of(try XCTUnwrap(record["encrypted"] as? String)))
+            XCTAssertLessThanOrEqual(lineage.revision, UInt64(lastModified), "the server took it at \(lastModified)")
+        }
+    }
+
     /// Sleeps until the wall clock's fraction of a second is `fraction`.
     private static func sleep(untilFraction fraction: Double) async throws {
         let now = Date().timeIntervalSince1970
