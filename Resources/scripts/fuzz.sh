@@ -25,8 +25,10 @@ fi
 targets=${FUZZ_TARGETS:-"FuzzRecords FuzzEnvelope FuzzItemJSON FuzzImport FuzzKintoResponses FuzzForeignImport FuzzDeviceMessages FuzzInvitations"}
 scratch=.build-fuzz
 # Only the comma form instruments for coverage and address errors together (TOOLCHAIN.md);
-# COFFER_FUZZ swaps each target's replayer `main` for LLVMFuzzerTestOneInput.
-flags=(--scratch-path "$scratch" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DCOFFER_FUZZ)
+# COFFER_FUZZ swaps each target's replayer `main` for LLVMFuzzerTestOneInput. Release (overflow
+# checks and preconditions stay): side by side, FuzzForeignImport ran 1,787 exec/s against debug's
+# 874, and FuzzDeviceMessages ~5,500 against ~1,000 (debug builds swift-crypto's C at -O0).
+flags=(-c release --scratch-path "$scratch" --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DCOFFER_FUZZ)
 
 for target in $targets; do
     echo "building $target (fuzzer + address sanitizer)"
