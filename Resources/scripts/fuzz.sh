@@ -51,9 +51,10 @@ for target in $targets; do
     # Every target but the envelope one reads JSON (or ISO-8601 text): give libFuzzer its tokens.
     if [ "$target" != FuzzEnvelope ]; then dict=(-dict=Resources/fuzz/json.dict); fi
     # Export files of 4 KB (libFuzzer's default bound) made each execution ~3x slower than 1 KB
-    # ones for the same coverage (2,705 edges against 2,696): a few items reach every path.
+    # ones for the same coverage (2,705 edges against 2,696): a few items reach every path. The
+    # other managers' files too: 2,519 exec/s against 1,552 beside another fuzzer.
     length=()
-    if [ "$target" = FuzzImport ]; then length=(-max_len=1024); fi
+    case $target in FuzzImport | FuzzForeignImport) length=(-max_len=1024) ;; esac
     echo "fuzzing $target for $budget (log: $log)"
     set +e
     # New inputs go to the first corpus directory (the scratch one), never into the repository.

@@ -10,9 +10,9 @@ extension Vault {
     /// the item). A device still holding that removed version would take ours for an older one
     /// served again (a rollback) when they are not siblings. The floor is the later of the
     /// server's timestamp for the collection when the tombstone came (past every version pushed
-    /// before it, whatever its maker's clock) and the earliest the server's clock reads now
-    /// (it is a version made now; `writeTimes`). Needs the keys: while locked, the edit goes up with the revision it has.
-    /// Returns how many were sealed again.
+    /// before it, whatever its maker's clock) and the earliest the server's clock reads now (it is
+    /// a version made now; `writeTimes`). Needs the keys: while locked, the edit goes up with the
+    /// revision it has. Returns how many were sealed again.
     @discardableResult
     public func floorRevisions(_ floors: [String: UInt64]) throws -> Int {
         guard !floors.isEmpty else { return 0 }

@@ -326,7 +326,7 @@ public actor Vault {
         for item in items { try ItemValidation.validate(item) }
         var seen = Set<String>()
         for item in items where !seen.insert(item.id).inserted { throw CoreError.duplicateItem(id: item.id) }
-        let (now, revisionTime) = writeTimes
+        let revisionTime = writeTimes.revision
         CrashPoint.reach("\(crashLabel).before-write")
         try database.write { db in
             for item in items where try VaultDatabase.currentItem(item.id, in: db) != nil {
