@@ -26,4 +26,11 @@ public struct PendingChange: Sendable, Equatable {
         self.lastModified = lastModified
         self.record = record
     }
+
+    /// This device's removal of item `id`, based on the server's version `lastModified` (0: a
+    /// version no server answer has confirmed yet).
+    public static func itemRemoval(id: String, basedOn lastModified: Int64) -> PendingChange {
+        PendingChange(collection: .items, id: id, source: .local, action: .remove, lastModified: lastModified,
+                      record: ItemRecordJSON.encode(ItemRecord.tombstone(id: id, lastModified: lastModified)))
+    }
 }

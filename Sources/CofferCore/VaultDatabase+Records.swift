@@ -104,14 +104,10 @@ extension VaultDatabase {
     package static func recordLocalChange(_ record: ItemRecord, in db: Database) throws {
         let stable = try stableItem(record.id, in: db)
         if record.isDeleted {
-            guard let stable else {
-                try deletePending(.items, record.id, source: .local, in: db)
-                return
-            }
-            let tombstone = ItemRecord.tombstone(id: record.id, lastModified: stable.lastModified)
-            try savePending(PendingChange(collection: .items, id: record.id, source: .local, action: .remove,
-                                          lastModified: stable.lastModified, record: try RecordCoding.encode(tombstone)),
-                            in: db)
+            // An item no server answer has confirmed keeps its removal too (based on nothing): a
+            // sync in another process may have pushed its creation already, and its answer, or
+            // a fetch of it, must find the removal to send it after (`ApplyRules`, `FetchRules`).
+            try savePending(.itemRemoval(id: record.id, basedOn: stable?.lastModified ?? 0), in: db)
             return
         }
         var stored = record

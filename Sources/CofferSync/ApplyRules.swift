@@ -28,7 +28,7 @@ struct ApplyDecision: Sendable, Equatable {
         switch stable {
         case .save(let stamp): try store.saveStable(text: ack.pushedRecord, lastModified: stamp, in: ack.collection)
         case .delete: try store.deleteStable(ack.collection, ack.id)
-        case .leave: return
+        case .leave: break
         }
         switch local {
         case .drop: try store.deletePending(ack.collection, ack.id, source: .local)
@@ -55,7 +55,16 @@ enum ApplyRules {
         } else {
             stable = .delete
         }
-        guard var current else { return ApplyDecision(stable: stable, local: .keep) }
+        guard var current else {
+            // Neither stable nor pending holds an item whose write the server just accepted: it
+            // was removed here meanwhile (another process's sync sent its removal, or fetched its
+            // removal elsewhere). The server has it again: the removal goes up once more, based
+            // on it (a 404 or 412 then settles it), instead of the item coming back here.
+            if ack.collection == .items, stableNow == nil, let stamp = ack.lastModified {
+                return ApplyDecision(stable: .leave, local: .rebase(.itemRemoval(id: ack.id, basedOn: stamp)))
+            }
+            return ApplyDecision(stable: stable, local: .keep)
+        }
         if current.record == ack.pushedRecord { return ApplyDecision(stable: stable, local: .drop) }
         if let stamp = ack.lastModified {
             current.lastModified = stamp

@@ -29,6 +29,10 @@ struct FetchPlan {
         case .acknowledgeLostWrite:
             toStable.append(record.value)
             toDrop += [(header.id, .local), (header.id, .remote)]
+        case .rebaseRemoval:
+            toStable.append(record.value)
+            toDrop.append((header.id, .remote))
+            toQueue.append(.itemRemoval(id: header.id, basedOn: header.lastModified))
         case .applyToStable:
             toStable.append(record.value)
             toDrop.append((header.id, .remote))

@@ -8,6 +8,9 @@ struct FetchFacts: Sendable, Equatable {
         /// Pending, with exactly the content the server sent: a write whose acknowledgement we lost.
         case sameContent
         case different
+        /// A removal of an item this device created and no server answer has confirmed (nothing
+        /// on stable, based on nothing).
+        case removalOfUnconfirmed
     }
 
     var header: SyncRecordHeader
@@ -32,6 +35,10 @@ enum FetchDecision: Sendable, Equatable {
     /// local: our stable version stands against it as a local change, and it is queued, so
     /// reconcile merges the two without a common base and never lets the old one replace ours.
     case standOursAgainst(PendingChange.Action)
+    /// The first version of an item this device removed before any server answer confirmed it:
+    /// our own creation, pushed by a sync (another process's) whose answer is not applied yet.
+    /// It becomes stable and the removal stays, based on it, to delete it on the server.
+    case rebaseRemoval
 }
 
 /// The fetch rules: pure, from what is known of one record to a decision.
@@ -40,6 +47,10 @@ enum FetchRules {
         let header = facts.header
         if let stable = facts.stable, stable.lastModified == header.lastModified { return .dropEcho }
         if facts.local == .sameContent, !header.isDeleted { return .acknowledgeLostWrite }
+        if facts.local == .removalOfUnconfirmed, !header.isDeleted, facts.stable == nil,
+           let lineage = header.lineage, lineage.parent == Lineage.unknown.parent, lineage.revision > 0 {
+            return .rebaseRemoval
+        }
         let action: PendingChange.Action = header.isDeleted ? .remove : (facts.stable == nil ? .add : .update)
         let hasLocal = facts.local != .none
         if isOlderThanStable(facts) {

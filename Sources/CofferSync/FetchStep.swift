@@ -92,6 +92,9 @@ enum FetchStep {
         // Echoes need nothing more: stable already is this version.
         if stable?.lastModified != header.lastModified,
            let change = try store.pendingChange(collection, header.id, source: .local) {
+            if stable == nil, change.action == .remove, change.lastModified == 0 {
+                return FetchFacts(header: header, stable: nil, local: .removalOfUnconfirmed)
+            }
             let same = try !header.isDeleted
                 && IncomingRecord.decode(Data(change.record.utf8), in: collection).value.content() == record.value.content()
             local = same ? .sameContent : .different

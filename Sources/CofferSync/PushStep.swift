@@ -63,8 +63,9 @@ enum PushStep {
                 outcome.acknowledgements.append(Acknowledgement(
                     collection: collection, id: change.id, pushedRecord: change.record,
                     lastModified: change.action == .remove ? nil : serverStamp, base: change.lastModified))
-            case .failed(let status, _) where status == 404 && change.action == .remove:
-                // Already gone on the server: the removal holds.
+            case .failed(404, _) where change.action == .remove, .preconditionFailed(existing: nil) where change.action == .remove:
+                // Already gone on the server (a 412 without the current record: only a tombstone
+                // is left, which a fetch may have brought already): the removal holds.
                 outcome.acknowledgements.append(Acknowledgement(collection: collection, id: change.id,
                                                                 pushedRecord: change.record, lastModified: nil,
                                                                 base: change.lastModified))

@@ -304,7 +304,7 @@ final class VaultTests: XCTestCase {
         XCTAssertEqual(remove as? CoreError, .noSuchItem(id: "ghost"))
     }
 
-    func testRemoveOfANeverSyncedItemLeavesNoPendingRow() async throws {
+    func testRemoveOfANeverSyncedItemLeavesOnlyARemovalBasedOnNothing() async throws {
         let (vault, _) = try makeVault()
         try await vault.add(Fixture.item(id: "a"))
         try await vault.add(Fixture.item(id: "b"))
@@ -313,7 +313,10 @@ final class VaultTests: XCTestCase {
         XCTAssertEqual(listed.map(\.id), ["b"])
         let error = await thrownError { try await vault.item("a") }
         XCTAssertEqual(error as? CoreError, .noSuchItem(id: "a"))
-        XCTAssertEqual(try localPending(vault).filter { $0.collection == .items }.map(\.id), ["b"])
+        let pending = try localPending(vault).filter { $0.collection == .items }
+        XCTAssertEqual(pending.map(\.id), ["a", "b"])
+        XCTAssertEqual(pending.map(\.action), [.remove, .add])
+        XCTAssertEqual(pending.first?.lastModified, 0, "based on nothing: the next sync sends nothing for it")
         let again = await thrownError { try await vault.remove("a") }
         XCTAssertEqual(again as? CoreError, .noSuchItem(id: "a"))
     }

@@ -58,6 +58,12 @@ final class SyncRulesTests: XCTestCase {
              .applyToStable),
             ("stable's sibling (re-created over a deletion) is not older",
              FetchFacts(header: header(parent: 2), stable: newerStable, local: .none), .applyToStable),
+            ("our creation, removed here before any answer confirmed it",
+             FetchFacts(header: header(parent: 0), stable: nil, local: .removalOfUnconfirmed), .rebaseRemoval),
+            ("another device's edit of it beats that removal",
+             FetchFacts(header: header(parent: 3), stable: nil, local: .removalOfUnconfirmed), .queue(.add)),
+            ("its tombstone meets that removal", FetchFacts(header: header(deleted: true), stable: nil, local: .removalOfUnconfirmed),
+             .queue(.remove)),
             ("two versions made from nothing are no siblings",
              FetchFacts(header: header(parent: 0), stable: stamp(9, parent: 0), local: .none), .standOursAgainst(.update)),
         ]
@@ -139,7 +145,12 @@ final class SyncRulesTests: XCTestCase {
             PendingChange(collection: .items, id: "a", source: .local, action: action, lastModified: 100, record: record)
         }
         XCTAssertEqual(ApplyRules.decide(ack(500), current: local(.update, "pushed")), ApplyDecision(stable: .save(lastModified: 500), local: .drop))
-        XCTAssertEqual(ApplyRules.decide(ack(500), current: nil), ApplyDecision(stable: .save(lastModified: 500), local: .keep))
+        XCTAssertEqual(ApplyRules.decide(ack(500), current: nil),
+                       ApplyDecision(stable: .leave, local: .rebase(.itemRemoval(id: "a", basedOn: 500))),
+                       "removed here while its write was in flight: the removal goes up again, based on it")
+        var keystoreAck = ack(500)
+        keystoreAck.collection = .keystores
+        XCTAssertEqual(ApplyRules.decide(keystoreAck, current: nil), ApplyDecision(stable: .save(lastModified: 500), local: .keep))
         var rebased = local(.add)
         rebased.action = .update
         rebased.lastModified = 500
