@@ -27,11 +27,7 @@ final class SyncRemovalInFlightTests: XCTestCase {
 
     /// The slow sync's creation reaches the server, the item is removed, then its answer is applied.
     func testTheAnswerToACreationRemovedMeanwhileSendsTheRemoval() async throws {
-        let item = try await a.add("Short-lived")
-        let slow = SyncContext(vault: a.vault, client: client)
-        let pushed = try await PushStep.run(.items, slow)
-        XCTAssertEqual(pushed.acknowledgements.count, 1)
-        try await a.remove(item.id)
+        let (item, slow, pushed) = try await pushCreationThenRemove()
         try ApplyStep.run(pushed.acknowledgements, slow)
         try await assertGoneEverywhere(item.id)
     }
@@ -39,10 +35,7 @@ final class SyncRemovalInFlightTests: XCTestCase {
     /// The slow sync's creation reaches the server, the item is removed, another sync fetches the
     /// creation before the slow one applies its answer.
     func testAFetchOfACreationRemovedMeanwhileKeepsTheRemoval() async throws {
-        let item = try await a.add("Short-lived")
-        let slow = SyncContext(vault: a.vault, client: client)
-        let pushed = try await PushStep.run(.items, slow)
-        try await a.remove(item.id)
+        let (item, slow, pushed) = try await pushCreationThenRemove()
         let other = SyncContext(vault: a.vault, client: client)
         _ = try await FetchStep.run(.items, other)
         let afterFetch = try await a.items()
@@ -54,10 +47,7 @@ final class SyncRemovalInFlightTests: XCTestCase {
     /// The slow sync's creation reaches the server, the item is removed, another sync pushes the
     /// removal (nothing to delete, as far as it knows), then the slow sync applies its answer.
     func testARemovalSentBeforeTheCreationsAnswerStillHolds() async throws {
-        let item = try await a.add("Short-lived")
-        let slow = SyncContext(vault: a.vault, client: client)
-        let pushed = try await PushStep.run(.items, slow)
-        try await a.remove(item.id)
+        let (item, slow, pushed) = try await pushCreationThenRemove()
         await a.syncExpectingSuccess()
         try ApplyStep.run(pushed.acknowledgements, slow)
         try await assertGoneEverywhere(item.id)
@@ -73,6 +63,17 @@ final class SyncRemovalInFlightTests: XCTestCase {
         XCTAssertEqual(try a.status().pending, 0)
         let records = try await RawAccount(server: server, credentials: credentials).records("items")
         XCTAssertFalse(records.contains { $0["id"] as? String == item.id }, "sent to the server")
+    }
+
+    /// A slow sync pushes a new item's creation (the server takes it), then the item is removed
+    /// before that sync applies the answer.
+    private func pushCreationThenRemove() async throws -> (Item, SyncContext, PushStep.Outcome) {
+        let item = try await a.add("Short-lived")
+        let slow = SyncContext(vault: a.vault, client: client)
+        let pushed = try await PushStep.run(.items, slow)
+        XCTAssertEqual(pushed.acknowledgements.count, 1, "the creation was accepted")
+        try await a.remove(item.id)
+        return (item, slow, pushed)
     }
 
     private func assertGoneEverywhere(_ id: String, file: StaticString = #filePath, line: UInt = #line) async throws {
