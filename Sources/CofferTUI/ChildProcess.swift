@@ -1,3 +1,4 @@
+import CofferCore
 import Foundation
 
 /// Starts helper programs (the clipboard commands, `coffer clipboard-clear`) with posix_spawn.
@@ -6,12 +7,12 @@ import Foundation
 /// holds a descriptor the child inherited, so an `xclip` that forks to serve the selection looked
 /// alive until its daemon quit, and every copy waited for the timeout.
 public enum ChildProcess {
-    /// Starts `path` with `input` written to its stdin (then closed), stdout and stderr on
-    /// `output` (a pipe's write end, say) or else /dev/null; `newSession` detaches it from the
-    /// terminal's session (it outlives a closed terminal); `name` is its argv[0] (default: the
-    /// file's name). Nil when it cannot start.
+    /// Starts `path` with `input` written to its stdin (then closed), stdout on `output` (a pipe's
+    /// write end, say) and stderr on `errors` (default: `output`), each else /dev/null; `newSession`
+    /// detaches it from the terminal's session (it outlives a closed terminal); `name` is its
+    /// argv[0] (default: the file's name). Nil when it cannot start.
     public static func start(_ path: String, name: String? = nil, arguments: [String], input: Data?,
-                             output: Int32? = nil, newSession: Bool = false) -> pid_t? {
+                             output: Int32? = nil, errors: Int32? = nil, newSession: Bool = false) -> pid_t? {
         var descriptors: [Int32] = [0, 0]
         guard pipe(&descriptors) == 0 else { return nil }
         // Neither end may leak into the child but as its stdin (dup2 clears the flag on fd 0).
@@ -21,12 +22,12 @@ public enum ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, descriptors[0], STDIN_FILENO)
-        if let output {
-            posix_spawn_file_actions_adddup2(&actions, output, STDOUT_FILENO)
-            posix_spawn_file_actions_adddup2(&actions, output, STDERR_FILENO)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        for (target, source) in [(STDOUT_FILENO, output), (STDERR_FILENO, errors ?? output)] {
+            if let source {
+                posix_spawn_file_actions_adddup2(&actions, source, target)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
+            }
         }
         for descriptor in inheritableDescriptors() where descriptor > STDERR_FILENO {
             posix_spawn_file_actions_addclose(&actions, descriptor)
@@ -54,6 +55,41 @@ public enum ChildProcess {
             }
         }
         return child
+    }
+
+    /// Runs `path` and returns what it writes on stdout (stderr is dropped), read through a pipe
+    /// and never through a file: the output can be a secret (the clipboard). Nil when it cannot
+    /// start, fails, writes more than `limit` bytes or takes longer than `seconds`.
+    public static func output(of path: String, arguments: [String], upTo seconds: TimeInterval,
+                              limit: Int = 1 << 20) -> [UInt8]? {
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else { return nil }
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        let child = start(path, arguments: arguments, input: nil, output: descriptors[1], errors: null >= 0 ? null : nil)
+        if null >= 0 { close(null) }
+        close(descriptors[1])  // the child's copy is the only writer left: its exit ends the pipe
+        defer { close(descriptors[0]) }
+        guard let child else { return nil }
+        let deadline = Date().addingTimeInterval(seconds)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        defer { wipe(&chunk) }
+        var isComplete = false
+        while !isComplete, bytes.count <= limit {
+            let left = Int32(max(0, deadline.timeIntervalSinceNow) * 1000)
+            var ready = pollfd(fd: descriptors[0], events: Int16(POLLIN), revents: 0)
+            guard left > 0, poll(&ready, 1, left) > 0 else { break }
+            let count = read(descriptors[0], &chunk, chunk.count)
+            if count > 0 { bytes.append(contentsOf: chunk[..<count]) } else if count == 0 { isComplete = true }
+            else if errno != EINTR { break }
+        }
+        let status = wait(for: child, upTo: max(0.1, deadline.timeIntervalSinceNow))
+        guard isComplete, bytes.count <= limit, status == 0 else {
+            wipe(&bytes)
+            return nil
+        }
+        return bytes
     }
 
     /// Waits up to `seconds` for `child` to exit; its exit status, or nil after killing it when it

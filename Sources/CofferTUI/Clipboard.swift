@@ -1,3 +1,4 @@
+import CofferCore
 import Foundation
 
 /// The system clipboard through a helper command (`wl-copy`, `xclip` or `xsel`), alongside the
@@ -87,42 +88,15 @@ struct ClipboardHelper: Sendable {
         ChildProcess.wait(for: child, upTo: ClipboardHelper.timeout)
     }
 
-    /// The helper's output, nil when it fails or takes too long.
+    /// The helper's output, nil when it fails or takes too long. Through a pipe: what it prints is
+    /// the clipboard, which may be the password just copied, and must not touch the disk.
     func output(_ arguments: [String]) -> String? {
         let (executable, arguments) = resolve(arguments)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-clip-\(UUID().uuidString)")
-        // A file rather than a pipe: a full pipe would block the helper, and reading to its end
-        // would wait for a helper that never exits.
-        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = FileHandle(forWritingAtPath: file.path) else { return nil }
-        defer {
-            try? handle.close()
-            try? FileManager.default.removeItem(at: file)
-        }
-        process.standardOutput = handle
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        do {
-            try process.run()
-        } catch {
+        guard var bytes = ChildProcess.output(of: executable, arguments: arguments, upTo: ClipboardHelper.timeout) else {
             return nil
         }
-        guard ClipboardHelper.wait(for: process), process.terminationStatus == 0,
-              let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// Waits for `process` up to `timeout`, then stops it; true when it ended by itself.
-    @discardableResult
-    static func wait(for process: Process) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        guard process.isRunning else { return true }
-        process.terminate()
-        return false
+        defer { wipe(&bytes) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `@path` as the first argument names another executable (wl-paste reads, wl-copy writes).

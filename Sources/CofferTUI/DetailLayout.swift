@@ -69,7 +69,12 @@ public enum DetailLayout {
         } else {
             add("Password", mask + "  (r reveals)", style: .plain)
         }
-        if let line = totpLine(item, now: state.serverNow(now)) { add("TOTP", line.text, style: line.style) }
+        if let line = totpLine(item, now: now) {
+            add("TOTP", line.text, style: line.style)
+            if let warning = TOTPClock.warning(offsetMilliseconds: state.summary.clockSkewMilliseconds ?? 0) {
+                add("", "⚠ " + warning, style: .warning)
+            }
+        }
         if item.origins.isEmpty { add("Origins", "—") }
         for (index, origin) in item.origins.enumerated() { add(index == 0 ? "Origins" : "", origin) }
         add("Tags", item.tags.isEmpty ? "—" : item.tags.joined(separator: ", "))

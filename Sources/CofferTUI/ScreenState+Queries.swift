@@ -2,8 +2,8 @@ import CofferCore
 import Foundation
 
 extension ScreenState {
-    /// `now` by the server's clock as the last sync measured it (DESIGN §10): the time TOTP codes
-    /// are made for, so a device whose clock is off still shows the code the site expects.
+    /// `now` by the server's clock as the last sync measured it (DESIGN §10): the time health ages
+    /// are counted at. Not TOTP codes: they follow this device's clock (`TOTPClock`).
     public func serverNow(_ now: Date) -> Date {
         now.addingTimeInterval(Double(summary.clockSkewMilliseconds ?? 0) / 1000)
     }

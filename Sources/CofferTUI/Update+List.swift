@@ -60,7 +60,7 @@ extension Update {
         case .origin: value = item.origins.first ?? ""
         case .totp:
             // The key is disabled for items without a usable secret; the code is the one shown now.
-            guard let code = (try? item.totpGenerator())??.code(at: state.serverNow(now)) else { return [] }
+            guard let code = (try? item.totpGenerator())??.code(at: now) else { return [] }
             value = code
         }
         state.clipboard = ClipboardCountdown(field: field, until: now.addingTimeInterval(state.settings.clipboardSeconds))

@@ -27,7 +27,7 @@ struct CopyCommand: AsyncParsableCommand {
         let vault = try await global.itemVault()
         let item = try await target.item(in: vault)
         let selector = field.field.flatMap(FieldSelector.init(name:)) ?? .field(.password)
-        let value = try FieldOption.value(selector, of: item, at: try await vault.now())
+        let value = try await FieldOption.value(selector, of: item, in: vault)
         terminal?.write(OSC52.copy(value))
         await clipboard.copy(value)
         let clipboardSeconds = root.screen.clipboardSeconds

@@ -14,8 +14,11 @@ struct FieldOption: ParsableArguments {
         }
     }
 
-    /// The selected field's value of `item` at `now`; fails with one sentence when the item has none.
-    static func value(_ selector: FieldSelector, of item: Item, at now: Date) throws -> String {
+    /// The selected field's value of `item` (a TOTP code for this device's clock, with the clock's
+    /// warning on stderr: `ItemVault.totpTime`); fails with one sentence when the item has none.
+    static func value(_ selector: FieldSelector, of item: Item, in vault: any ItemVault) async throws -> String {
+        let (now, warning) = try await vault.totpTime()
+        if selector == .field(.totp), let warning { Terminal.write("Warning: \(warning).\n") }
         guard let value = try selector.value(of: item, at: now) else {
             throw CommandFailure("“\(item.title)” has no \(selector == .origin ? "origin" : "TOTP secret").")
         }

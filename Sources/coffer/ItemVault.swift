@@ -12,8 +12,19 @@ protocol ItemVault: Sendable {
     func update(_ item: Item, from base: Item) async throws -> SavedEdit
     func remove(_ id: String) async throws
     func addAll(_ items: [Item]) async throws
-    /// Now by the server's clock as the vault's last sync measured it (TOTP codes; DESIGN §10).
+    /// Now by the server's clock as the vault's last sync measured it (times written, health ages).
     func now() async throws -> Date
+}
+
+extension ItemVault {
+    /// The time TOTP codes are made for — this device's clock (`TOTPClock`) — and the warning to
+    /// show beside them when the last sync found the server's clock too far from it.
+    func totpTime() async throws -> (now: Date, warning: String?) {
+        let device = Date()
+        let server = try await now()
+        let offset = Int64((server.timeIntervalSince1970 - device.timeIntervalSince1970) * 1000)
+        return (device, TOTPClock.warning(offsetMilliseconds: offset))
+    }
 }
 
 /// Which items a listing wants, as data: it crosses the agent's socket.

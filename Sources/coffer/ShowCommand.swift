@@ -15,7 +15,7 @@ struct ShowCommand: AsyncParsableCommand {
         let vault = try await global.itemVault()
         let item = try await target.item(in: vault)
         if let name = field.field, let selector = FieldSelector(name: name) {
-            print(try FieldOption.value(selector, of: item, at: try await vault.now()))
+            print(try await FieldOption.value(selector, of: item, in: vault))
             return
         }
         let id = item.id

@@ -14,11 +14,14 @@ struct TotpCommand: AsyncParsableCommand {
         let vault = try await global.itemVault()
         let item = try await target.item(in: vault)
         guard let totp = try item.totpGenerator() else { throw CommandFailure("“\(item.title)” has no TOTP secret.") }
-        let now = try await vault.now()
+        let (now, warning) = try await vault.totpTime()
         let code = totp.code(at: now)
         let secondsLeft = totp.secondsLeft(at: now)
+        if let warning { Terminal.write("Warning: \(warning).\n") }
         if output.json {
-            print(try ItemExchange.text(["code": code, "secondsLeft": secondsLeft, "period": totp.period] as [String: Any]))
+            var object: [String: Any] = ["code": code, "secondsLeft": secondsLeft, "period": totp.period]
+            if let warning { object["clockWarning"] = warning }
+            print(try ItemExchange.text(object))
         } else {
             print("\(code)  (\(secondsLeft) s left)")
         }

@@ -115,4 +115,43 @@ final class CopyCommandTests: XCTestCase {
         XCTAssertEqual(try clipboard(becomes: "", within: 6), "", "the clipboard was not cleared")
         XCTAssertEqual(AgentProbe.processes(vault).count, 1, "the agent served the copy and still runs")
     }
+
+    /// The copy and its clearing helper, traced by strace: no file is opened under TMPDIR (the helper
+    /// reads the clipboard back through a pipe; it wrote it to a file there once), and no file
+    /// opened for writing anywhere but the vault's own.
+    func testNeitherTheCopyNorItsClearingWritesTheValueToAFile() throws {
+        let vault = try XCTUnwrap(vault)
+        let display = try XCTUnwrap(x)
+        let binary = try CofferBinary.require()
+        let temporary = vault.root.appendingPathComponent("tmp-watched")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let trace = vault.root.appendingPathComponent("copy.strace").path
+        // strace follows xclip's fork too, which serves the selection until another copy takes it:
+        // the test takes it once the clearing is seen, and strace ends with its last tracee.
+        let strace = Process()
+        strace.executableURL = URL(fileURLWithPath: "/usr/bin/strace")
+        strace.arguments = [
+            "-f", "-qq", "-e", "trace=openat,creat,rename,link", "-o", trace, "/usr/bin/env",
+            "DISPLAY=\(display.environment["DISPLAY"] ?? "")", "TMPDIR=\(temporary.path)", "HOME=\(vault.root.path)",
+            binary, "--vault", vault.path, "--passphrase-file", vault.passphraseFile, "copy", "forge", "--clipboard-seconds", "1",
+        ]
+        strace.standardOutput = FileHandle.nullDevice
+        strace.standardError = FileHandle.nullDevice
+        try strace.run()
+        defer { if strace.isRunning { kill(strace.processIdentifier, SIGKILL) } }
+        let password = try XCTUnwrap(try vault.show("forge", reveal: true)["password"] as? String)
+        XCTAssertEqual(try clipboard(becomes: password, within: 10), password, "the copy did not arrive")
+        XCTAssertEqual(try clipboard(becomes: "", within: 6), "", "the clipboard was not cleared")
+        try display.setClipboard("taken by the test")
+        let deadline = Date().addingTimeInterval(10)
+        while strace.isRunning, Date() < deadline { usleep(50_000) }
+        XCTAssertFalse(strace.isRunning, "a traced process still runs after the clipboard was taken")
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        XCTAssertTrue(calls.contains { $0.contains("openat(") }, "strace saw no call: the trace is empty")
+        let inTemporary = calls.filter { $0.contains(temporary.path) }
+        XCTAssertEqual(inTemporary, [], "a file under TMPDIR was opened")
+        let written = calls.filter { ($0.contains("O_WRONLY") || $0.contains("O_RDWR") || $0.contains("creat(")) && !$0.contains("= -1")
+            && !$0.contains(vault.path) && !$0.contains("/dev/") && !$0.contains("/proc/") }
+        XCTAssertEqual(written, [], "a file other than the vault was opened for writing")
+    }
 }

@@ -80,4 +80,33 @@ final class TOTPCommandTests: XCTestCase {
         try vault.ok(["edit", id, "--totp", ""])
         XCTAssertNil(try vault.show(id, reveal: true)["totp"] as? String)
     }
+
+    /// A server whose `Date` says 30 days from now (a fault proxy in front of the real Kinto) must not
+    /// move codes: `totp`, `show --field totp` and `--json` give oathtool's code for this device's
+    /// clock, with a warning that names the difference.
+    func testAHostileServerDateDoesNotMoveTheCodeButIsWarnedAbout() async throws {
+        let vault = try vault()
+        let proxy = try FaultProxy(upstream: try SyncCommandServer.require())
+        defer { proxy.stop() }
+        try await proxy.setFault(.shiftDate, count: -1, seconds: 30 * 86_400)
+        let secret = "KRSXG5CTMVRXEZLU"
+        try vault.add("Totp skewed", ["--totp", secret])
+        let password = try vault.writeWorkFile("account-password", "canary-account-\(UUID().uuidString)\n")
+        try vault.ok(["account", "signup", "--server", proxy.url.absoluteString, "--user", "totp-\(UUID().uuidString.lowercased())",
+                      "--password-file", password])
+        try vault.ok(["sync"])
+        let status = try vault.ok(["status", "--json"]).jsonObject()
+        let skew = try XCTUnwrap(status["clockSkewMs"] as? Int, "the sync measured no clock: \(status)")
+        XCTAssertGreaterThan(skew, 29 * 86_400_000, "the proxy's Date did not reach the vault")
+
+        let text = try assertCode(vault, ["totp", "totp skewed"], base32: secret, algorithm: "sha1", digits: 6,
+                                  period: 30) { String($0.line.prefix(6)) }
+        XCTAssertTrue(text.err.contains("30 days ahead of this device's"), text.summary)
+        let field = try assertCode(vault, ["show", "totp skewed", "--field", "totp"], base32: secret, algorithm: "sha1",
+                                   digits: 6, period: 30) { $0.line }
+        XCTAssertTrue(field.err.contains("Warning: the sync server's clock"), field.summary)
+        let json = try assertCode(vault, ["totp", "totp skewed", "--json"], base32: secret, algorithm: "sha1", digits: 6,
+                                  period: 30) { try XCTUnwrap($0.jsonObject()["code"] as? String) }
+        XCTAssertNotNil(try json.jsonObject()["clockWarning"] as? String, json.summary)
+    }
 }

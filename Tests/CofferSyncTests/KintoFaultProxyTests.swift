@@ -1,5 +1,6 @@
 import CofferCore
 import CofferSync
+import CofferTestSupport
 import Foundation
 import XCTest
 

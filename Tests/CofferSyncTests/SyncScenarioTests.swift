@@ -1,5 +1,6 @@
 import CofferCore
 @testable import CofferSync
+import CofferTestSupport
 import Foundation
 import XCTest
 

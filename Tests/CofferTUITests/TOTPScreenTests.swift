@@ -58,21 +58,27 @@ final class TOTPScreenTests: XCTestCase {
             .contains { $0.label == "TOTP" })
     }
 
-    /// A device clock 10 min behind the server (as the last sync measured): the page and the copy
-    /// key give the code of the server's time, which is the one the site checks.
-    func testCodesUseTheServersClockWhenTheDeviceClockIsOff() throws {
+    /// The last sync measured the server's clock 10 min ahead (a wrong or hostile `Date`): the page
+    /// and the copy key still give the code of this device's clock, as every authenticator does,
+    /// and the page says the clocks differ.
+    func testCodesFollowTheDeviceClockAndWarnWhenTheServerDisagrees() throws {
         var state = state()
         state.summary.clockSkewMilliseconds = 600_000
         state.page = .detail(DetailState(itemID: "b2"))
         let now = FakeClock.start.addingTimeInterval(3)
-        let serverCode = try reference(at: now.addingTimeInterval(600))
-        XCTAssertNotEqual(serverCode, try reference(at: now), "the fixture's two times give the same code")
+        let deviceCode = try reference(at: now)
+        XCTAssertNotEqual(deviceCode, try reference(at: now.addingTimeInterval(600)), "the fixture's two times give the same code")
         let row = try XCTUnwrap(state.item("b2"))
-        let line = try XCTUnwrap(DetailLayout.lines(for: row, state: state, detail: DetailState(itemID: "b2"), now: now)
-            .first { $0.label == "TOTP" })
-        XCTAssertTrue(line.text.hasPrefix("\(serverCode.prefix(3)) \(serverCode.suffix(3))"), line.text)
-        let effects = Update.copy(.totp, in: &state, now: now)
-        XCTAssertEqual(effects, [.copyToClipboard(SecretText(serverCode))])
+        let lines = DetailLayout.lines(for: row, state: state, detail: DetailState(itemID: "b2"), now: now)
+        let index = try XCTUnwrap(lines.firstIndex { $0.label == "TOTP" })
+        XCTAssertTrue(lines[index].text.hasPrefix("\(deviceCode.prefix(3)) \(deviceCode.suffix(3))"), lines[index].text)
+        XCTAssertTrue(lines[index + 1].text.contains("10 min ahead of this device's"), lines[index + 1].text)
+        XCTAssertEqual(Update.copy(.totp, in: &state, now: now), [.copyToClipboard(SecretText(deviceCode))])
+
+        // Within one period of each other the clocks agree well enough: no warning.
+        state.summary.clockSkewMilliseconds = 20_000
+        let quiet = DetailLayout.lines(for: row, state: state, detail: DetailState(itemID: "b2"), now: now)
+        XCTAssertFalse(quiet.contains { $0.text.contains("clock") }, "\(quiet.map(\.text))")
     }
 
     func testSavingOtherFieldsKeepsTheStoredSecretAsItWas() {

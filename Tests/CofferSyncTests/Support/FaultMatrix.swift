@@ -1,4 +1,5 @@
 import CofferCore
+import CofferTestSupport
 import Foundation
 
 /// The axes of the server fault matrix (`SyncFaultTests.testEveryFaultKindAtEveryStep`): every

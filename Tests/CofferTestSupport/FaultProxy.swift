@@ -14,8 +14,8 @@ import FoundationNetworking
 ///
 /// The proxy answers one request per connection (`Connection: close`), so every fault hits the
 /// request it was meant for. `log()` lists what went through it.
-final class FaultProxy: @unchecked Sendable {
-    enum Mode: String, Sendable, CaseIterable {
+public final class FaultProxy: @unchecked Sendable {
+    public enum Mode: String, Sendable, CaseIterable {
         case pass
         case resetBefore = "reset_before"
         case resetAfter = "reset_after"
@@ -32,35 +32,37 @@ final class FaultProxy: @unchecked Sendable {
     }
 
     /// One request that went through the proxy.
-    struct Entry: Decodable, Sendable {
-        var method: String
-        var path: String
-        var status: Int?
-        var fault: String
+    public struct Entry: Decodable, Sendable {
+        public var method: String
+        public var path: String
+        public var status: Int?
+        public var fault: String
     }
 
-    struct StartFailure: Error, CustomStringConvertible {
-        var description: String
+    public struct StartFailure: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// The proxied API root (`http://127.0.0.1:PORT/v1`).
-    let url: URL
-    let port: Int
+    public let url: URL
+    public let port: Int
     private let process: Process
     private let controlURL: URL
     private let session: URLSession
 
-    /// Starts the proxy in front of `upstream` (a server's API root, e.g. `…/v1`).
-    init(upstream: TestServer) throws {
+    /// Starts the proxy in front of `upstream`, a server's API root (`…/v1`).
+    public init(upstream: URL) throws {
         let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // Support
-            .deletingLastPathComponent()  // CofferSyncTests
+            .deletingLastPathComponent()  // CofferTestSupport
             .deletingLastPathComponent()  // Tests
             .deletingLastPathComponent()  // repository
             .appendingPathComponent("Resources/scripts/fault-proxy.py")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--upstream", upstream.origin.absoluteString, "--port", "0"]
+        var origin = URLComponents(url: upstream, resolvingAgainstBaseURL: false) ?? URLComponents()
+        origin.path = ""
+        origin.query = nil
+        process.arguments = ["python3", script.path, "--upstream", origin.url?.absoluteString ?? upstream.absoluteString, "--port", "0"]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -78,7 +80,7 @@ final class FaultProxy: @unchecked Sendable {
             process.waitUntilExit()
             throw StartFailure(description: "fault-proxy.py did not print its port (got \(text.debugDescription))")
         }
-        var components = URLComponents(url: upstream.url, resolvingAgainstBaseURL: false) ?? URLComponents()
+        var components = URLComponents(url: upstream, resolvingAgainstBaseURL: false) ?? URLComponents()
         components.host = "127.0.0.1"
         components.port = port
         guard let url = components.url, let controlURL = URL(string: "http://127.0.0.1:\(port)/__fault__") else {
@@ -103,7 +105,7 @@ final class FaultProxy: @unchecked Sendable {
     ///
     /// A child started from a Swift concurrency thread inherits a signal mask that blocks
     /// SIGTERM; the script unblocks it, and SIGKILL covers anything else.
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         process.terminate()
         let deadline = Date().addingTimeInterval(5)
@@ -118,7 +120,7 @@ final class FaultProxy: @unchecked Sendable {
 
     /// Makes the next `count` requests whose path contains `match` (after `skip` of them pass)
     /// fail in `mode`; `count` -1 means every one. `seconds` is the delay, `Retry-After` or `Backoff`.
-    func setFault(_ mode: Mode, count: Int = 1, match: String = "", seconds: Double = 1, skip: Int = 0) async throws {
+    public func setFault(_ mode: Mode, count: Int = 1, match: String = "", seconds: Double = 1, skip: Int = 0) async throws {
         var request = URLRequest(url: controlURL)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -131,7 +133,7 @@ final class FaultProxy: @unchecked Sendable {
     }
 
     /// Every request that went through the proxy, oldest first.
-    func log() async throws -> [Entry] {
+    public func log() async throws -> [Entry] {
         struct State: Decodable { var log: [Entry] }
         let (data, _) = try await session.data(from: controlURL)
         return try JSONDecoder().decode(State.self, from: data).log
