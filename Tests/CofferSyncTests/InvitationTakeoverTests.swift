@@ -56,8 +56,9 @@ final class InvitationTakeoverTests: XCTestCase {
         }
     }
 
+    /// After the inviter's clean-up (the claimant may have removed the account already).
     private func assertGone(_ host: InvitationHost, file: StaticString = #filePath, line: UInt = #line) async throws {
-        try await host.remove()
+        try? await host.remove()
         let status = try RendezvousProbe.status(server: server.url, user: host.rendezvous.keys.accountName,
                                                 password: host.rendezvous.keys.accountPassword)
         XCTAssertEqual(status, 401, "the rendezvous is still on the server", file: file, line: line)
