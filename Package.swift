@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore", "CofferTestSupport"]),
         .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore", "CofferTestSupport"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "CofferCLITests", dependencies: ["CofferCore", "CofferTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "CofferCLITests", dependencies: ["CofferCore", "CofferSync", "CofferTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,8 +12,10 @@ public struct RendezvousKeys: Sendable {
     public let accountPassword: String
     private let boxKey: SymmetricKey
 
-    /// Fixed: both sides must derive the same keys from the code alone.
-    private static let salt = Data("coffer-pairing-1".utf8)
+    /// Fixed: both sides must derive the same keys from the code alone. Version 2 is the
+    /// committed exchange (`PairingTranscript`); an older binary's code names another account, so
+    /// the two never meet half-way.
+    private static let salt = Data("coffer-pairing-2".utf8)
 
     public init(code: InvitationCode) throws {
         let stretched = try Argon2id.derive(passphrase: SecureBuffer(copying: Data(code.symbols.utf8)), salt: Self.salt,
@@ -53,11 +55,59 @@ public struct RendezvousKeys: Sendable {
     }
 }
 
+/// Everything the two sides of a pairing said, in order: what the inviter offered, the
+/// claimant's name and its commitment, then both keys.
+///
+/// The confirmation number and the sealing key are derived over all of it, so a record someone
+/// changed on the way gives the two sides different numbers. The claimant commits to its key
+/// (`commitment(to:)`) before it sees the inviter's, and the inviter shows its key before it sees
+/// the claimant's: whoever sits in the middle must fix both keys it shows before it learns what
+/// the number will be, and can only guess it (one in 10⁶).
+public struct PairingTranscript: Sendable, Equatable {
+    public var kind: String
+    /// Milliseconds since 1970.
+    public var expires: Int64
+    public var name: String
+    public var commitment: Data
+    public var inviterKey: Data
+    public var claimantKey: Data
+
+    public init(kind: String, expires: Int64, name: String, commitment: Data, inviterKey: Data, claimantKey: Data) {
+        self.kind = kind
+        self.expires = expires
+        self.name = name
+        self.commitment = commitment
+        self.inviterKey = inviterKey
+        self.claimantKey = claimantKey
+    }
+
+    /// What the claimant writes in its claim instead of its key: SHA-256 over a domain and the key.
+    public static func commitment(to key: Data) -> Data {
+        Data(SHA256.hash(data: Data("coffer pairing 2 commitment".utf8) + key))
+    }
+
+    /// Whether `key` is the one the claim committed to.
+    public var isRevealMatchingCommitment: Bool {
+        Self.commitment(to: claimantKey) == commitment
+    }
+
+    /// Each field with its length in front (four bytes, big-endian): no two transcripts read alike.
+    var bytes: Data {
+        var bytes = Data("coffer pairing 2".utf8)
+        let expiry = withUnsafeBytes(of: expires.bigEndian) { Data($0) }
+        for field in [Data(kind.utf8), expiry, Data(name.utf8), commitment, inviterKey, claimantKey] {
+            bytes += withUnsafeBytes(of: UInt32(field.count).bigEndian) { Data($0) }
+            bytes += field
+        }
+        return bytes
+    }
+}
+
 /// One side's ephemeral X25519 key for a pairing, and what it agrees on with the other side's.
 ///
-/// Both sides derive, from the shared secret and both public keys, a key that seals the account
-/// credentials and a confirmation number the two people compare: a server that put its own key
-/// in the middle would make the two numbers differ.
+/// Both sides derive, from the shared secret and the whole transcript, a key that seals what is
+/// handed over and a confirmation number the two people compare: a server (or anyone with the
+/// code) that put its own key in the middle would make the two numbers differ.
 public struct PairingHandshake: Sendable {
     private let privateKey: Curve25519.KeyAgreement.PrivateKey
 
@@ -86,17 +136,22 @@ public struct PairingHandshake: Sendable {
         }
     }
 
-    /// The agreement between the inviter's and the claimant's public keys (one of them ours).
-    public func agree(inviter: Data, claimant: Data) throws -> Agreement {
-        let other = inviter == publicKey ? claimant : inviter
-        guard let theirs = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: other),
+    /// The agreement over `transcript`, one of whose keys is ours.
+    ///
+    /// - Throws: `CoreError.tampered` when neither key is ours, both are, the other is no X25519
+    ///   key, or the claimant's key is not the one its claim committed to.
+    public func agree(_ transcript: PairingTranscript) throws -> Agreement {
+        let isInviter = transcript.inviterKey == publicKey, isClaimant = transcript.claimantKey == publicKey
+        guard isInviter != isClaimant, transcript.isRevealMatchingCommitment,
+              let theirs = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: isInviter ? transcript.claimantKey
+                                                                                                : transcript.inviterKey),
               let shared = try? privateKey.sharedSecretFromKeyAgreement(with: theirs) else {
             throw CoreError.tampered(what: "the other device's pairing key")
         }
-        let transcript = Data("coffer pairing".utf8) + inviter + claimant
-        let key = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: transcript, sharedInfo: Data("key".utf8),
+        let salt = Data(SHA256.hash(data: transcript.bytes))
+        let key = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("key".utf8),
                                                  outputByteCount: 32)
-        let check = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: transcript, sharedInfo: Data("confirm".utf8),
+        let check = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: salt, sharedInfo: Data("confirm".utf8),
                                                    outputByteCount: 4)
         let number = check.withUnsafeBytes { $0.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } } % 1_000_000
         let digits = String(format: "%06u", number)

@@ -8,20 +8,22 @@ extension FuzzChecks {
     /// - 0: typed text as an invitation code: one that parses is eleven symbols of the alphabet
     ///   and parses again, equal, from its shown form and in lower case;
     /// - 1: a `meta.pending_invitation` value: one that parses is stored as text that parses equal;
-    /// - 2, 3, 4: JSON as the `invite`, `claim` and `answer` objects: each decodes or is refused
-    ///   with `tampered` (`declined` for an answer); what decodes is written back as an object
-    ///   that decodes equal; a claim's or an offer's key agrees with the fixed handshake or is
-    ///   `tampered`; an answer's grant does not open (no one sealed it) and says `tampered`;
+    /// - 2, 3, 4, 6: JSON as the `invite`, `claim`, `answer` and `key`/`reveal` objects: each
+    ///   decodes or is refused with `tampered` (`declined` for an answer); what decodes is written
+    ///   back as an object that decodes equal; a claim's name is at most 200 bytes and its
+    ///   commitment 32; a key agrees with the fixed handshake only through the commitment made to
+    ///   it, or is `tampered`; an answer's grant does not open (no one sealed it) and says `tampered`;
     /// - 5: text as a sealed box of a rendezvous record: it never opens under the fixed code.
     public static func invitations(_ data: Data) throws {
         guard let selector = data.first else { return }
         let rest = Data(data.dropFirst())
-        switch selector % 6 {
+        switch selector % 7 {
         case 0: try invitationCode(String(decoding: rest, as: UTF8.self))
         case 1: try invitationLeftover(String(decoding: rest, as: UTF8.self))
-        case 2: try rendezvousObject(rest) { try InvitationRecords.Offer($0) } encode: { $0.object } check: { try agree($0.key) }
-        case 3: try rendezvousObject(rest) { try InvitationRecords.Claim($0) } encode: { $0.object } check: { try agree($0.key) }
+        case 2: try rendezvousObject(rest) { try InvitationRecords.Offer($0) } encode: { $0.object } check: { _ in }
+        case 3: try rendezvousObject(rest) { try InvitationRecords.Claim($0) } encode: { $0.object } check: { try checkClaim($0) }
         case 4: try rendezvousObject(rest) { try InvitationRecords.Answer($0) } encode: { $0.object } check: { try openGrant($0) }
+        case 6: try rendezvousObject(rest) { try InvitationRecords.PublicKey($0) } encode: { $0.object } check: { try agree($0.key) }
         default: try rendezvousBox(String(decoding: rest, as: UTF8.self))
         }
     }
@@ -83,14 +85,32 @@ extension FuzzChecks {
         try check(record)
     }
 
-    /// The other side's pairing key: an agreement, or `tampered` (a key that is not one).
+    /// A claim that decoded is one Coffer could have written: a short name, a 32-byte commitment.
+    private static func checkClaim(_ claim: InvitationRecords.Claim) throws {
+        guard claim.name.utf8.count <= InvitationRecords.nameLimit, claim.commitment.count == 32 else {
+            throw FuzzViolation("a claim of \(claim.name.utf8.count) name bytes, \(claim.commitment.count) commitment bytes decoded")
+        }
+    }
+
+    /// The other side's pairing key: an agreement when the claim committed to it, else `tampered`
+    /// (a key that is not one, or a reveal that does not match the commitment).
     private static func agree(_ key: Data) throws {
         guard let inviter = FuzzInvitation.inviter else { throw FuzzViolation("the fixed handshake could not be made") }
+        var transcript = PairingTranscript(kind: "device", expires: 1_767_226_200_000, name: "laptop",
+                                           commitment: PairingTranscript.commitment(to: key),
+                                           inviterKey: inviter.publicKey, claimantKey: key)
         do {
-            let agreement = try inviter.agree(inviter: inviter.publicKey, claimant: key)
+            let agreement = try inviter.agree(transcript)
             guard agreement.confirmation.count == 7 else {
                 throw FuzzViolation("a confirmation number of \(agreement.confirmation.count) characters")
             }
+        } catch let error as CoreError {
+            guard case .tampered = error else { throw FuzzViolation("agree threw \(error), not tampered") }
+        }
+        transcript.commitment = PairingTranscript.commitment(to: key + Data([0]))
+        do {
+            _ = try inviter.agree(transcript)
+            throw FuzzViolation("a key agreed though the claim committed to another")
         } catch let error as CoreError {
             guard case .tampered = error else { throw FuzzViolation("agree threw \(error), not tampered") }
         }
@@ -98,8 +118,11 @@ extension FuzzChecks {
 
     /// A grant nobody sealed under the fixed agreement never opens.
     private static func openGrant(_ answer: InvitationRecords.Answer) throws {
-        guard let grant = answer.grant, let inviter = FuzzInvitation.inviter, let claimant = FuzzInvitation.claimant,
-              let agreement = try? claimant.agree(inviter: inviter.publicKey, claimant: claimant.publicKey) else { return }
+        guard let grant = answer.grant, let inviter = FuzzInvitation.inviter, let claimant = FuzzInvitation.claimant else { return }
+        let transcript = PairingTranscript(kind: "device", expires: 1_767_226_200_000, name: "laptop",
+                                           commitment: PairingTranscript.commitment(to: claimant.publicKey),
+                                           inviterKey: inviter.publicKey, claimantKey: claimant.publicKey)
+        guard let agreement = try? claimant.agree(transcript) else { return }
         do {
             _ = try agreement.open(grant, label: "grant")
             throw FuzzViolation("a grant nobody sealed opened: \(grant)")

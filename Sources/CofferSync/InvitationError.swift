@@ -14,6 +14,11 @@ public enum InvitationError: Error, Equatable, Sendable, CustomStringConvertible
     case wrongKind(expected: String)
     /// Nobody claimed the invitation before it expired.
     case unclaimed
+    /// A record of the exchange was rewritten, removed, or written first by someone else (anyone
+    /// who knows the code can): the exchange ends, nothing handed over.
+    case replaced
+    /// What was sent held `count` items, not one (`coffer receive` adds exactly one).
+    case notOneItem(count: Int)
 
     public var description: String { userMessage }
 
@@ -33,6 +38,10 @@ public enum InvitationError: Error, Equatable, Sendable, CustomStringConvertible
             return "This code is not \(expected)."
         case .unclaimed:
             return "Nobody used the invitation before it expired; it was removed from the server."
+        case .replaced:
+            return "A record of the invitation was replaced on the server; nothing was handed over."
+        case .notOneItem(let count):
+            return "What was sent holds \(count) items, not one; nothing was added."
         }
     }
 }

@@ -2,55 +2,127 @@ import CofferCore
 import Foundation
 
 /// The claiming side of an invitation (`coffer join --code`, `coffer receive`): finds the
-/// rendezvous the code names, claims it once, waits for the answer, removes everything.
+/// rendezvous the code names, claims it once with a commitment to its key, reveals the key once
+/// it read the inviter's, waits for the answer, removes everything.
 public struct InvitationGuest: Sendable {
+    /// The number the person compares with the one the inviting device shows.
     public let confirmation: String
     let rendezvous: Rendezvous
     let agreement: PairingHandshake.Agreement
     let expires: Date
+    /// Every record of the exchange as this side saw it, checked again before the answer is trusted.
+    let records: [Rendezvous.Record: Rendezvous.Seen]
 
-    /// Claims the invitation `code` names on `server`, as `name`.
+    /// Claims the invitation `code` names on `server`, as `name`, and exchanges keys with the
+    /// inviter: on return both sides know the number.
     ///
-    /// - Throws: `InvitationError` (`.unknown`, `.expired`, `.used`, `.tampered`, `.wrongKind`)
-    ///   or a `KintoError` when the server cannot be reached.
+    /// - Throws: `InvitationError` (`.unknown`, `.expired`, `.used`, `.tampered`, `.wrongKind`,
+    ///   `.replaced`) or a `KintoError` when the server cannot be reached.
     public static func claim(server: URL, code: InvitationCode, kind: InvitationKind, name: String) async throws -> InvitationGuest {
+        try await sendClaim(server: server, code: code, kind: kind, name: name).exchangeKeys()
+    }
+
+    /// A claim written, its key not yet revealed.
+    struct PendingClaim: Sendable {
+        let rendezvous: Rendezvous
+        let handshake: PairingHandshake
+        let offer: InvitationRecords.Offer
+        let claim: InvitationRecords.Claim
+        let records: [Rendezvous.Record: Rendezvous.Seen]
+
+        var expires: Date { Timestamp(milliseconds: offer.expires).date }
+
+        /// Waits for the inviter's key, then reveals this side's: the number follows from both.
+        /// Anything amiss removes the rendezvous, so that the inviter stops too.
+        func exchangeKeys(polling interval: TimeInterval = 0.25) async throws -> InvitationGuest {
+            do {
+                return try await revealAfterKey(polling: interval)
+            } catch let error as InvitationError {
+                try? await rendezvous.remove()
+                throw error
+            }
+        }
+
+        private func revealAfterKey(polling interval: TimeInterval) async throws -> InvitationGuest {
+            while await rendezvous.serverNow() < expires {
+                let found: (object: [String: Any], seen: Rendezvous.Seen)?
+                do {
+                    found = try await rendezvous.read(.key)
+                } catch KintoError.unauthorized {
+                    throw InvitationError.unknown  // the inviter gave up and removed the rendezvous
+                }
+                if let (object, seen) = found {
+                    let inviter = try InvitationRecords.PublicKey(object)
+                    let reveal = try await rendezvous.write(.reveal, InvitationRecords.PublicKey(key: handshake.publicKey).object)
+                    let transcript = PairingTranscript(kind: offer.kind, expires: offer.expires, name: claim.name,
+                                                       commitment: claim.commitment, inviterKey: inviter.key,
+                                                       claimantKey: handshake.publicKey)
+                    let agreement: PairingHandshake.Agreement
+                    do {
+                        agreement = try handshake.agree(transcript)
+                    } catch {
+                        throw InvitationError.tampered
+                    }
+                    var records = self.records
+                    records[.key] = seen
+                    records[.reveal] = reveal
+                    // All this side writes is written; what is left is to wait for the answer.
+                    CrashPoint.reach("pair.guest.after-claim")
+                    return InvitationGuest(confirmation: agreement.confirmation, rendezvous: rendezvous, agreement: agreement,
+                                           expires: expires, records: records)
+                }
+                try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+            }
+            throw InvitationError.expired
+        }
+    }
+
+    /// Reads the invitation and writes the claim: a name and a commitment to a key not shown yet.
+    static func sendClaim(server: URL, code: InvitationCode, kind: InvitationKind, name: String) async throws -> PendingClaim {
         let rendezvous = Rendezvous(server: server, keys: try RendezvousKeys(code: code))
-        let offer: [String: Any]
+        let found: (object: [String: Any], seen: Rendezvous.Seen)?
         do {
-            guard let found = try await rendezvous.read("invite") else { throw InvitationError.unknown }
-            offer = found
+            found = try await rendezvous.read(.invite)
         } catch KintoError.unauthorized {
             throw InvitationError.unknown  // no such account: the code names nothing (any more)
         }
-        let invite = try InvitationRecords.Offer(offer)
-        guard invite.kind == kind.rawValue else {
+        guard let (object, invite) = found else { throw InvitationError.unknown }
+        let offer = try InvitationRecords.Offer(object)
+        guard offer.kind == kind.rawValue else {
             throw InvitationError.wrongKind(expected: kind == .device ? "a device invitation (it sends an item: use `coffer receive`)"
                                                                       : "an item sent with `coffer send` (it invites a device: use `coffer join --code`)")
         }
-        let expires = Timestamp(milliseconds: invite.expires).date
-        guard await rendezvous.serverNow() < expires else { throw InvitationError.expired }
+        guard await rendezvous.serverNow() < Timestamp(milliseconds: offer.expires).date else { throw InvitationError.expired }
         let handshake = PairingHandshake()
-        let agreement = try handshake.agree(inviter: invite.key, claimant: handshake.publicKey)
-        let claim = InvitationRecords.Claim(name: name, key: handshake.publicKey)
-        guard try await rendezvous.write("claim", claim.object) else { throw InvitationError.used }
-        CrashPoint.reach("pair.guest.after-claim")
-        return InvitationGuest(confirmation: agreement.confirmation, rendezvous: rendezvous, agreement: agreement,
-                               expires: expires)
+        // The name as the inviter will read it: no longer than it takes.
+        var shortened = name
+        while shortened.utf8.count > InvitationRecords.nameLimit { shortened.removeLast() }
+        let claim = InvitationRecords.Claim(name: shortened, commitment: PairingTranscript.commitment(to: handshake.publicKey))
+        let written = try await rendezvous.write(.claim, claim.object, alreadyThere: .used)
+        return PendingClaim(rendezvous: rendezvous, handshake: handshake, offer: offer, claim: claim,
+                            records: [.invite: invite, .claim: written])
     }
 
-    /// Waits for the inviter's answer, then removes the rendezvous: the payload when allowed.
+    /// Waits for the inviter's answer, checks that no record of the exchange changed, then removes
+    /// the rendezvous: the payload when allowed.
     ///
-    /// - Throws: `InvitationError.declined`, `.expired` (no answer in time), `.tampered`.
+    /// - Throws: `InvitationError.declined`, `.expired` (no answer in time), `.tampered`, `.replaced`.
     public func waitForAnswer(polling interval: TimeInterval = 0.5) async throws -> Data {
         defer { Task { [rendezvous] in try? await rendezvous.remove() } }
         while await rendezvous.serverNow() < expires {
-            let found: [String: Any]?
+            let found: (object: [String: Any], seen: Rendezvous.Seen)?
             do {
-                found = try await rendezvous.read("answer")
+                found = try await rendezvous.read(.answer)
             } catch KintoError.unauthorized {
                 throw InvitationError.unknown  // the inviter gave up and removed the rendezvous
             }
-            if let answer = found {
+            if let (answer, _) = found {
+                do {
+                    try await rendezvous.confirmUnchanged(records)
+                } catch {
+                    try? await rendezvous.remove()
+                    throw error
+                }
                 try await rendezvous.remove()
                 // The code is spent and nothing is left on the server; this device has no vault yet.
                 CrashPoint.reach("pair.guest.after-answer")

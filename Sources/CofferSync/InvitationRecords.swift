@@ -1,53 +1,71 @@
 import CofferCore
 import Foundation
 
-/// The three records of a rendezvous as values, read from the JSON objects the other side wrote.
+/// The records of a rendezvous as values, read from the JSON objects the other side wrote.
 ///
 /// The records arrive from a server that may have been tampered with (the box only proves that
 /// someone holding the code wrote them): decoding is written apart from the network so the fuzz
-/// checks (`FuzzInvitations`) can feed it every shape of object. Anything missing or of the wrong
-/// type is `InvitationError.tampered`.
+/// checks (`FuzzInvitations`) can feed it every shape of object. Anything missing, of the wrong
+/// type or of the wrong size is `InvitationError.tampered`.
 package enum InvitationRecords {
-    /// The inviter's `invite` record: what is offered, the inviter's pairing key, until when.
+    /// The longest claimant name taken, in UTF-8 bytes: a longer one was not written by Coffer.
+    package static let nameLimit = 200
+
+    /// The inviter's `invite` record: what is offered and until when. The inviter's key waits
+    /// for the claim (`PublicKey` in `key`).
     package struct Offer: Equatable, Sendable {
         package var kind: String
-        package var key: Data
         /// Milliseconds since 1970.
         package var expires: Int64
 
-        package init(kind: String, key: Data, expires: Int64) {
+        package init(kind: String, expires: Int64) {
             self.kind = kind
-            self.key = key
             self.expires = expires
         }
 
         package init(_ object: [String: Any]) throws(InvitationError) {
-            guard let kind = object["kind"] as? String, let keyText = object["key"] as? String,
-                  let key = Data(base64Encoded: keyText), let expires = InvitationRecords.milliseconds(object["expires"])
-            else { throw .tampered }
-            self.init(kind: kind, key: key, expires: expires)
+            guard let kind = object["kind"] as? String, kind.utf8.count <= 16,
+                  let expires = InvitationRecords.milliseconds(object["expires"]) else { throw .tampered }
+            self.init(kind: kind, expires: expires)
         }
 
-        package var object: [String: Any] { ["kind": kind, "expires": expires, "key": key.base64EncodedString()] }
+        package var object: [String: Any] { ["kind": kind, "expires": expires] }
     }
 
-    /// The claimant's `claim` record: the name it gives and its pairing key.
+    /// The claimant's `claim` record: the name it gives and its commitment to the key it reveals later.
     package struct Claim: Equatable, Sendable {
         package var name: String
-        package var key: Data
+        package var commitment: Data
 
-        package init(name: String, key: Data) {
+        package init(name: String, commitment: Data) {
             self.name = name
-            self.key = key
+            self.commitment = commitment
         }
 
         package init(_ object: [String: Any]) throws(InvitationError) {
-            guard let name = object["name"] as? String, let keyText = object["key"] as? String,
-                  let key = Data(base64Encoded: keyText) else { throw .tampered }
-            self.init(name: name, key: key)
+            guard let name = object["name"] as? String, name.utf8.count <= InvitationRecords.nameLimit,
+                  let text = object["commitment"] as? String, let commitment = Data(base64Encoded: text),
+                  commitment.count == 32 else { throw .tampered }
+            self.init(name: name, commitment: commitment)
         }
 
-        package var object: [String: Any] { ["name": name, "key": key.base64EncodedString()] }
+        package var object: [String: Any] { ["name": name, "commitment": commitment.base64EncodedString()] }
+    }
+
+    /// A pairing key: the inviter's in `key`, the claimant's in `reveal`.
+    package struct PublicKey: Equatable, Sendable {
+        package var key: Data
+
+        package init(key: Data) { self.key = key }
+
+        package init(_ object: [String: Any]) throws(InvitationError) {
+            guard let text = object["key"] as? String, let key = Data(base64Encoded: text), key.count == 32 else {
+                throw .tampered
+            }
+            self.init(key: key)
+        }
+
+        package var object: [String: Any] { ["key": key.base64EncodedString()] }
     }
 
     /// The inviter's `answer` record: a refusal, or the grant sealed to the claimant.

@@ -4,15 +4,15 @@ import Foundation
 /// records in a throwaway account's default bucket, then nothing.
 extension KintoClient {
     /// A record's string members (what the rendezvous writes), or nil when there is none (404).
-    func record(in collection: String, id: String) async throws -> [String: String]? {
+    func record(in collection: String, id: String) async throws -> StoredRecord? {
         let response = try await perform("GET", recordURL(collection, id))
         switch response.status {
         case 200:
             let object = try KintoJSON.object(response.body, what: "\(collection) record")
-            guard let data = object["data"] as? [String: Any] else {
+            guard let data = object["data"] as? [String: Any], let lastModified = KintoJSON.int64(data["last_modified"]) else {
                 throw KintoError.network(message: "the \(collection) record has no data")
             }
-            return data.compactMapValues { $0 as? String }
+            return StoredRecord(fields: data.compactMapValues { $0 as? String }, lastModified: lastModified)
         case 404:
             return nil
         default:
@@ -20,15 +20,26 @@ extension KintoClient {
         }
     }
 
-    /// Writes a record. With `onlyIfNew` a record already there is left alone and false comes
-    /// back: the server's single-use claim (`If-None-Match: *`).
-    func putRecord(in collection: String, id: String, data: [String: String], onlyIfNew: Bool) async throws -> Bool {
+    /// A record's text fields as the server holds them, and the server's timestamp of that version.
+    struct StoredRecord: Equatable, Sendable {
+        var fields: [String: String]
+        var lastModified: Int64
+    }
+
+    /// Writes a record and returns the server's timestamp of it. With `onlyIfNew` a record already
+    /// there is left alone and nil comes back: the server's single-use claim (`If-None-Match: *`).
+    func putRecord(in collection: String, id: String, data: [String: String], onlyIfNew: Bool) async throws -> Int64? {
         let headers = onlyIfNew ? ["If-None-Match": "*"] : [:]
         let response = try await perform("PUT", recordURL(collection, id), headers: headers,
                                          body: try KintoJSON.data(["data": data]))
         switch response.status {
-        case 200, 201: return true
-        case 412 where onlyIfNew: return false
+        case 200, 201:
+            guard let written = try KintoJSON.object(response.body, what: "written record")["data"] as? [String: Any],
+                  let lastModified = KintoJSON.int64(written["last_modified"]) else {
+                throw Self.unexpected(response, doing: "writing a \(collection) record")
+            }
+            return lastModified
+        case 412 where onlyIfNew: return nil
         default: throw Self.unexpected(response, doing: "writing a \(collection) record")
         }
     }

@@ -199,7 +199,7 @@ final class Runtime {
                 let host = try await InvitationHost.open(server: account.server, kind: .device, rememberingIn: vault.database)
                 inbox.post(.invitationOpened(code: host.code.description, expires: host.expires,
                                              server: account.server.absoluteString))
-                let claim = try await host.waitForClaim()
+                let claim = try await Self.endingOnError(host, vault: vault) { try await host.waitForClaim() }
                 inbox.post(.invitationClaimed(InvitationTicket(host: host, claim: claim)))
             }
         case .answerInvitation(let ticket, let allow):
@@ -209,12 +209,14 @@ final class Runtime {
                     try JSONSerialization.data(withJSONObject: ["server": account.server.absoluteString,
                                                                 "user": account.user, "password": account.password])
                 }
-                try await ticket.host.answer(ticket.claim, allowing: allow ? payload : nil)
+                try await Self.endingOnError(ticket.host, vault: vault) {
+                    try await ticket.host.answer(ticket.claim, allowing: allow ? payload : nil)
+                }
                 try await ticket.host.close()
                 try InvitationLeftover.forget(in: vault.database)
                 inbox.post(.invitationFinished(allow && payload != nil
-                    ? "\u{201C}\(ticket.claim.name)\u{201D} joined; nothing is left on the server."
-                    : "Declined \u{201C}\(ticket.claim.name)\u{201D}; nothing was shared."))
+                    ? "\u{201C}\(TerminalText.name(ticket.claim.name))\u{201D} joined; nothing is left on the server."
+                    : "Declined \u{201C}\(TerminalText.name(ticket.claim.name))\u{201D}; nothing was shared."))
             }
         case .checkHealth:
             // The items as shown now; zxcvbn over each password runs off the loop.
@@ -245,6 +247,19 @@ final class Runtime {
             } catch {
                 inbox.post(.operationFailed("\(error)"))
             }
+        }
+    }
+
+    /// Runs `step` of `host`'s exchange; an `InvitationError` (expired, a record replaced) removes
+    /// the rendezvous and the vault's note of it before it goes on to the page.
+    private static func endingOnError<Result: Sendable>(_ host: InvitationHost, vault: Vault,
+                                                        _ step: () async throws -> Result) async throws -> Result {
+        do {
+            return try await step()
+        } catch let error as InvitationError {
+            try? await host.remove()
+            try? InvitationLeftover.forget(in: vault.database)
+            throw error
         }
     }
 

@@ -17,7 +17,8 @@ extension Update {
             updateInvitation(in: &state) { $0 = DeviceInvitation(stage: .waiting(code: code, expires: expires, server: server)) }
             return []
         case .invitationClaimed(let ticket):
-            let question = "\u{201C}\(ticket.claim.name)\u{201D} wants to join · \(ticket.claim.agreement.confirmation) · allow?"
+            // The number first: a name is someone else's text, shown escaped and cut short after it.
+            let question = "\(ticket.claim.agreement.confirmation) · \u{201C}\(TerminalText.name(ticket.claim.name))\u{201D} wants to join · allow?"
             state.overlay = .confirm(Confirmation(question: question, action: .allowInvitation(ticket)))
             return []
         case .invitationFinished(let text):

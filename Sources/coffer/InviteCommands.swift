@@ -29,8 +29,7 @@ struct DeviceInviteCommand: AsyncParsableCommand {
 
             """)
         try await InvitationPrompt.serve(host, database: vault.database) { claim in
-            let question = "\u{201C}\(claim.name)\u{201D} wants to join · \(claim.agreement.confirmation) · allow? [y/N] "
-            guard try InvitationPrompt.confirm(question) else { return nil }
+            guard try InvitationPrompt.confirm(claim, wants: "wants to join") else { return nil }
             return try JSONSerialization.data(withJSONObject: ["server": account.server.absoluteString, "user": account.user,
                                                                "password": account.password])
         }
@@ -51,7 +50,7 @@ enum InvitationPrompt {
             if payload == nil {
                 Terminal.write("Declined: nothing was shared; nothing is left on the server.\n")
             } else {
-                Terminal.write("Done: \u{201C}\(claim.name)\u{201D} has what it needs; nothing is left on the server.\n")
+                Terminal.write("Done: \u{201C}\(TerminalText.name(claim.name))\u{201D} has what it needs; nothing is left on the server.\n")
             }
         } catch let error as InvitationError {
             try? await host.remove()
@@ -60,12 +59,20 @@ enum InvitationPrompt {
         }
     }
 
-    /// Asks a yes/no question on the terminal, or reads the first line of stdin when it is not
+    /// Asks whether `claim` may have what it `wants`: the number first, then the name as a
+    /// stranger may have written it (shown through `TerminalText.name`, so no name can redraw or
+    /// push away the number).
+    static func confirm(_ claim: InvitationHost.Claim, wants: String) throws -> Bool {
+        let name = TerminalText.name(claim.name)
+        return try confirm("\(claim.agreement.confirmation) · \u{201C}\(name)\u{201D} \(wants) · allow? [y/N] ")
+    }
+
+    /// Asks a yes/no question on the terminal, or reads the next line of stdin when it is not
     /// one; no answer at all is a no.
     static func confirm(_ question: String) throws -> Bool {
         Terminal.write(question)
         let answer = (try? Terminal.readLine()) ?? ""
-        if isatty(STDIN_FILENO) == 0 { Terminal.write("\(answer)\n") }
+        if isatty(STDIN_FILENO) == 0 { Terminal.write("\(TerminalText.line(answer))\n") }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
 }
@@ -89,16 +96,17 @@ struct SendCommand: AsyncParsableCommand {
         let host = try await AccountOptions.mapped {
             try await InvitationHost.open(server: meeting, kind: .item, lifetime: validSeconds, rememberingIn: vault.database)
         }
+        let title = TerminalText.name(item.title)
         Terminal.write("""
-            Code for \u{201C}\(item.title)\u{201D}: \(host.code)   (valid \(Int(validSeconds / 60)) min, once)
+            Code for \u{201C}\(title)\u{201D}: \(host.code)   (valid \(Int(validSeconds / 60)) min, once)
             The other person runs:  coffer receive --server \(meeting.absoluteString) \(host.code)
             Waiting for them…
 
             """)
-        let payload = Data(try ItemExchange.text([ItemExchange.exportObject(item)]).utf8)
+        let payload = try SentItem.payload(for: item)
+        // Nothing leaves before the person compared the numbers and said yes.
         try await InvitationPrompt.serve(host, database: vault.database) { claim in
-            Terminal.write("Sending to \u{201C}\(claim.name)\u{201D} (confirmation \(claim.agreement.confirmation)).\n")
-            return payload
+            try InvitationPrompt.confirm(claim, wants: "asks for \u{201C}\(title)\u{201D}") ? payload : nil
         }
     }
 }
@@ -118,11 +126,10 @@ struct ReceiveCommand: AsyncParsableCommand {
         let url = try AccountOptions.serverURL(server)
         let vault = try await global.itemVault()
         let guest = try await AccountOptions.mapped { try await InvitationGuest.claim(server: url, code: code, kind: .item, name: name) }
-        Terminal.write("Confirmation number: \(guest.confirmation)\n")
+        Terminal.write("Confirmation number: \(guest.confirmation) — the sender allows it only if theirs shows the same.\n")
         let payload = try await AccountOptions.mapped { try await guest.waitForAnswer() }
-        var received = try ItemExchange.parseExport(payload, now: .now())
-        for index in received.indices { received[index].id = Item.newID() }  // a copy of theirs, not their item
-        try await vault.addAll(received)
-        Terminal.write("Received \u{201C}\(received.first?.title ?? "")\u{201D}; it is in your vault now.\n")
+        let received = try SentItem.item(from: payload, now: .now())
+        try await vault.addAll([received])
+        Terminal.write("Received \u{201C}\(TerminalText.line(received.title))\u{201D}; it is in your vault now.\n")
     }
 }

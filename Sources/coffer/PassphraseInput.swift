@@ -48,26 +48,42 @@ struct PassphraseInput {
     }
 }
 
-/// The lines of a non-terminal stdin, read once: the first is the passphrase, the second (for
-/// `passwd`) the new one.
+/// The lines of a non-terminal stdin, one at a time as they are asked for: the first is the
+/// passphrase, the second (for `passwd`) the new one, or an answer to a prompt.
+///
+/// Read a byte at a time up to the newline, never to the end: a script that writes `y` to a pipe
+/// it keeps open is answered at once, and what follows the line stays in the pipe.
 final class StandardInputLines: @unchecked Sendable {
     static let shared = StandardInputLines()
-    private var lines: [SecureBuffer]?
-    private var position = 0
+    private let lock = NSLock()
+    private var isAtEnd = false
 
+    /// The next line without its `\n` (or `\r\n`).
+    ///
+    /// - Throws: `PassphraseInput.Failure.noInput` when stdin ended before any byte of a line.
     func next() throws -> SecureBuffer {
-        if lines == nil {
-            var data = FileHandle.standardInput.readDataToEndOfFile()
-            defer { wipe(&data) }
-            lines = data.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-                SecureBuffer(copying: Array(line.last == 0x0D ? line.dropLast() : line))
+        lock.lock()
+        defer { lock.unlock() }
+        var bytes: [UInt8] = []
+        defer { wipe(&bytes) }
+        var byte: UInt8 = 0
+        var sawNewline = false
+        while !isAtEnd {
+            let count = Glibc.read(STDIN_FILENO, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else {
+                isAtEnd = true
+                break
             }
+            if byte == 0x0A {
+                sawNewline = true
+                break
+            }
+            bytes.append(byte)
         }
-        guard let lines, position < lines.count, !(position == lines.count - 1 && lines[position].count == 0) else {
-            throw PassphraseInput.Failure.noInput
-        }
-        defer { position += 1 }
-        return lines[position]
+        guard sawNewline || !bytes.isEmpty else { throw PassphraseInput.Failure.noInput }
+        if bytes.last == 0x0D { bytes.removeLast() }
+        return SecureBuffer(copying: bytes)
     }
 }
 

@@ -129,7 +129,7 @@ struct JoinCommand: AsyncParsableCommand {
               let user = object["user"], let password = object["password"] else {
             throw InvitationError.tampered
         }
-        Terminal.write("Allowed: this device gets the sync account \(user).\n")
+        Terminal.write("Allowed: this device gets the sync account \(TerminalText.line(user)).\n")
         return SyncAccount(server: accountServer, user: user, password: password)
     }
 }

@@ -1,4 +1,5 @@
 import CofferCore
+@testable import CofferSync
 import CofferTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
@@ -80,6 +81,36 @@ final class PairingTests: XCTestCase {
         text.range(of: #"[0-9]{4}-[0-9]{2}"#, options: .regularExpression).map { String(text[$0]) }
     }
 
+    /// The number the inviter's question shows (it comes first on the line that asks).
+    private func askedNumber(in text: String) -> String? {
+        text.range(of: #"[0-9]{4}-[0-9]{2} · “"#, options: .regularExpression).flatMap { confirmation(in: String(text[$0])) }
+    }
+
+    /// Whether stderr holds an ESC byte: something a name or title could make the terminal obey.
+    private func hasEscape(_ result: CofferResult) -> Bool {
+        result.stderr.contains(0x1B)
+    }
+
+    private func send(_ vault: TestVault, _ item: String = "github") throws -> (process: RunningCoffer, code: String) {
+        let sender = try RunningCoffer(["--vault", vault.path, "--passphrase-file", vault.passphraseFile, "send", item], home: vault.root)
+        sender.waitFor("Waiting for them")
+        let code = try XCTUnwrap(sender.err.range(of: #"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{3}"#, options: .regularExpression)
+            .map { String(sender.err[$0]) })
+        return (sender, code)
+    }
+
+    private func receive(_ vault: TestVault, code: String, name: String = "bob") throws -> RunningCoffer {
+        try RunningCoffer(["--vault", vault.path, "--passphrase-file", vault.passphraseFile, "receive",
+                           "--server", server.absoluteString, code, "--name", name], home: vault.root)
+    }
+
+    /// The ids of the rendezvous records now on the server, read with the code's credentials.
+    private func rendezvousRecords(_ code: String) throws -> [String] {
+        let keys = try RendezvousKeys(code: InvitationCode(parsing: code))
+        return try CrashServer.recordIDs(server: server, user: keys.accountName, password: keys.accountPassword,
+                                         collection: "rendezvous").sorted()
+    }
+
     // MARK: Device invitations
 
     func testAnInvitedDeviceJoinsWithTheSameNumberOnBothSidesAndNothingStaysOnTheServer() throws {
@@ -96,16 +127,17 @@ final class PairingTests: XCTestCase {
                                                         account: (keys.accountName, keys.accountPassword))
         XCTAssertEqual(status, 200)
         let onServer = String(decoding: body, as: UTF8.self)
-        XCTAssertTrue(onServer.contains("\"claim\"") && onServer.contains("\"invite\""), onServer)
+        for record in ["invite", "claim", "key", "reveal"] {
+            XCTAssertTrue(onServer.contains("\"\(record)\""), "no \(record) record: \(onServer)")
+        }
         for canary in [code, code.replacingOccurrences(of: "-", with: ""), account.password, a.passphrase, "laptop"] {
             XCTAssertFalse(onServer.contains(canary), "\(canary) on the server")
             XCTAssertFalse(onServer.contains(Data(canary.utf8).base64EncodedString().dropLast(2)), "\(canary) in base64 on the server")
         }
 
         let number = try XCTUnwrap(confirmation(in: guest.err))
-        XCTAssertEqual(confirmation(in: host.err.components(separatedBy: "wants to join").last ?? ""), number,
-                       "both sides show the same number")
-        XCTAssertTrue(host.err.contains("“laptop” wants to join · \(number) · allow? [y/N]"), host.err)
+        XCTAssertEqual(askedNumber(in: host.err), number, "both sides show the same number")
+        XCTAssertTrue(host.err.contains("\(number) · “laptop” wants to join · allow? [y/N]"), host.err)
         host.answer("y")
         let hosted = host.finish()
         let joined = guest.finish()
@@ -203,7 +235,7 @@ final class PairingTests: XCTestCase {
         XCTAssertEqual(losers.count, 1, results.map(\.summary).joined(separator: "\n"))
         let winner = try XCTUnwrap(zip(["first", "second"], results).first { $0.1.err.contains("declined") },
                                    results.map(\.summary).joined(separator: "\n"))
-        XCTAssertTrue(host.err.contains("“\(winner.0)” wants to join · \(confirmation(in: winner.1.err) ?? "?")"),
+        XCTAssertTrue(host.err.contains("\(confirmation(in: winner.1.err) ?? "?") · “\(winner.0)” wants to join"),
                       "the prompt names the winner and shows its number: \(host.err)")
         try assertRendezvousGone(code)
     }
@@ -233,14 +265,18 @@ final class PairingTests: XCTestCase {
     func testAnItemSentWithACodeArrivesOnceAndNothingStays() throws {
         let (a, _) = try inviter()
         let id = try XCTUnwrap(try a.list().first?["id"] as? String)
-        let sender = try RunningCoffer(["--vault", a.path, "--passphrase-file", a.passphraseFile, "send", "github"], home: a.root)
-        sender.waitFor("Waiting for them")
-        let code = try XCTUnwrap(sender.err.range(of: #"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{3}"#, options: .regularExpression)
-            .map { String(sender.err[$0]) })
+        let (sender, code) = try send(a)
         let friend = try TestVault.make()
         vaults.append(friend)
-        let received = try friend.run(["receive", "--server", server.absoluteString, code, "--name", "bob"])
+        let receiver = try receive(friend, code: code)
+        sender.waitFor("allow? [y/N]")
+        receiver.waitFor("Confirmation number")
+        XCTAssertEqual(askedNumber(in: sender.err), confirmation(in: receiver.err), "both sides show the same number")
+        XCTAssertTrue(sender.err.contains("· “bob” asks for “GitHub” · allow? [y/N]"), sender.err)
+        sender.answer("y")
+        let received = receiver.finish()
         assertOK(received)
+        XCTAssertTrue(received.err.contains("Received “GitHub”"), received.summary)
         assertOK(sender.finish())
         let items = try friend.list()
         XCTAssertEqual(items.map { $0["title"] as? String }, ["GitHub"])
@@ -250,5 +286,134 @@ final class PairingTests: XCTestCase {
         try assertRendezvousGone(code)
         assertError(try friend.run(["receive", "--server", server.absoluteString, code]), 14, mentions: ["unknown"])
         XCTAssertEqual(try friend.itemCount(), 1, "received once")
+    }
+
+    /// Issue 28 finding 2: `send` handed the item to whoever claimed first. Now nothing leaves
+    /// before the sender compared the numbers and said yes: the receiver waits with no answer on
+    /// the server, and a no gives it a refusal and nothing else.
+    func testSendAsksBeforeAnythingLeavesAndANoSendsNothing() throws {
+        let (a, _) = try inviter()
+        let (sender, code) = try send(a)
+        let friend = try TestVault.make()
+        vaults.append(friend)
+        let receiver = try receive(friend, code: code)
+        sender.waitFor("allow? [y/N]")
+        receiver.waitFor("Confirmation number")
+        usleep(1_500_000)  // three of the receiver's polls
+        XCTAssertTrue(receiver.isRunning, "the receiver got an answer nobody gave: \(receiver.err)")
+        XCTAssertEqual(try rendezvousRecords(code), ["claim", "invite", "key", "reveal"], "no answer before the sender said yes")
+        sender.answer("n")
+        let refused = receiver.finish()
+        assertInviteError(refused, mentions: ["declined"])
+        let sent = sender.finish()
+        assertOK(sent)
+        XCTAssertTrue(sent.err.contains("Declined: nothing was shared"), sent.summary)
+        XCTAssertEqual(try friend.itemCount(), 0, "nothing was added")
+        try assertRendezvousGone(code)
+    }
+
+    /// Issue 28 finding 6: a payload of one item plus many more added them all. Here the sender is
+    /// a hostile one (this test, with the code's rendezvous) that answers with two items: refused,
+    /// nothing added, nothing left on the server.
+    func testReceiveRefusesAPayloadOfMoreThanOneItem() async throws {
+        let friend = try TestVault.make()
+        vaults.append(friend)
+        let host = try await InvitationHost.open(server: server, kind: .item, lifetime: 120, remembering: nil)
+        let receiver = try receive(friend, code: host.code.description)
+        let claim = try await host.waitForClaim(polling: 0.2)
+        let now = Timestamp(Date())
+        let items = [Item(title: "Wi-Fi", created: now), Item(title: "Bank login (new)", created: Timestamp(milliseconds: 1))]
+        try await host.answer(claim, allowing: Data(try ItemExchange.text(items.map(ItemExchange.exportObject)).utf8))
+        let received = receiver.finish()
+        assertInviteError(received, mentions: ["2 items", "nothing was added"])
+        XCTAssertFalse(received.err.contains("Received"), received.summary)
+        XCTAssertEqual(try friend.itemCount(), 0, "nothing was added")
+        try? await host.close(waiting: 5)
+        try assertRendezvousGone(host.code.description)
+    }
+
+    // MARK: A stranger who knows the code (issue 28)
+
+    /// Finding 1 (b): someone with the code swaps the claim for one committing to its own key and
+    /// the inviter's key for its own, as fast as it can. It had to fix its keys before it could
+    /// know the number, so the two sides could only differ; the inviter sees a record replaced
+    /// and ends the exchange before asking anyone anything: exit 14, no account handed over,
+    /// nothing left on the server.
+    func testAStrangerWhoKnowsTheCodeCannotStandBetweenTheTwoDevices() throws {
+        let (a, _) = try inviter()
+        let (host, code) = try invite(a)
+        let stranger = try RendezvousStranger(code: code, server: server)
+        let device = try newDevice(passphrase: a.passphrase)
+        let guest = try join(device, code: code)
+        try blocking { try await stranger.standInTheMiddle() }
+        let hosted = host.finish()
+        let joined = guest.finish()
+        assertInviteError(hosted, mentions: ["replaced", "nothing was handed over"])
+        XCTAssertFalse(hosted.err.contains("allow?"), "the inviter asked about a tampered exchange: \(hosted.summary)")
+        XCTAssertFalse(hasEscape(hosted), hosted.summary)
+        assertExit(joined, 14)
+        XCTAssertFalse(joined.err.contains("Allowed"), joined.summary)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: device.path), "no vault was made")
+        try assertRendezvousGone(code)
+    }
+
+    /// Finding 1 (a): a stranger claims first with a name that would redraw the prompt with a
+    /// fake number. The question shows the real number first and the name escaped and cut; no
+    /// ESC reaches the terminal. When the stranger then rewrites its claim while the person
+    /// decides, the yes finds a record replaced: nothing is handed over.
+    func testAStrangersClaimCannotHideTheNumberOrChangeAfterTheQuestion() throws {
+        let (a, _) = try inviter()
+        let (host, code) = try invite(a)
+        let stranger = try RendezvousStranger(code: code, server: server)
+        let number = try blocking { try await stranger.claimAndReveal() }
+        host.waitFor("allow? [y/N]")
+        let shown = TerminalText.name(RendezvousStranger.hostileName)
+        XCTAssertTrue(host.err.contains("\(number) · “\(shown)” wants to join · allow? [y/N]"), host.err)
+        XCTAssertTrue(shown.hasPrefix("\\r\\e[2K"), shown)
+        XCTAssertEqual(askedNumber(in: host.err), number)
+        try blocking { try await stranger.overwrite(.claim, stranger.claim(name: "laptop")) }
+        host.answer("y")
+        let hosted = host.finish()
+        assertInviteError(hosted, mentions: ["replaced"])
+        XCTAssertFalse(hosted.err.contains("Done"), hosted.summary)
+        XCTAssertFalse(hasEscape(hosted), "an ESC reached the inviter's terminal: \(hosted.summary)")
+        try assertRendezvousGone(code)
+    }
+
+    /// The same stranger against `send`: the receiver gets no item.
+    func testAStrangerWhoKnowsTheCodeCannotStandBetweenSenderAndReceiver() throws {
+        let (a, _) = try inviter()
+        let (sender, code) = try send(a)
+        let stranger = try RendezvousStranger(code: code, server: server)
+        let friend = try TestVault.make()
+        vaults.append(friend)
+        let receiver = try receive(friend, code: code)
+        try blocking { try await stranger.standInTheMiddle() }
+        let sent = sender.finish()
+        let received = receiver.finish()
+        assertInviteError(sent, mentions: ["replaced"])
+        XCTAssertFalse(sent.err.contains("allow?"), sent.summary)
+        assertExit(received, 14)
+        XCTAssertEqual(try friend.itemCount(), 0, "nothing was added")
+        try assertRendezvousGone(code)
+    }
+
+    // MARK: Prompts
+
+    /// Finding 7: the question read its answer only at the end of stdin, so a script that wrote
+    /// `y` and kept the pipe open hung until the code expired. One line is an answer.
+    func testAnAnswerOnAPipeThatStaysOpenIsRead() throws {
+        let (a, _) = try inviter()
+        let (host, code) = try invite(a)
+        let device = try newDevice(passphrase: a.passphrase)
+        let guest = try join(device, code: code)
+        host.waitFor("wants to join")
+        host.say("y")
+        let joined = guest.finish(timeout: 60)
+        assertOK(joined)
+        let hosted = host.finish(timeout: 60)
+        XCTAssertFalse(hosted.timedOut, "the inviter waited for the end of its input: \(hosted.summary)")
+        assertOK(hosted)
+        XCTAssertTrue(hosted.err.contains("Done"), hosted.summary)
     }
 }

@@ -45,19 +45,56 @@ final class InvitationCodeTests: XCTestCase {
         XCTAssertThrowsError(try InvitationCode(parsing: "ABCD-EFGH-JKU")) { XCTAssertEqual($0 as? InvitationCode.Problem, .symbol("U")) }
     }
 
+    /// The transcript of an exchange between `inviter` and `claimant` (`name` claimed).
+    private func transcript(_ inviter: PairingHandshake, _ claimant: PairingHandshake, name: String = "laptop") -> PairingTranscript {
+        PairingTranscript(kind: "device", expires: 1_767_226_200_000, name: name,
+                          commitment: PairingTranscript.commitment(to: claimant.publicKey),
+                          inviterKey: inviter.publicKey, claimantKey: claimant.publicKey)
+    }
+
     func testBothSidesAgreeOnTheNumberAndAKeyInTheMiddleChangesIt() throws {
         let inviter = PairingHandshake(), claimant = PairingHandshake(), middle = PairingHandshake()
-        let onInviter = try inviter.agree(inviter: inviter.publicKey, claimant: claimant.publicKey)
-        let onClaimant = try claimant.agree(inviter: inviter.publicKey, claimant: claimant.publicKey)
+        let onInviter = try inviter.agree(transcript(inviter, claimant))
+        let onClaimant = try claimant.agree(transcript(inviter, claimant))
         XCTAssertEqual(onInviter.confirmation, onClaimant.confirmation)
         XCTAssertNotNil(onInviter.confirmation.range(of: #"^[0-9]{4}-[0-9]{2}$"#, options: .regularExpression))
         let sealed = try onInviter.seal(Data("account".utf8), label: "grant")
         XCTAssertEqual(try onClaimant.open(sealed, label: "grant"), Data("account".utf8))
         XCTAssertThrowsError(try onClaimant.open(sealed, label: "invite"), "a record cannot be moved")
-        // A server that swapped in its own key talks to each side with a different secret.
-        let inviterWithMiddle = try inviter.agree(inviter: inviter.publicKey, claimant: middle.publicKey)
-        let claimantWithMiddle = try claimant.agree(inviter: middle.publicKey, claimant: claimant.publicKey)
+        // Someone with the code who swapped in its own key talks to each side with a different secret.
+        let inviterWithMiddle = try inviter.agree(transcript(inviter, middle))
+        let claimantWithMiddle = try claimant.agree(transcript(middle, claimant))
         XCTAssertThrowsError(try claimantWithMiddle.open(try inviterWithMiddle.seal(Data("x".utf8), label: "grant"), label: "grant"))
+    }
+
+    /// The number covers the whole exchange: a name or an expiry changed on the way gives the two
+    /// sides different numbers, and a key that is not the one committed to agrees on nothing.
+    func testTheNumberCoversTheWholeTranscriptAndTheRevealMustMatchTheCommitment() throws {
+        let inviter = PairingHandshake(), claimant = PairingHandshake(), middle = PairingHandshake()
+        let agreed = try inviter.agree(transcript(inviter, claimant)).confirmation
+        // Each field changed on one side only: different keys, so a sealed grant does not open either.
+        var renamed = transcript(inviter, claimant)
+        renamed.name = "laptop "
+        var later = transcript(inviter, claimant)
+        later.expires += 1
+        var otherKind = transcript(inviter, claimant)
+        otherKind.kind = "item"
+        for changed in [renamed, later, otherKind] {
+            let onClaimant = try claimant.agree(changed)
+            XCTAssertThrowsError(try onClaimant.open(try inviter.agree(transcript(inviter, claimant)).seal(Data("x".utf8), label: "grant"),
+                                                     label: "grant"))
+        }
+        XCTAssertEqual(try claimant.agree(transcript(inviter, claimant)).confirmation, agreed)
+        // A reveal of another key than the claim committed to.
+        var swapped = transcript(inviter, claimant)
+        swapped.claimantKey = middle.publicKey
+        XCTAssertThrowsError(try inviter.agree(swapped))
+        XCTAssertFalse(swapped.isRevealMatchingCommitment)
+        // Our own key on both sides (a reflection) agrees on nothing.
+        var reflected = transcript(inviter, inviter)
+        reflected.commitment = PairingTranscript.commitment(to: inviter.publicKey)
+        XCTAssertThrowsError(try inviter.agree(reflected))
+        XCTAssertEqual(PairingTranscript.commitment(to: claimant.publicKey).count, 32)
     }
 
     func testTheRendezvousDependsOnTheCodeOnly() throws {

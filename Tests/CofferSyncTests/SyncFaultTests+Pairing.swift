@@ -53,7 +53,8 @@ extension SyncFaultTests {
     }
 
     /// One invitation, each side's steps in turn (so each fault hits the step it names): open,
-    /// claim, wait for the claim, answer, read the answer; then the inviter closes.
+    /// claim, take the claim (the inviter's key), reveal, check the reveal, answer, read the
+    /// answer; then the inviter closes.
     private func exchange(_ payload: Data, kind: InvitationKind, through url: URL, inviter: Device) async -> Exchange {
         var remembered: (user: String, password: String)?
         // The rendezvous the inviter remembered, read back however far it got.
@@ -66,8 +67,10 @@ extension SyncFaultTests {
             let host = try await InvitationHost.open(server: url, kind: kind, lifetime: 120,
                                                      rememberingIn: inviter.vault.database)
             readRemembered()
-            let guest = try await InvitationGuest.claim(server: url, code: host.code, kind: kind, name: "guest")
-            let claim = try await host.waitForClaim(polling: 0.2)
+            let pending = try await InvitationGuest.sendClaim(server: url, code: host.code, kind: kind, name: "guest")
+            let taken = try await host.takeClaim(polling: 0.2)
+            let guest = try await pending.exchangeKeys(polling: 0.2)
+            let claim = try await host.awaitReveal(of: taken, polling: 0.2)
             XCTAssertEqual(claim.agreement.confirmation, guest.confirmation, "both sides show the same number")
             try await host.answer(claim, allowing: payload)
             let received = try await guest.waitForAnswer(polling: 0.2)

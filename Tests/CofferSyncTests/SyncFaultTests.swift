@@ -59,7 +59,7 @@ final class SyncFaultTests: XCTestCase {
         var runs = 0
         var failed: [String] = []
         for kind in FaultMatrix.kinds {
-            for step in FaultStep.allCases {
+            for step in FaultMatrix.steps() {
                 for seed in seeds {
                     let failuresBefore = testRun?.totalFailureCount ?? 0
                     do {
@@ -74,7 +74,7 @@ final class SyncFaultTests: XCTestCase {
                 }
             }
         }
-        let line = "fault cells: \(FaultMatrix.kinds.count) kinds × \(FaultStep.allCases.count) steps × \(seeds.count) seeds = "
+        let line = "fault cells: \(FaultMatrix.kinds.count) kinds × \(FaultMatrix.steps().count) steps × \(seeds.count) seeds = "
             + "\(runs) runs, \(failed.count) failures" + (failed.isEmpty ? "" : " (\(failed.joined(separator: ", ")))")
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }

@@ -67,15 +67,18 @@ final class DevicesPageTests: XCTestCase {
                                            server: "https://kinto.example/v1"), to: &state, now: now)
         assertSnapshot(Render.frame(state, size: .standard, now: now), named: "devices-invitation")
 
+        let handshake = PairingHandshake(), claimant = PairingHandshake()
+        let offer = InvitationRecords.Offer(kind: "device", expires: 1_767_226_200_000)
         let host = InvitationHost(code: code, expires: now.addingTimeInterval(600), kind: .device,
                                   rendezvous: Rendezvous(server: URL(string: "http://127.0.0.1:9/v1")!, keys: try RendezvousKeys(code: code)),
-                                  handshake: PairingHandshake())
-        let claimant = PairingHandshake()
-        let agreement = try claimant.agree(inviter: PairingHandshake().publicKey, claimant: claimant.publicKey)
-        let ticket = InvitationTicket(host: host, claim: InvitationHost.Claim(name: "laptop", agreement: agreement))
+                                  handshake: handshake, offer: offer, invite: Rendezvous.Seen(box: "", lastModified: 1))
+        let agreement = try claimant.agree(PairingTranscript(kind: offer.kind, expires: offer.expires, name: "laptop",
+                                                             commitment: PairingTranscript.commitment(to: claimant.publicKey),
+                                                             inviterKey: handshake.publicKey, claimantKey: claimant.publicKey))
+        let ticket = InvitationTicket(host: host, claim: InvitationHost.Claim(name: "laptop", agreement: agreement, records: [:]))
         XCTAssertEqual(Update.apply(.invitationClaimed(ticket), to: &state, now: now), [])
         guard case .confirm(let confirmation) = state.overlay else { return XCTFail("no question asked") }
-        XCTAssertEqual(confirmation.question, "“laptop” wants to join · \(agreement.confirmation) · allow?")
+        XCTAssertEqual(confirmation.question, "\(agreement.confirmation) · “laptop” wants to join · allow?")
         var declining = state
         XCTAssertEqual(Update.apply(.key(.character("n")), to: &declining, now: now), [.answerInvitation(ticket, allow: false)],
                        "no is an answer too")
@@ -85,6 +88,33 @@ final class DevicesPageTests: XCTestCase {
         guard case .devices(let page) = state.page else { return XCTFail("left the Devices page") }
         XCTAssertNil(page.invitation)
         XCTAssertEqual(state.notice?.text, "“laptop” joined; nothing is left on the server.")
+    }
+
+    /// A claimant's name is someone else's text: a name that imitates the question and pads the
+    /// real number out of the box (issue 28) shows escaped and cut, after the number, which stays
+    /// on the screen.
+    func testAClaimantsNameCannotHideTheNumber() throws {
+        var state = devicesPage()
+        _ = Update.apply(.key(.character("i")), to: &state, now: now)
+        let code = try InvitationCode(parsing: "K7Q4-M2XP-9RT".dropLast() + "\(checkSymbol("K7Q4M2XP9R"))")
+        let handshake = PairingHandshake(), claimant = PairingHandshake()
+        let offer = InvitationRecords.Offer(kind: "device", expires: 1_767_226_200_000)
+        let host = InvitationHost(code: code, expires: now.addingTimeInterval(600), kind: .device,
+                                  rendezvous: Rendezvous(server: URL(string: "http://127.0.0.1:9/v1")!, keys: try RendezvousKeys(code: code)),
+                                  handshake: handshake, offer: offer, invite: Rendezvous.Seen(box: "", lastModified: 1))
+        let name = "laptop\u{201D} wants to join · 0000-00 · allow?" + String(repeating: " ", count: 120) + "\u{1B}[8m\r"
+        let agreement = try claimant.agree(PairingTranscript(kind: offer.kind, expires: offer.expires, name: name,
+                                                             commitment: PairingTranscript.commitment(to: claimant.publicKey),
+                                                             inviterKey: handshake.publicKey, claimantKey: claimant.publicKey))
+        let ticket = InvitationTicket(host: host, claim: InvitationHost.Claim(name: name, agreement: agreement, records: [:]))
+        _ = Update.apply(.invitationClaimed(ticket), to: &state, now: now)
+        guard case .confirm(let confirmation) = state.overlay else { return XCTFail("no question asked") }
+        XCTAssertTrue(confirmation.question.hasPrefix("\(agreement.confirmation) · “laptop"), confirmation.question)
+        XCTAssertFalse(confirmation.question.unicodeScalars.contains { $0.value < 0x20 }, confirmation.question)
+        XCTAssertLessThan(confirmation.question.count, 100, "the name is cut short")
+        let screen = Render.frame(state, size: .standard, now: now).text
+        XCTAssertTrue(screen.contains(agreement.confirmation), screen)
+        XCTAssertFalse(screen.contains("\u{1B}"), screen)
     }
 
     /// The check symbol that makes `symbols` a valid code (Luhn mod 32), found by trying each.

@@ -34,8 +34,8 @@ extension CrashScenario {
         outcome = "the rendezvous is remembered (server answers \(try rendezvousStatus(remembered)))"
     }
 
-    /// The claimant dies (after its claim, or after reading the answer); the inviter, which stays
-    /// alive, is answered y or n by the seed and must end cleanly.
+    /// The claimant dies (once its claim and its reveal are written, or after reading the answer);
+    /// the inviter, which stays alive, is answered y or n by the seed and must end cleanly.
     private func crashClaimant(invitedBy inviter: CrashDevice) throws {
         let newDevice = try CrashDevice(name: "C", in: directory, passphraseFiles: inviter.passphraseFiles, log: log)
         let binary = try CrashBinary.path()

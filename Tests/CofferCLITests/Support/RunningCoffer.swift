@@ -61,6 +61,11 @@ final class RunningCoffer {
         try? input.fileHandleForWriting.close()
     }
 
+    /// Writes `line` to stdin and keeps it open, as a script that goes on talking to it would.
+    func say(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
     func kill9() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

@@ -17,6 +17,12 @@ enum FaultMatrix {
         return 1...max(1, Int(value) ?? 1)
     }
 
+    /// `COFFER_FAULT_STEPS=pairing` runs the invitation's steps only (to check a change to
+    /// pairing without the whole matrix); anything else, every step.
+    static func steps(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [FaultStep] {
+        environment["COFFER_FAULT_STEPS"] == "pairing" ? FaultStep.allCases.filter(\.isPairing) : FaultStep.allCases
+    }
+
     /// `N` in the proxy's terms: the delay, `Retry-After` or `Backoff` seconds of a fault.
     static func seconds(for kind: FaultProxy.Mode) -> Double {
         switch kind {
@@ -59,12 +65,16 @@ enum FaultStep: String, CaseIterable, Sendable {
     case inviteWrite = "invite write"
     /// The claimant writes its claim.
     case claimWrite = "claim write"
+    /// The inviter writes its key, having read the claim.
+    case keyWrite = "key write"
+    /// The claimant writes its key, having read the inviter's.
+    case revealWrite = "reveal write"
     /// The inviter writes its answer.
     case answerWrite = "answer write"
 
     var isBatch: Bool { self == .itemsBatch || self == .keystoresBatch }
     var isItemsOrKeystores: Bool { [.itemsFetch, .keystoresFetch, .itemsBatch, .keystoresBatch].contains(self) }
-    var isPairing: Bool { [.rendezvousOpen, .inviteWrite, .claimWrite, .answerWrite].contains(self) }
+    var isPairing: Bool { [.rendezvousOpen, .inviteWrite, .claimWrite, .keyWrite, .revealWrite, .answerWrite].contains(self) }
 
     /// The proxy's `match` (a substring of the path and query); each scenario makes sure the first
     /// request that matches is the step's own (`skip` passes that many before it).
@@ -80,6 +90,8 @@ enum FaultStep: String, CaseIterable, Sendable {
         case .rendezvousOpen: return "/accounts/"
         case .inviteWrite: return "/collections/rendezvous/records/invite"
         case .claimWrite: return "/collections/rendezvous/records/claim"
+        case .keyWrite: return "/collections/rendezvous/records/key"
+        case .revealWrite: return "/collections/rendezvous/records/reveal"
         case .answerWrite: return "/collections/rendezvous/records/answer"
         }
     }
