@@ -42,10 +42,11 @@ public enum ItemExchange {
         return badges
     }
 
-    /// Pretty, key-sorted JSON text.
+    /// Pretty, key-sorted JSON text, every `--json` output's and the export's: DEL, C1 and bidi
+    /// controls are written as `\uXXXX` (the same values), so no raw byte of it drives a terminal.
     public static func text(_ value: Any) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        return TerminalText.jsonEscaped(String(decoding: data, as: UTF8.self))
     }
 
     // MARK: Import

@@ -73,7 +73,15 @@ final class StandardInputLines: @unchecked Sendable {
 
 /// The controlling terminal, for prompts that must not echo.
 enum Terminal {
+    /// Text for people on stderr (prompts, reports, errors). A backstop like `Output.line`: an
+    /// ESC, C1, bidi or other control that reached it is shown escaped; newlines and tabs stay.
     static func write(_ text: String) {
+        FileHandle.standardError.write(Data(TerminalText.lines(text).utf8))
+    }
+
+    /// `text` as it is: only for the controls this program writes itself (progress redrawn with
+    /// `\r` and `\e[K`), never with a foreign field in it.
+    static func writeRaw(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }
 

@@ -18,9 +18,9 @@ struct TotpCommand: AsyncParsableCommand {
         let code = totp.code(at: now)
         let secondsLeft = totp.secondsLeft(at: now)
         if output.json {
-            print(try ItemExchange.text(["code": code, "secondsLeft": secondsLeft, "period": totp.period] as [String: Any]))
+            Output.line(try ItemExchange.text(["code": code, "secondsLeft": secondsLeft, "period": totp.period] as [String: Any]))
         } else {
-            print("\(code)  (\(secondsLeft) s left)")
+            Output.line("\(code)  (\(secondsLeft) s left)")
         }
     }
 }
