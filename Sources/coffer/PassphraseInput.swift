@@ -103,7 +103,8 @@ enum Terminal {
         let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC)
         let input = descriptor >= 0 ? descriptor : STDIN_FILENO
         defer { if descriptor >= 0 { close(descriptor) } }
-        _ = prompt.withCString { Glibc.write(input == STDIN_FILENO ? STDERR_FILENO : input, $0, strlen($0)) }
+        // The prompt names a path or a host someone typed: shown like every text for people.
+        _ = TerminalText.lines(prompt).withCString { Glibc.write(input == STDIN_FILENO ? STDERR_FILENO : input, $0, strlen($0)) }
         var original = termios()
         let hasTerminal = tcgetattr(input, &original) == 0
         if hasTerminal {
