@@ -364,10 +364,8 @@ public actor KintoClient {
         return .network(message: "unexpected HTTP \(response.status) while \(activity)\(detail)")
     }
 
-    /// The server's own words about an error, made safe to show and to store: its bytes never
-    /// reach a terminal or the vault's last error as they came.
     private static func bodyMessage(_ response: KintoResponse) -> String? {
-        KintoJSON.errorMessage(try? JSONSerialization.jsonObject(with: response.body, options: [])).map(TerminalText.message)
+        KintoJSON.errorMessage(try? JSONSerialization.jsonObject(with: response.body, options: []))
     }
 
     // MARK: - URLs and records
