@@ -37,7 +37,7 @@ struct ExportCommand: AsyncParsableCommand {
         var data: Data
         switch format {
         case .json:
-            data = Data(try ItemExchange.text(items.map(ItemExchange.exportObject)).utf8)
+            data = Data(try ItemExchange.text(items.map(ItemExchange.exportObject), escapingTerminalControls: false).utf8)
             data.append(0x0A)
         case .csv:
             data = Data(ItemCSV.text(items).utf8)

@@ -92,7 +92,9 @@ final class TerminalEscapeTests: XCTestCase {
         XCTAssertEqual(try vault.ok(["show", id, "--field", "username"]).stdout, Data((username + "\n").utf8))
         let csv = try vault.ok(["export", "--format", "csv", "-"])
         XCTAssertTrue(csv.out.contains(username), csv.summary.debugDescription)
-        let exported = try XCTUnwrap(try vault.ok(["export", "-"]).jsonArray().first { $0["id"] as? String == id })
+        let export = try vault.ok(["export", "-"])
+        XCTAssertTrue(export.out.contains("\u{9B}31m\u{202E}moc."), "C1 and bidi stay as they are in the export")
+        let exported = try XCTUnwrap(try export.jsonArray().first { $0["id"] as? String == id })
         XCTAssertEqual(exported["password"] as? String, password)
     }
 
