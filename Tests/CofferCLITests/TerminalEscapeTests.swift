@@ -1,4 +1,5 @@
 import Foundation
+import CofferTestSupport
 import XCTest
 
 /// Issue 28, finding 3: an item's fields (imported from another manager's file) never drive the
@@ -136,4 +137,23 @@ final class TerminalEscapeTests: XCTestCase {
         assertTerminalSafe(try vault.ok(["show", "ent"]), shows: ["sh\\e[2Jop/ent", Hostile.shown("login")])
         XCTAssertEqual(try vault.list().first?["title"] as? String, entry)
     }
+
+    /// The finding as it was seen: `coffer list` in tmux with `set-clipboard on` must leave the
+    /// clipboard, the window title and the screen alone, and show the escapes instead.
+    func testListInTmuxLeavesClipboardTitleAndScreenAlone() throws {
+        _ = try importHostileFile()
+        let binary = try CofferBinary.require()
+        let tmux = try Tmux(command: "env -u DISPLAY LANG=C.UTF-8 TERM=tmux-256color sh", width: 200, height: 30)
+        try tmux.type("echo before-list; '\(binary)' --vault '\(vault.path)' --passphrase-file '\(vault.passphraseFile)' list; "
+            + "echo list-exit-$?")
+        try tmux.send("Enter")
+        let (found, screen) = tmux.wait(for: "list-exit-0")
+        XCTAssertTrue(found, screen)
+        XCTAssertTrue(screen.contains("before-list"), "the screen was cleared: \(screen)")
+        XCTAssertTrue(screen.contains("\\e]52;c;UFdORUQ="), screen)
+        XCTAssertFalse(tmux.pasteBuffer.contains("PWNED"), "the clipboard was replaced: \(tmux.pasteBuffer)")
+        let title = try tmux.run(["display-message", "-p", "-t", tmux.session, "#{pane_title}"])
+        XCTAssertFalse(title.contains("PWNED"), "the window title was set: \(title)")
+    }
 }
+
