@@ -16,7 +16,9 @@ Faults are set at run time on the proxy itself (never forwarded):
 `count` matching requests get the fault (default 1; -1 means every one until the next POST), then
 the proxy passes again. `match` is a substring of the request path and query ("" matches all).
 `seconds` is N for delay, Retry-After and Backoff (default 1); `skip` lets that many matching
-requests pass first (default 0), e.g. to fail the second chunk of a batch. Modes:
+requests pass first (default 0), e.g. to fail the second chunk of a batch; `message` is the
+`message` of the error body status_500 answers with (default "fault injected"), e.g. one
+holding terminal escapes, as a hostile server would. Modes:
 
     pass                    forward and answer normally
     reset_before            drop the connection (TCP reset) without forwarding: nothing applied
@@ -57,7 +59,8 @@ HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length",
 
 class ProxyState:
     def __init__(self):
-        self.fault = {"mode": "pass", "remaining": 0, "match": "", "seconds": 1.0, "skip": 0}
+        self.fault = {"mode": "pass", "remaining": 0, "match": "", "seconds": 1.0, "skip": 0,
+                      "message": "fault injected"}
         self.log = []
 
     def set_fault(self, spec):
@@ -71,6 +74,7 @@ class ProxyState:
             "match": str(spec.get("match", "")),
             "seconds": float(spec.get("seconds", 1)),
             "skip": int(spec.get("skip", 0)),
+            "message": str(spec.get("message", "fault injected")),
         }
 
     def take(self, path):
@@ -246,7 +250,7 @@ async def handle(state, upstream, reader, writer):
             reset(writer)
         elif mode == "status_500":
             status = 500
-            await answer(writer, kinto_error(500, "Internal Server Error", "fault injected"))
+            await answer(writer, kinto_error(500, "Internal Server Error", state.fault["message"]))
         elif mode == "status_503_retry_after":
             status = 503
             await answer(writer, kinto_error(503, "Service Unavailable", "fault injected", errno=201),

@@ -40,16 +40,19 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
         return false
     }
 
+    /// One sentence (AMBIGUOUS: one line per candidate); the text it echoes — names typed, titles,
+    /// paths, reasons quoting a file or another library — goes through `TerminalText.line`.
     public var description: String {
+        let line = TerminalText.line
         switch self {
         case .vaultNotFound(let path):
-            return "No vault at \(path); create one with `coffer init`."
+            return "No vault at \(line(path)); create one with `coffer init`."
         case .vaultExists(let path):
-            return "A vault already exists at \(path); nothing was changed."
+            return "A vault already exists at \(line(path)); nothing was changed."
         case .notAVault(let path, let reason):
-            return "\(path) is not a Coffer vault (\(reason))."
+            return "\(line(path)) is not a Coffer vault (\(line(reason)))."
         case .cannotCreate(let path, let reason):
-            return "Cannot create the vault at \(path): \(reason)."
+            return "Cannot create the vault at \(line(path)): \(line(reason))."
         case .wrongPassphrase:
             return "Wrong passphrase."
         case .emptyPassphrase:
@@ -57,43 +60,43 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
         case .locked:
             return "The vault is locked."
         case .tampered(let what):
-            return "The vault's data was modified or corrupted (\(what)); nothing was decrypted from it."
+            return "The vault's data was modified or corrupted (\(line(what))); nothing was decrypted from it."
         case .kdfDowngrade(let memory, let iterations):
             return "Refusing key-derivation parameters below the minimum (memory \(memory / 1_048_576) MiB, "
                 + "\(iterations) iterations; at least 64 MiB and 3 are required)."
         case .invalidItem(let id, let problems):
-            return "Item \(id) is invalid: " + problems.map(\.description).joined(separator: "; ") + "."
+            return "Item \(line(id)) is invalid: " + problems.map { line($0.description) }.joined(separator: "; ") + "."
         case .noSuchItem(let id):
-            return "No item with id \(id)."
+            return "No item with id \(line(id))."
         case .itemKeyMissing(let id):
-            return "Item \(id) is waiting for its key from another device; sync again after that device unlocks."
+            return "Item \(line(id)) is waiting for its key from another device; sync again after that device unlocks."
         case .duplicateItem(let id):
-            return "An item with id \(id) already exists."
+            return "An item with id \(line(id)) already exists."
         case .invalidImport(let reason):
-            return "Cannot import: \(reason); nothing was imported."
+            return "Cannot import: \(line(reason)); nothing was imported."
         case .storage(let reason):
-            return "The vault file could not be read or written: \(reason)."
+            return "The vault file could not be read or written: \(line(reason))."
         case .damagedVault(let path, let reason):
-            return "The vault at \(path) is damaged (\(reason)); restore a backup copy of it, or, if it syncs, "
+            return "The vault at \(line(path)) is damaged (\(line(reason))); restore a backup copy of it, or, if it syncs, "
                 + "move it aside and run `coffer join` to download it again."
         case .busy:
             return "The vault is busy: another Coffer process kept it locked for more than 10 seconds; try again."
         case .unsafeFilesystem(let path, let kind):
-            return "The vault at \(path) is on a network filesystem (\(kind)) where SQLite's locks do not work, so "
+            return "The vault at \(line(path)) is on a network filesystem (\(line(kind))) where SQLite's locks do not work, so "
                 + "two processes could corrupt it; move it to a local disk (or set COFFER_ALLOW_NETWORK_FS=1 to use it anyway)."
         case .removedMeanwhile(let id, let title):
-            return "“\(title)” (\(id)) was removed by another process while it was being edited; nothing was saved "
+            return "“\(line(title))” (\(line(id))) was removed by another process while it was being edited; nothing was saved "
                 + "(`coffer add` keeps your version as a new item)."
         case .noItemNamed(let name):
-            return "No item has the id or title “\(name)” (`coffer list` shows them)."
+            return "No item has the id or title “\(TerminalText.name(name, limit: 80))” (`coffer list` shows them)."
         case .ambiguousName(let name, let candidates):
-            let lines = candidates.map { "  \($0.title ?? "(unreadable)")  \($0.username ?? "")  \($0.id)" }
-            return "“\(name)” names \(candidates.count) items; give more of the title, or the id:\n"
+            let lines = candidates.map { "  \(line($0.title ?? "(unreadable)"))  \(line($0.username ?? ""))  \(line($0.id))" }
+            return "“\(TerminalText.name(name, limit: 80))” names \(candidates.count) items; give more of the title, or the id:\n"
                 + lines.joined(separator: "\n")
         case .invalidTOTP(let problem):
             return "The TOTP secret is invalid: \(problem)."
         case .deviceMessage(let reason):
-            return "Cannot send the message: \(reason)."
+            return "Cannot send the message: \(line(reason))."
         }
     }
 }

@@ -42,10 +42,13 @@ public enum ItemExchange {
         return badges
     }
 
-    /// Pretty, key-sorted JSON text.
-    public static func text(_ value: Any) throws -> String {
+    /// Pretty, key-sorted JSON text, every `--json` output's: DEL, C1 and bidi controls are written
+    /// as `\uXXXX` (the same values), so no raw byte of it drives a terminal. The export asks for
+    /// them as they are (`escapingTerminalControls: false`): a file for programs keeps its bytes.
+    public static func text(_ value: Any, escapingTerminalControls: Bool = true) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        let text = String(decoding: data, as: UTF8.self)
+        return escapingTerminalControls ? TerminalText.jsonEscaped(text) : text
     }
 
     // MARK: Import

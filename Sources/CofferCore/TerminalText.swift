@@ -29,6 +29,36 @@ public enum TerminalText {
         return String(shown.prefix(max(limit - 1, 0))) + "\u{2026}"
     }
 
+    /// The longest server or error message kept and shown: a server cannot fill the screen or the
+    /// vault's `meta` table with its answer.
+    public static let messageLimit = 500
+
+    /// A message someone else wrote (a server's error text): on one line, cut to `messageLimit`.
+    public static func message(_ text: String) -> String {
+        name(text, limit: messageLimit)
+    }
+
+    /// JSON text with every unsafe character still raw inside its strings written as `\uXXXX`.
+    ///
+    /// JSONSerialization escapes C0 controls but leaves DEL, C1 and bidi controls raw; outside
+    /// strings JSON holds only ASCII punctuation, spaces and newlines, so every such character is
+    /// in a string and the escaped text parses to the same values.
+    public static func jsonEscaped(_ json: String) -> String {
+        // C0 controls never reach here raw: JSON itself forbids them inside strings.
+        let isRawInJSON = { (scalar: Unicode.Scalar) in scalar.value >= 0x7F && isUnsafe(scalar) }
+        guard json.unicodeScalars.contains(where: isRawInJSON) else { return json }
+        var escaped = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if isRawInJSON(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                escaped.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
+    }
+
     /// Whether `scalar` must not reach a terminal as it is (newline and tab count: callers that keep
     /// them ask `lines`).
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {

@@ -1,3 +1,4 @@
+import CofferCore
 import Foundation
 
 /// What went wrong talking to the Kinto server, one case per way the sync engine reacts.
@@ -19,19 +20,20 @@ public enum KintoError: Error, Sendable, Equatable {
     /// `createAccount` found an account of that name on the server already.
     case accountExists(user: String)
 
-    /// One sentence for the person at the keyboard.
+    /// One sentence for the person at the keyboard. The server's or libcurl's words in it are
+    /// shown through `TerminalText` (already done where the error is made; kept here for any other).
     public var userMessage: String {
         switch self {
         case .offline:
             return "Cannot reach the sync server: check the network connection and the server address."
         case .network(let message):
-            return "The sync server did not answer properly (\(message))."
+            return "The sync server did not answer properly (\(TerminalText.message(message)))."
         case .unauthorized:
             return "The sync server refused the account name or password."
         case .backoff(let until):
             return "The sync server is busy and asked to wait until \(Self.clockTime(until)) before syncing again."
         case .accountExists(let user):
-            return "The account \u{201C}\(user)\u{201D} already exists on the sync server: choose another name or sign in with its password."
+            return "The account \u{201C}\(TerminalText.line(user))\u{201D} already exists on the sync server: choose another name or sign in with its password."
         }
     }
 

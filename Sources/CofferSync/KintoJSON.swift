@@ -39,9 +39,10 @@ package enum KintoJSON {
         return whole
     }
 
-    /// The `message` (or `error`) of a Kinto error body, if it has one.
+    /// The `message` (or `error`) of a Kinto error body, if it has one, made safe to show, log and
+    /// store (`TerminalText.message`: escaped, one line, cut): its bytes are the server's.
     static func errorMessage(_ body: Any?) -> String? {
         guard let object = body as? [String: Any] else { return nil }
-        return (object["message"] as? String) ?? (object["error"] as? String)
+        return ((object["message"] as? String) ?? (object["error"] as? String)).map(TerminalText.message)
     }
 }

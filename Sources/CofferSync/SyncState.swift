@@ -32,7 +32,7 @@ enum SyncState {
                 let completed = report.error == nil || report.error == .syncLocked
                 if completed { try store.setMeta([.lastSync: Timestamp(time).iso8601]) }
                 let backoff = report.backoffUntil.flatMap { $0 > time ? Timestamp($0).iso8601 : nil }
-                try store.setMeta([.lastError: report.error?.rawValue, .lastErrorMessage: report.message,
+                try store.setMeta([.lastError: report.error?.rawValue, .lastErrorMessage: report.message.map(TerminalText.message),
                                    .backoffUntil: backoff])
                 if let skew = report.clockSkew { try store.setMeta([.clockSkew: skew.stored]) }
             }

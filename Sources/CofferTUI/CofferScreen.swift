@@ -38,8 +38,9 @@ public enum CofferScreen {
         return code
     }
 
+    /// The sentence may echo a path or `TERM`: written like every text for people (`TerminalText`).
     private static func fail(_ sentence: String) -> Int32 {
-        FileHandle.standardError.write(Data((sentence + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalText.lines(sentence) + "\n").utf8))
         return 1
     }
 }

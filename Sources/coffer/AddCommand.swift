@@ -17,9 +17,9 @@ struct AddCommand: AsyncParsableCommand {
         try fields.apply(to: &item)
         item = try await vault.add(item)
         if output.json {
-            print(try ItemExchange.text(ItemExchange.detail(item, badges: [.pending], reveal: false)))
+            Output.line(try ItemExchange.text(ItemExchange.detail(item, badges: [.pending], reveal: false)))
         } else {
-            print(item.id)
+            Output.line(item.id)
         }
     }
 }
@@ -43,12 +43,12 @@ struct EditCommand: AsyncParsableCommand {
             // Another process saved this item between our read and our write: say what happened.
             let both = saved.conflicts.isEmpty ? ""
                 : "; both changed \(saved.conflicts.joined(separator: ", ")): yours kept, the other value in history (⚑)"
-            FileHandle.standardError.write(Data("Merged with a change another process saved meanwhile\(both).\n".utf8))
+            Terminal.write("Merged with a change another process saved meanwhile\(both).\n")
         }
         if output.json {
-            print(try ItemExchange.text(ItemExchange.detail(saved.item, badges: [.pending], reveal: false)))
+            Output.line(try ItemExchange.text(ItemExchange.detail(saved.item, badges: [.pending], reveal: false)))
         } else {
-            print(saved.item.id)
+            Output.line(saved.item.id)
         }
     }
 }

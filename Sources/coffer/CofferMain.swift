@@ -12,7 +12,7 @@ enum CofferMain {
         // `coffer --version` (how scripts probe an install) answers before ArgumentParser builds
         // its command tree, which was most of the start-up left once the runtime is linked statically.
         if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
-            print(CofferVersion.string)
+            Output.line(CofferVersion.string)
             exit(0)
         }
         umask(0o077)
@@ -37,10 +37,10 @@ enum CofferMain {
             // --help, --version and completion scripts are "errors" that exit 0.
             let code = Coffer.exitCode(for: error)
             if code == .success {
-                print(Coffer.fullMessage(for: error))
+                Output.line(Coffer.fullMessage(for: error))
                 exit(0)
             }
-            FileHandle.standardError.write(Data((Coffer.usageLine(for: error) + "\n").utf8))
+            Terminal.write(Coffer.usageLine(for: error) + "\n")
             exit(ExitStatus.usage)
         }
         await finish {
@@ -68,16 +68,16 @@ enum CofferMain {
         } catch let exit as ExitCode {
             return exit.rawValue
         } catch let error as ValidationError {
-            FileHandle.standardError.write(Data("\(error.message)\n".utf8))
+            Terminal.write("\(error.message)\n")
             return ExitStatus.usage
         } catch {
             // `coffer help` and `--help` parse to ArgumentParser's help command, whose run() throws
             // "help requested": print the help and succeed, as for `--help` caught while parsing.
             if Coffer.exitCode(for: error) == .success {
-                print(Coffer.fullMessage(for: error))
+                Output.line(Coffer.fullMessage(for: error))
                 return 0
             }
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            Terminal.write("\(error)\n")
             return ExitStatus.code(for: error)
         }
     }
@@ -102,7 +102,7 @@ private func bootstrapLogging() {
     // getenv: ProcessInfo's environment copies every variable into a dictionary per call.
     let level = getenv("COFFER_LOG").map { String(cString: $0) }.flatMap(Logger.Level.init(rawValue:)) ?? .warning
     LoggingSystem.bootstrap { label in
-        var handler = StreamLogHandler.standardError(label: label)
+        var handler = TerminalSafeLogHandler(label: label)
         handler.logLevel = level
         return handler
     }

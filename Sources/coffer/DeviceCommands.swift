@@ -18,10 +18,10 @@ struct DeviceCommand: AsyncParsableCommand {
             let devices = try await DeviceSession.open(global).devices()
             let ordered = devices.sorted { ($0.isCurrent ? 0 : 1, $0.name ?? "~", $0.id) < ($1.isCurrent ? 0 : 1, $1.name ?? "~", $1.id) }
             if output.json {
-                print(try ItemExchange.text(ordered.map(DevicePrinter.json)))
+                Output.line(try ItemExchange.text(ordered.map(DevicePrinter.json)))
             } else {
-                let width = ordered.map { ($0.name ?? "?").count }.max() ?? 0
-                ordered.forEach { print(DevicePrinter.line($0, width: width)) }
+                let width = ordered.map { DevicePrinter.name($0).count }.max() ?? 0
+                ordered.forEach { Output.line(DevicePrinter.line($0, width: width)) }
             }
         }
     }
@@ -35,7 +35,7 @@ struct DeviceCommand: AsyncParsableCommand {
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty, trimmed.count <= 100 else { throw UsageError("A device name has 1 to 100 characters.") }
             try Vault.open(at: global.vaultPath).renameDevice(to: trimmed)
-            print("This device is now \u{201C}\(trimmed)\u{201D}.")
+            Output.line("This device is now \u{201C}\(TerminalText.line(trimmed))\u{201D}.")
         }
     }
 
@@ -78,11 +78,11 @@ struct DeviceCommand: AsyncParsableCommand {
             let engine = try await DeviceSession.open(global)
             let target = try DeviceSession.pick(name, in: try await engine.devices())
             try await engine.remove(device: target.id, rotate: rotate)
-            print("Removed \(DevicePrinter.label(target)).")
+            Output.line("Removed \(DevicePrinter.label(target)).")
             fflush(nil)
             if rotate {
                 try SyncOutcomePrinter.finish(try await engine.syncOutcome())
-                print("The account password changes once every other device has synced and received the new one.")
+                Output.line("The account password changes once every other device has synced and received the new one.")
             }
         }
     }
@@ -106,10 +106,10 @@ enum DeviceSession {
         let byName = others.filter { $0.name?.caseInsensitiveCompare(name) == .orderedSame }
         let matches = byName.isEmpty ? others.filter { !name.isEmpty && $0.id.hasPrefix(name.lowercased()) } : byName
         guard let match = matches.first else {
-            throw CommandFailure("No other device is named \u{201C}\(name)\u{201D} or has an id starting with it; see `coffer device list`.")
+            throw CommandFailure("No other device is named \u{201C}\(TerminalText.name(name))\u{201D} or has an id starting with it; see `coffer device list`.")
         }
         guard matches.count == 1 else {
-            throw CommandFailure("\u{201C}\(name)\u{201D} matches \(matches.count) devices: "
+            throw CommandFailure("\u{201C}\(TerminalText.name(name))\u{201D} matches \(matches.count) devices: "
                 + matches.map(DevicePrinter.label).joined(separator: ", ") + "; use a longer id prefix.")
         }
         guard match.isVerified else {
@@ -121,22 +121,27 @@ enum DeviceSession {
     /// Queues the message for each device, then syncs to send it; offline, it stays queued.
     static func deliver(_ topic: MessageTopic, to targets: [KnownDevice], with engine: any DeviceControl) async throws {
         try await engine.queue(topic, to: targets.map(\.id))
-        print("Queued \(topic.rawValue) for " + (targets.isEmpty ? "no device" : targets.map(DevicePrinter.label).joined(separator: ", ")) + ".")
+        Output.line("Queued \(topic.rawValue) for " + (targets.isEmpty ? "no device" : targets.map(DevicePrinter.label).joined(separator: ", ")) + ".")
         fflush(nil)
         try SyncOutcomePrinter.finish(try await engine.syncOutcome())
     }
 }
 
 enum DevicePrinter {
+    /// A device's name as people see it: another device chose it, so through `TerminalText`.
+    static func name(_ device: KnownDevice) -> String {
+        TerminalText.line(device.name ?? "?")
+    }
+
     static func label(_ device: KnownDevice) -> String {
-        "\(device.name ?? "unverified") (\(device.id.prefix(8)))"
+        "\(device.name.map { TerminalText.line($0) } ?? "unverified") (\(TerminalText.line(String(device.id.prefix(8)))))"
     }
 
     static func line(_ device: KnownDevice, width: Int) -> String {
         let mark = device.isCurrent ? "★" : " "
-        let name = (device.name ?? "?").padding(toLength: width, withPad: " ", startingAt: 0)
+        let name = name(device).padding(toLength: width, withPad: " ", startingAt: 0)
         let verified = device.isVerified ? "" : "  unverified"
-        return "\(mark) \(name)  \(device.id.prefix(8))  last seen \(device.lastSeen.iso8601)\(verified)"
+        return "\(mark) \(name)  \(TerminalText.line(String(device.id.prefix(8))))  last seen \(device.lastSeen.iso8601)\(verified)"
     }
 
     static func json(_ device: KnownDevice) -> [String: Any] {

@@ -37,18 +37,18 @@ struct ExportCommand: AsyncParsableCommand {
         var data: Data
         switch format {
         case .json:
-            data = Data(try ItemExchange.text(items.map(ItemExchange.exportObject)).utf8)
+            data = Data(try ItemExchange.text(items.map(ItemExchange.exportObject), escapingTerminalControls: false).utf8)
             data.append(0x0A)
         case .csv:
             data = Data(ItemCSV.text(items).utf8)
         }
         defer { wipe(&data) }
         if file == "-" {
-            FileHandle.standardOutput.write(data)
+            Output.raw(data)  // an export is for programs: its bytes stay as they are
             return
         }
         try SecretFile.write(data, to: file)
-        Terminal.write("Exported \(items.count) item(s) to \(file).\n")
+        Terminal.write("Exported \(items.count) item(s) to \(TerminalText.line(file)).\n")
     }
 }
 
@@ -82,15 +82,17 @@ struct ImportCommand: AsyncParsableCommand {
             skipped = duplicates.skipped
         }
         if dryRun {
-            var text = "Would import \(kept.count) item(s) from \(file) (\(format.rawValue)):\n"
-            for item in kept { text += "  \(item.title)\n" }
-            text += "Would skip \(skipped.count) duplicate(s):\n"
-            for (item, reason) in skipped { text += "  \(item.title) (\(reason.rawValue))\n" }
-            FileHandle.standardOutput.write(Data(text.utf8))
+            // Titles come from the file (for pass, from its file names): each on its own line, escaped.
+            let line = TerminalText.line
+            var text = "Would import \(kept.count) item(s) from \(line(file)) (\(format.rawValue)):\n"
+            for item in kept { text += "  \(line(item.title))\n" }
+            text += "Would skip \(skipped.count) duplicate(s):"
+            for (item, reason) in skipped { text += "\n  \(line(item.title)) (\(reason.rawValue))" }
+            Output.line(text)
             return
         }
         try await vault.addAll(kept)
-        Terminal.write("Imported \(kept.count) item(s) from \(file) (\(format.rawValue))"
+        Terminal.write("Imported \(kept.count) item(s) from \(TerminalText.line(file)) (\(format.rawValue))"
             + (format == .json ? ".\n" : "; skipped \(skipped.count) duplicate(s).\n"))
     }
 
@@ -135,11 +137,11 @@ final class ImportProgress: @unchecked Sendable {
     func advance(by records: Int = 1) {
         let before = count / 1_000
         count += records
-        if isShown && count / 1_000 > before { Terminal.write("\rRead \(count) records…") }
+        if isShown && count / 1_000 > before { Terminal.writeRaw("\rRead \(count) records…") }
     }
 
     func finish() {
-        if isShown && count >= 1_000 { Terminal.write("\rRead \(count) records.\n") }
+        if isShown && count >= 1_000 { Terminal.writeRaw("\rRead \(count) records.\n") }
     }
 }
 

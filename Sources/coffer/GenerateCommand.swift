@@ -16,7 +16,7 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         do {
             let password = try generated()
-            print(password)
+            Output.rawLine(password)
             // For a person at a terminal only: a pipe or a script gets the password alone.
             if isatty(STDERR_FILENO) != 0 { Terminal.write(StrengthLine.text(for: PassphraseStrength.estimate(password))) }
         } catch let problem as PasswordGenerator.Problem {

@@ -26,9 +26,9 @@ struct HealthCommand: AsyncParsableCommand {
         let items = listed.compactMap(\.item)
         let report = try HealthReport.check(items, now: Timestamp(try await vault.now()), breaches: breaches)
         if output.json {
-            print(try ItemExchange.text(HealthOutput.json(report, breachesChecked: breaches != nil)))
+            Output.line(try ItemExchange.text(HealthOutput.json(report, breachesChecked: breaches != nil)))
         } else {
-            for line in HealthOutput.text(report, breachList: breachList) { print(line) }
+            for line in HealthOutput.text(report, breachList: breachList) { Output.line(line) }
         }
         let unread = listed.count - items.count
         if unread > 0 { Terminal.write("\(unread) item(s) could not be read and were not checked.\n") }

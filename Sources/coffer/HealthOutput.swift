@@ -17,7 +17,9 @@ enum HealthOutput {
         ]
     }
 
+    /// Titles and the list's file name shown through `TerminalText.line`.
     static func text(_ report: HealthReport, breachList: String?) -> [String] {
+        let line = TerminalText.line
         var lines: [String] = []
         func section(_ title: String, _ rows: [[String]]) {
             if !lines.isEmpty { lines.append("") }
@@ -25,14 +27,14 @@ enum HealthOutput {
             lines += Table.format(rows).map { "  " + $0 }
         }
         section("Weak passwords (zxcvbn: under \(PassphraseStrength.weakBelowBits) bits)",
-                report.weak.map { [$0.title, "\($0.bits) bits", $0.id] })
+                report.weak.map { [line($0.title), "\($0.bits) bits", $0.id] })
         section("Reused passwords (groups of items sharing one)",
-                report.reused.map { [$0.titles.joined(separator: ", "), $0.ids.joined(separator: " ")] })
+                report.reused.map { [$0.titles.map(line).joined(separator: ", "), $0.ids.joined(separator: " ")] })
         section("Old passwords (unchanged for over a year)",
-                report.old.map { [$0.title, "changed \($0.changed.iso8601.prefix(10))", $0.id] })
+                report.old.map { [line($0.title), "changed \($0.changed.iso8601.prefix(10))", $0.id] })
         if let breachList {
-            section("Breached passwords (in \(breachList))",
-                    report.breached.map { [$0.title, "seen \($0.count) times", $0.id] })
+            section("Breached passwords (in \(line(breachList)))",
+                    report.breached.map { [line($0.title), "seen \($0.count) times", $0.id] })
         } else {
             lines += ["", "Breached passwords: not checked (give --breached FILE, a Pwned Passwords SHA-1 list)"]
         }

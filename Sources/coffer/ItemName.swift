@@ -30,13 +30,16 @@ extension Vault {
 }
 
 /// Titles for the shell's completion of NAME, from the unlocked agent of the vault the command
-/// line names (`--vault`, else the default); none without an agent.
+/// line names (`--vault`, else the default); none without an agent, none that holds a control.
 enum ItemNameCompletion {
     static func titles(words: [String], prefix: String) -> [String] {
         let vault = words.firstIndex(of: "--vault").flatMap { words.indices.contains($0 + 1) ? words[$0 + 1] : nil }
         guard let agent = try? AgentVault.connect(vaultPath: vault ?? GlobalOptions.defaultVaultPath),
               let listed = try? agent.request(AgentRequest(operation: .items)).listed else { return [] }
         let wanted = prefix.lowercased()
-        return listed.compactMap { try? $0.listedItem().item?.title }.filter { $0.lowercased().hasPrefix(wanted) }.sorted()
+        // The shell prints candidates to the terminal as they are: a title holding a control is
+        // left out (its escaped form would not name the item anyway).
+        return listed.compactMap { try? $0.listedItem().item?.title }
+            .filter { TerminalText.isSafe($0) && $0.lowercased().hasPrefix(wanted) }.sorted()
     }
 }

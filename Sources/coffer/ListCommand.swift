@@ -13,7 +13,7 @@ struct ListCommand: AsyncParsableCommand {
     func run() async throws {
         let vault = try await global.itemVault()
         let listed = try await vault.items(ItemQuery(tag: tag, origin: origin))
-        try ItemListing.print(listed, json: output.json)
+        try ItemListing.show(listed, json: output.json)
     }
 }
 
@@ -28,37 +28,38 @@ struct SearchCommand: AsyncParsableCommand {
     func run() async throws {
         let vault = try await global.itemVault()
         let listed = try await vault.items(ItemQuery(text: query))
-        try ItemListing.print(listed, json: output.json)
+        try ItemListing.show(listed, json: output.json)
     }
 }
 
 /// Prints listings as a table or as the `list --json` array; reports unreadable items on stderr.
 enum ItemListing {
     /// `listed` is already filtered (`ItemVault.items(_:)`); unreadable items are reported, not shown.
-    static func print(_ listed: [ListedItem], json: Bool) throws {
+    static func show(_ listed: [ListedItem], json: Bool) throws {
         let shown = listed.filter { listed in
             guard case .ready = listed.state else { return false }
             return true
         }
             .sorted { ($0.item?.title.lowercased() ?? "", $0.id) < ($1.item?.title.lowercased() ?? "", $1.id) }
         if json {
-            Swift.print(try ItemExchange.text(shown.compactMap { listed in
+            Output.line(try ItemExchange.text(shown.compactMap { listed in
                 listed.item.map { ItemExchange.summary($0, badges: ItemExchange.badges(of: listed)) }
             }))
         } else {
             let rows = shown.compactMap { listed -> [String]? in
                 guard let item = listed.item else { return nil }
-                return [Badges.symbols(ItemExchange.badges(of: listed)), item.title, item.entry.username,
-                        item.origins.first ?? "", item.tags.joined(separator: ","), item.id]
+                let line = TerminalText.line
+                return [Badges.symbols(ItemExchange.badges(of: listed)), line(item.title), line(item.entry.username),
+                        line(item.origins.first ?? ""), item.tags.map(line).joined(separator: ","), line(item.id)]
             }
-            for line in Table.format(rows) { Swift.print(line) }
+            for line in Table.format(rows) { Output.line(line) }
         }
         let waiting = listed.reduce(0) { count, listed in
             guard case .waitingForKey = listed.state else { return count }
             return count + 1
         }
         if waiting > 0 {
-            FileHandle.standardError.write(Data("\(waiting) item(s) wait for their key from another device.\n".utf8))
+            Terminal.write("\(waiting) item(s) wait for their key from another device.\n")
         }
         if let corrupt = listed.first(where: { if case .corrupt = $0.state { return true } else { return false } }),
            case .corrupt(let message) = corrupt.state {

@@ -89,7 +89,15 @@ final class StandardInputLines: @unchecked Sendable {
 
 /// The controlling terminal, for prompts that must not echo.
 enum Terminal {
+    /// Text for people on stderr (prompts, reports, errors). A backstop like `Output.line`: an
+    /// ESC, C1, bidi or other control that reached it is shown escaped; newlines and tabs stay.
     static func write(_ text: String) {
+        FileHandle.standardError.write(Data(TerminalText.lines(text).utf8))
+    }
+
+    /// `text` as it is: only for the controls this program writes itself (progress redrawn with
+    /// `\r` and `\e[K`), never with a foreign field in it.
+    static func writeRaw(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
@@ -111,7 +119,8 @@ enum Terminal {
         let descriptor = open("/dev/tty", O_RDWR | O_CLOEXEC)
         let input = descriptor >= 0 ? descriptor : STDIN_FILENO
         defer { if descriptor >= 0 { close(descriptor) } }
-        _ = prompt.withCString { Glibc.write(input == STDIN_FILENO ? STDERR_FILENO : input, $0, strlen($0)) }
+        // The prompt names a path or a host someone typed: shown like every text for people.
+        _ = TerminalText.lines(prompt).withCString { Glibc.write(input == STDIN_FILENO ? STDERR_FILENO : input, $0, strlen($0)) }
         var original = termios()
         let hasTerminal = tcgetattr(input, &original) == 0
         if hasTerminal {

@@ -43,9 +43,9 @@ struct ScreenStart {
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
             // Not a terminal (a script, a pipe): say what the vault holds and what the commands are.
             if let status = try? Vault.open(at: vaultPath).database.status() {
-                print(StatusCommand.describe(status, path: vaultPath) + "\n")
+                Output.line(StatusCommand.describe(status, path: vaultPath) + "\n")
             }
-            print(Coffer.helpMessage())
+            Output.line(Coffer.helpMessage())
             return
         }
         let options = ScreenOptions(autoLockSeconds: autoLockSeconds, clipboardSeconds: clipboardSeconds,

@@ -15,26 +15,28 @@ struct ShowCommand: AsyncParsableCommand {
         let vault = try await global.itemVault()
         let item = try await target.item(in: vault)
         if let name = field.field, let selector = FieldSelector(name: name) {
-            print(try await FieldOption.value(selector, of: item, in: vault))
+            // Raw: a script asked for this one value (`TerminalText` is for people).
+            Output.rawLine(try await FieldOption.value(selector, of: item, in: vault))
             return
         }
         let id = item.id
         let listed = try await vault.items(ItemQuery(id: id)).first { $0.id == id }
         let badges = listed.map(ItemExchange.badges(of:)) ?? []
         if output.json {
-            print(try ItemExchange.text(ItemExchange.detail(item, badges: badges, reveal: reveal)))
+            Output.line(try ItemExchange.text(ItemExchange.detail(item, badges: badges, reveal: reveal)))
             return
         }
+        let line = TerminalText.line
         let rows: [[String]] = [
-            ["id", item.id], ["title", item.title], ["username", item.entry.username],
-            ["password", reveal ? item.entry.password : "•••••••• (--reveal to show)"],
-            ["origins", item.origins.joined(separator: ", ")], ["tags", item.tags.joined(separator: ", ")],
-            ["notes", item.entry.notes], ["totp", item.entry.totp.map { reveal ? $0 : "••••••••" } ?? ""],
+            ["id", line(item.id)], ["title", line(item.title)], ["username", line(item.entry.username)],
+            ["password", reveal ? line(item.entry.password) : "•••••••• (--reveal to show)"],
+            ["origins", item.origins.map(line).joined(separator: ", ")], ["tags", item.tags.map(line).joined(separator: ", ")],
+            ["notes", TerminalText.lines(item.entry.notes)], ["totp", item.entry.totp.map { reveal ? line($0) : "••••••••" } ?? ""],
             ["disabled", item.disabled ? "yes" : "no"], ["created", item.created.iso8601],
             ["modified", item.modified.iso8601], ["history", "\(item.history.count) change(s)"],
             ["badges", Badges.symbols(badges)],
         ]
-        for line in Table.format(rows) { print(line) }
+        for line in Table.format(rows) { Output.line(line) }
     }
 }
 
@@ -52,17 +54,17 @@ struct HistoryCommand: AsyncParsableCommand {
         let versions = HistoryWalk.versions(of: item)
         if output.json {
             let detail = ItemExchange.detail(item, badges: [], reveal: reveal)
-            print(try ItemExchange.text(detail["history"] ?? []))
+            Output.line(try ItemExchange.text(detail["history"] ?? []))
             return
         }
-        if versions.isEmpty { print("No earlier versions.") }
+        if versions.isEmpty { Output.line("No earlier versions.") }
         for version in versions {
             let changes = version.changedFields.map { field -> String in
                 let secret = ItemField.isSecret(field)
                 let previous = version.entry.jsonValue.objectValue?[field]?.stringValue ?? "(none)"
-                return "\(field): \(secret && !reveal ? "••••••••" : previous)"
+                return "\(TerminalText.line(field)): \(secret && !reveal ? "••••••••" : TerminalText.line(previous))"
             }
-            print("\(version.created.iso8601)  before: " + changes.joined(separator: "; "))
+            Output.line("\(version.created.iso8601)  before: " + changes.joined(separator: "; "))
         }
     }
 }

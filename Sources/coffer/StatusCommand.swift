@@ -21,9 +21,9 @@ struct StatusCommand: AsyncParsableCommand {
                 "account": status.account as Any? ?? NSNull(),
                 "clockSkewMs": status.clockSkewMs as Any? ?? NSNull(),
             ]
-            print(try ItemExchange.text(object))
+            Output.line(try ItemExchange.text(object))
         } else {
-            print(Self.describe(status, path: path, agent: agent))
+            Output.line(Self.describe(status, path: path, agent: agent))
         }
     }
 
@@ -31,9 +31,12 @@ struct StatusCommand: AsyncParsableCommand {
         ["pid": agent.pid, "idleSeconds": agent.idleSeconds, "locksInSeconds": agent.locksInSeconds as Any? ?? NSNull()]
     }
 
+    /// The text form. What the server said (the last error, stored sanitised since, raw by older
+    /// versions) and the account's names go through `TerminalText`.
     static func describe(_ status: VaultStatus, path: String, agent: AgentStatus? = nil) -> String {
+        let line = TerminalText.line
         var lines = [
-            "vault      \(path) " + (agent == nil ? "🔒" : "🔓"),
+            "vault      \(line(path)) " + (agent == nil ? "🔒" : "🔓"),
             "items      \(status.items)",
             "pending    \(status.pending) local change(s) not yet synced",
             "conflicts  \(status.conflicts) waiting for unlock",
@@ -42,12 +45,12 @@ struct StatusCommand: AsyncParsableCommand {
             "unlocked (pid \(agent.pid)" + (agent.locksInSeconds.map { ", locks in \(Format.duration($0))" } ?? "") + ")"
         } ?? "none (commands ask for the passphrase; `coffer unlock` starts one)"))
         if status.unreviewed > 0 { lines.append("merged     \(status.unreviewed) not yet reviewed") }
-        lines.append("account    " + (status.account.map { "\($0) at \(status.server ?? "?")" } ?? "none (local only)"))
-        lines.append("last sync  " + (status.lastSync ?? "never"))
+        lines.append("account    " + (status.account.map { "\(line($0)) at \(line(status.server ?? "?"))" } ?? "none (local only)"))
+        lines.append("last sync  " + (status.lastSync.map(line) ?? "never"))
         if let error = status.lastError {
-            lines.append("last error \(error)" + (status.lastErrorMessage.map { ": \($0)" } ?? ""))
+            lines.append("last error \(line(error))" + (status.lastErrorMessage.map { ": \(TerminalText.message($0))" } ?? ""))
         }
-        if let until = status.backoffUntil { lines.append("backoff    until \(until)") }
+        if let until = status.backoffUntil { lines.append("backoff    until \(line(until))") }
         if let warning = status.clockWarning { lines.append("clock      \(warning.dropFirst("clock ".count))") }
         return lines.joined(separator: "\n")
     }

@@ -53,8 +53,10 @@ enum SyncOutcomePrinter {
             Terminal.write("This device's \(warning): the times it writes use the server's clock.\n")
         }
         if let error = report.error {
-            if report.isLocalFailure == true { throw CommandFailure(report.message ?? error.rawValue) }
-            throw SyncFailure(name: error, description: report.message ?? error.rawValue)
+            // The message may quote the server (made safe where it was read; again here, for an agent's).
+            let message = TerminalText.message(report.message ?? error.rawValue)
+            if report.isLocalFailure == true { throw CommandFailure(message) }
+            throw SyncFailure(name: error, description: message)
         }
         Terminal.write("Synced: \(report.downloaded) received, \(report.uploaded) sent, \(report.merged) merged.\n")
     }
@@ -66,7 +68,7 @@ enum SyncProgressPrinter {
         guard isatty(STDERR_FILENO) != 0 else { return { _ in } }
         return { progress in
             guard progress.total > 0 else { return }
-            Terminal.write("\r\(progress.step.rawValue) \(progress.collection): \(progress.done)/\(progress.total)\u{1B}[K")
+            Terminal.writeRaw("\r\(progress.step.rawValue) \(progress.collection): \(progress.done)/\(progress.total)\u{1B}[K")
             if progress.done == progress.total { Terminal.write("\n") }
         }
     }
@@ -182,14 +184,14 @@ struct AccountCommand: AsyncParsableCommand {
         func run() async throws {
             let vault = try Vault.open(at: global.vaultPath)
             guard let account = try SyncAccount.load(from: vault.database) else {
-                print("No sync account.")
+                Output.line("No sync account.")
                 return
             }
-            print("account  \(account.user)")
-            print("server   \(account.server.absoluteString)")
+            Output.line("account  \(account.user)")
+            Output.line("server   \(account.server.absoluteString)")
             let client = KintoClient(server: account.server, credentials: account.credentials)
             _ = try await AccountOptions.mapped { try await client.checkCredentials() }
-            print("check    ok")
+            Output.line("check    ok")
         }
     }
 }

@@ -21,9 +21,9 @@ struct TotpCommand: AsyncParsableCommand {
         if output.json {
             var object: [String: Any] = ["code": code, "secondsLeft": secondsLeft, "period": totp.period]
             if let warning { object["clockWarning"] = warning }
-            print(try ItemExchange.text(object))
+            Output.line(try ItemExchange.text(object))
         } else {
-            print("\(code)  (\(secondsLeft) s left)")
+            Output.line("\(code)  (\(secondsLeft) s left)")
         }
     }
 }

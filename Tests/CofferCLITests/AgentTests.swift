@@ -329,6 +329,25 @@ final class AgentTests: XCTestCase {
         XCTAssertEqual(unlocked.out.split(separator: "\n").map(String.init), ["GitHub", "GitLab"])
     }
 
+    /// The shell prints completions to the terminal as they are: a title holding a control is not
+    /// offered, and the list, `show` and its errors through the agent show escapes.
+    func testCompletionAndAgentAnswersLeaveControlsOut() throws {
+        let vault = try vault()
+        let hostile = "Gi" + Hostile.text("agent")
+        for title in ["GitHub", hostile] { try vault.add(title) }
+        _ = try unlock(vault)
+        let complete = ["---completion", "show", "--", "positional@0", "4", "2", "coffer", "--vault", vault.path, "show", "gi"]
+        let unlocked = try CofferProcess.run(complete, home: vault.root)
+        assertOK(unlocked)
+        assertTerminalSafe(unlocked)
+        XCTAssertEqual(unlocked.out.split(separator: "\n").map(String.init), ["GitHub"])
+        assertTerminalSafe(try agentOK(vault, ["list"]), shows: [Hostile.shown("agent")])
+        assertTerminalSafe(try agentOK(vault, ["show", "pwned-agent"]), shows: [Hostile.shown("agent")])
+        let missing = try vault.run(["show", "no\u{1B}]0;AGENT\u{07}"], unlock: false)
+        assertError(missing, 4)
+        assertTerminalSafe(missing, shows: ["no\\e]0;AGENT\\a"])
+    }
+
     /// A vault file removed (or moved) leaves its agent nothing to serve: it locks within seconds.
     func testAnAgentWhoseVaultFileIsGoneLocks() throws {
         let vault = try vault()

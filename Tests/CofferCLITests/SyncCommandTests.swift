@@ -9,7 +9,7 @@ import XCTest
 final class SyncCommandTests: XCTestCase {
     private var server: URL!
     private var vaults: [TestVault] = []
-    private var proxies: [PassThroughProxy] = []
+    var proxies: [PassThroughProxy] = []
 
     override func setUpWithError() throws {
         server = try SyncCommandServer.require()
@@ -350,12 +350,15 @@ final class PassThroughProxy {
         self.controlURL = controlURL
     }
 
-    /// Every request from now on gets `mode` (see the script's modes).
-    func fail(mode: String) throws {
+    /// Every request from now on gets `mode` (see the script's modes); `message` is the error
+    /// body's text for `status_500`.
+    func fail(mode: String, message: String? = nil) throws {
         var request = URLRequest(url: controlURL)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: ["mode": mode, "count": -1])
+        var spec: [String: Any] = ["mode": mode, "count": -1]
+        if let message { spec["message"] = message }
+        request.httpBody = try JSONSerialization.data(withJSONObject: spec)
         let (_, status) = try SyncCommandServer.send(request)
         guard status == 200 else { throw CommandTestFailure("the proxy refused the fault \(mode)") }
     }

@@ -34,4 +34,24 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.name("\r\u{1B}[2Kphone"), "\\r\\e[2Kphone")
         XCTAssertEqual(TerminalText.name("phone"), "phone")
     }
+
+    /// `--json` text: C1, DEL and bidi controls as `\uXXXX`; the values parse back unchanged.
+    func testJSONTextEscapesWhatJSONSerializationLeavesRaw() throws {
+        let value = ["t": "a\u{1B}]0;x\u{07}\u{7F}\u{9B}2J\u{85}\u{202E}\u{2066}\u{061C}\u{200F}\\\u{9B}é日"]
+        let text = try ItemExchange.text(value)
+        XCTAssertFalse(text.unicodeScalars.contains { TerminalText.isUnsafe($0) && $0 != "\n" }, text)
+        XCTAssertTrue(text.contains("\\u009B2J") && text.contains("\\u202E") && text.contains("\\u007F"), text)
+        let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]
+        XCTAssertEqual(parsed, value)
+        XCTAssertEqual(TerminalText.jsonEscaped("{\"a\": \"plain\"}"), "{\"a\": \"plain\"}")
+    }
+
+    /// A server's message: on one line, escaped, and cut.
+    func testAMessageIsOneEscapedLineOfAtMostTheLimit() {
+        let shown = TerminalText.message("\u{1B}]52;c;x\u{07}\n" + String(repeating: "y", count: 2_000))
+        XCTAssertTrue(shown.hasPrefix("\\e]52;c;x\\a\\ny"))
+        XCTAssertEqual(shown.count, TerminalText.messageLimit)
+        XCTAssertTrue(TerminalText.isSafe(shown))
+    }
 }
+

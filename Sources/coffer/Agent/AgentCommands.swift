@@ -28,7 +28,7 @@ struct UnlockCommand: AsyncParsableCommand {
         try paths.prepareDirectory()
         if let agent = try AgentVault.connect(vaultPath: path) {
             _ = try agent.request(AgentRequest(operation: .renew, idle: idle))
-            print("Already unlocked by the agent (pid \(agent.status.pid)); \(Self.locking(idle))")
+            Output.line("Already unlocked by the agent (pid \(agent.status.pid)); \(Self.locking(idle))")
             return
         }
         var passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(path): ")
@@ -36,7 +36,7 @@ struct UnlockCommand: AsyncParsableCommand {
         defer { wipe(&passphrase) }
         let pid = try AgentLauncher.start(paths, arguments: ["--idle", String(idle), "--sync-every", String(syncEvery)],
                                           passphrase: passphrase)
-        print("Unlocked: the agent (pid \(pid)) holds \(path); \(Self.locking(idle))")
+        Output.line("Unlocked: the agent (pid \(pid)) holds \(path); \(Self.locking(idle))")
     }
 
     static func locking(_ idle: Double) -> String {
@@ -54,11 +54,11 @@ struct LockCommand: AsyncParsableCommand {
     func run() async throws {
         let path = global.vaultPath
         guard let agent = try AgentVault.connect(vaultPath: path) else {
-            print("No agent held \(path) unlocked.")
+            Output.line("No agent held \(path) unlocked.")
             return
         }
         _ = try agent.request(AgentRequest(operation: .lock))
-        print("Locked: the agent (pid \(agent.status.pid)) wiped its keys.")
+        Output.line("Locked: the agent (pid \(agent.status.pid)) wiped its keys.")
     }
 }
 
@@ -81,7 +81,7 @@ struct AgentCommand: AsyncParsableCommand {
         let listener = try AgentSocket.listen(at: paths.socket)
         let server = AgentServer(service: AgentService(vault: vault, idle: IdleClock(limit: idle)),
                                  socketPath: paths.socket, listener: listener, syncInterval: syncEvery)
-        print(AgentLauncher.ready)
+        Output.rawLine(AgentLauncher.ready)
         fflush(nil)
         AgentLauncher.detachOutput()
         await server.run()

@@ -66,7 +66,10 @@ final class AgentVault: ItemVault, @unchecked Sendable {
         } catch {
             throw AgentError.protocolError("malformed JSON")
         }
-        if let failure = response.failure { throw AgentFailure(exitCode: failure.exitCode, description: failure.message) }
+        // The agent's sentence may quote a title or the server (AMBIGUOUS keeps its lines).
+        if let failure = response.failure {
+            throw AgentFailure(exitCode: failure.exitCode, description: TerminalText.lines(failure.message))
+        }
         return response
     }
 
