@@ -532,6 +532,8 @@ def main():
         f.write(PASSPHRASE + "\n")
     with open(pwfile, "w") as f:
         f.write(ACCOUNT_PASSWORD + "\n")
+    for secret in (passfile, pwfile):
+        os.chmod(secret, 0o600)  # coffer refuses a passphrase file others can read
     host = machine()
     log(host)
     log(f"mode: {'BENCH_SMALL' if SMALL else 'full'} ({N1:,} and {N2:,} items, {RUNS} runs)")

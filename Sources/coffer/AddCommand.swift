@@ -11,6 +11,8 @@ struct AddCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard fields.title != nil else { throw ValidationError("Missing expected argument '--title <title>'.") }
+        var fields = fields
+        try fields.readStandardInput()
         try fields.checkTOTP()
         let vault = try await global.itemVault()
         var item = Item(title: "", created: .now())
@@ -33,6 +35,8 @@ struct EditCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
+        var fields = fields
+        try fields.readStandardInput()
         try fields.checkTOTP()
         let vault = try await global.itemVault()
         let base = try await target.item(in: vault)

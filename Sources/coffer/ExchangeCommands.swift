@@ -101,7 +101,13 @@ struct ImportCommand: AsyncParsableCommand {
         let drafts: [ImportDraft]
         switch format {
         case .json: return try withContents { try ItemExchange.parseExport($0, now: now) }
-        case .pass: drafts = try PassStore(directory: file).drafts(progress: progress)
+        case .pass:
+            let store = try PassStore(directory: file).drafts(progress: progress)
+            drafts = store.drafts
+            if !store.outside.isEmpty {
+                Terminal.write("Skipped \(store.outside.count) entr\(store.outside.count == 1 ? "y" : "ies") leading out of the store "
+                    + "(symbolic links): \(store.outside.map(TerminalText.line).joined(separator: ", ")).\n")
+            }
         case .firefox: drafts = try withContents { try FirefoxCSV.drafts($0, file: file) }
         case .chrome: drafts = try withContents { try ChromeCSV.drafts($0, file: file) }
         case .keepassxc: drafts = try withContents { try KeePassXCCSV.drafts($0, file: file) }
@@ -120,8 +126,11 @@ struct ImportCommand: AsyncParsableCommand {
 
     /// Runs `body` on FILE's bytes, wiped afterwards.
     private func withContents<Result>(_ body: (Data) throws -> Result) throws -> Result {
-        guard var data = FileManager.default.contents(atPath: file) else {
-            throw CoreError.invalidImport(reason: "\(file) cannot be read")
+        var data: Data
+        do {
+            data = try InputFile.read(file, limit: InputFile.importLimit)
+        } catch {
+            throw CoreError.invalidImport(reason: InputFile.reason(error, path: file))
         }
         defer { wipe(&data) }
         return try body(data)

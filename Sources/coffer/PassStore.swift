@@ -8,23 +8,34 @@ struct PassStore {
     /// Per file; a passphrase prompt gpg cannot show in batch mode fails rather than hangs.
     static let timeout: TimeInterval = 30
 
-    func drafts(progress: ImportProgress) throws -> [ImportDraft] {
+    /// The store's entries, and the `.gpg` paths skipped because they lead out of the store (a
+    /// symbolic link to a file elsewhere, say `~/.ssh/…` encrypted by someone else).
+    func drafts(progress: ImportProgress) throws -> (drafts: [ImportDraft], outside: [String]) {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
+              let root = Self.resolved(directory) else {
             throw CoreError.invalidImport(reason: "\(directory) is not a password-store directory")
         }
         guard let walker = FileManager.default.enumerator(atPath: directory) else {
             throw CoreError.invalidImport(reason: "\(directory) cannot be read")
         }
         var paths: [String] = []
+        var outside: [String] = []
         while let path = walker.nextObject() as? String {
             if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-            if path.hasSuffix(".gpg") { paths.append(path) }
+            guard path.hasSuffix(".gpg") else { continue }
+            let target = Self.resolved((directory as NSString).appendingPathComponent(path))
+            if let target, target.hasPrefix(root + "/") { paths.append(path) } else { outside.append(path) }
         }
         paths.sort()
         var drafts: [ImportDraft] = []
         for path in paths {
             let full = (directory as NSString).appendingPathComponent(path)
+            do {
+                try InputFile.check(full, limit: InputFile.passEntryLimit)
+            } catch {
+                throw CoreError.invalidImport(reason: InputFile.reason(error, path: full))
+            }
             var plaintext = try Self.decrypt(full, name: full)
             defer { wipe(&plaintext) }
             guard let text = String(data: plaintext, encoding: .utf8) else {
@@ -34,7 +45,14 @@ struct PassStore {
             drafts.append(PassEntry.draft(path: path, text: text, modified: modified))
             progress.advance()
         }
-        return drafts
+        return (drafts, outside.sorted())
+    }
+
+    /// `path` with every symbolic link resolved; nil when it does not lead anywhere.
+    static func resolved(_ path: String) -> String? {
+        guard let pointer = realpath(path, nil) else { return nil }
+        defer { free(pointer) }
+        return String(cString: pointer)
     }
 
     /// `gpg --batch --quiet --decrypt FILE`, its stdout only (gpg's warnings on stderr must not
@@ -50,7 +68,8 @@ struct PassStore {
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO)
         posix_spawn_file_actions_adddup2(&actions, errors[1], STDERR_FILENO)
-        let words: [String] = ["gpg", "--batch", "--quiet", "--decrypt", path]
+        // `--` first: a file named `--output=…` or `--exec…` is a path to gpg, never an option.
+        let words: [String] = ["gpg", "--batch", "--quiet", "--decrypt", "--", path]
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var child = pid_t()

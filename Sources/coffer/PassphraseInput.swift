@@ -8,12 +8,15 @@ struct PassphraseInput {
 
     enum Failure: Error, CustomStringConvertible {
         case unreadable(String)
+        /// Too large, not a file, or readable by others: `InputFile`'s reason.
+        case refused(String)
         case noInput
         case mismatch
 
         var description: String {
             switch self {
             case .unreadable(let path): return "Cannot read the passphrase file \(path)."
+            case .refused(let reason): return "The passphrase file \(reason)."
             case .noInput: return "No passphrase was given (stdin ended before it)."
             case .mismatch: return "The two passphrases differ; nothing was changed."
             }
@@ -40,7 +43,14 @@ struct PassphraseInput {
     }
 
     static func firstLine(ofFile path: String) throws -> SecureBuffer {
-        guard var data = FileManager.default.contents(atPath: path) else { throw Failure.unreadable(path) }
+        var data: Data
+        do {
+            data = try InputFile.read(path, limit: InputFile.secretLimit, isSecret: true, allowsStreams: true)
+        } catch .unreadable {
+            throw Failure.unreadable(path)
+        } catch {
+            throw Failure.refused(InputFile.reason(error, path: path))
+        }
         defer { wipe(&data) }
         let line = data.prefix { $0 != 0x0A }
         let trimmed = line.last == 0x0D ? line.dropLast() : line

@@ -140,23 +140,36 @@ final class ForeignImportTests: XCTestCase {
                       "the imported TOTP gives six-digit codes: \(code.line)")
     }
 
-    func testPassStoreMadeByTheRealPass() throws {
+    /// A scratch GnuPG home and password store made by the real `gpg` and `pass`; `tool` runs
+    /// either with both set; `remove` kills the agent and removes everything.
+    private struct PassFixture {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-pass-\(UUID().uuidString)")
-        let gnupg = root.appendingPathComponent("gnupg")
-        let store = root.appendingPathComponent("store")
-        try FileManager.default.createDirectory(at: gnupg, withIntermediateDirectories: true)
-        XCTAssertEqual(chmod(gnupg.path, 0o700), 0)
-        defer {
-            _ = try? ExternalTool.run("/usr/bin/gpgconf", ["--kill", "all"], environment: ["GNUPGHOME": gnupg.path])
-            try? FileManager.default.removeItem(at: root)
+        var gnupg: URL { root.appendingPathComponent("gnupg") }
+        var store: URL { root.appendingPathComponent("store") }
+        var environment: [String: String] { ["GNUPGHOME": gnupg.path, "PASSWORD_STORE_DIR": store.path] }
+
+        init() throws {
+            try FileManager.default.createDirectory(at: gnupg, withIntermediateDirectories: true)
+            XCTAssertEqual(chmod(gnupg.path, 0o700), 0)
+            try tool("/usr/bin/gpg", ["--batch", "--passphrase", "", "--quick-gen-key", "coffer-test@example.org", "default", "default", "never"])
+            try tool("/usr/bin/pass", ["init", "coffer-test@example.org"])
         }
-        let environment = ["GNUPGHOME": gnupg.path, "PASSWORD_STORE_DIR": store.path]
+
         func tool(_ path: String, _ arguments: [String], _ input: String = "") throws {
             let result = try ExternalTool.run(path, arguments, stdin: Data(input.utf8), environment: environment)
             XCTAssertEqual(result.status, 0, "\(path) \(arguments): \(result.errorText)")
         }
-        try tool("/usr/bin/gpg", ["--batch", "--passphrase", "", "--quick-gen-key", "coffer-test@example.org", "default", "default", "never"])
-        try tool("/usr/bin/pass", ["init", "coffer-test@example.org"])
+
+        func remove() {
+            _ = try? ExternalTool.run("/usr/bin/gpgconf", ["--kill", "all"], environment: ["GNUPGHOME": gnupg.path])
+            try? FileManager.default.removeItem(at: root)
+        }
+    }
+
+    func testPassStoreMadeByTheRealPass() throws {
+        let fixture = try PassFixture()
+        defer { fixture.remove() }
+        let (root, store, environment, tool) = (fixture.root, fixture.store, fixture.environment, fixture.tool)
         try tool("/usr/bin/pass", ["insert", "-m", "web/shop/café"],
                  "s3cr3t ☕\nlogin: ünï\nurl: https://café.example\n\(ImportFixtures.totpURI)\nfree text, 日本\n")
         try tool("/usr/bin/pass", ["insert", "-m", "bank"], "only-a-password\n")
@@ -187,6 +200,27 @@ final class ForeignImportTests: XCTestCase {
                                             environment: ["GNUPGHOME": empty.path])
         assertError(refused, 5, mentions: ["gpg cannot decrypt"])
         XCTAssertEqual(try vault.itemCount(), 2)
+    }
+
+    /// An entry that is a symbolic link out of the store (to a file the same key opens) is skipped
+    /// and named; the entries inside are imported.
+    func testPassImportStaysInsideTheStore() throws {
+        let fixture = try PassFixture()
+        defer { fixture.remove() }
+        try fixture.tool("/usr/bin/pass", ["insert", "-m", "inside"], "in-store-password\n")
+        try fixture.tool("/usr/bin/pass", ["insert", "-m", "elsewhere"], "outside-password\n")
+        let outside = fixture.root.appendingPathComponent("outside.gpg").path
+        try FileManager.default.moveItem(atPath: fixture.store.appendingPathComponent("elsewhere.gpg").path, toPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: fixture.store.appendingPathComponent("linked.gpg").path,
+                                                   withDestinationPath: outside)
+        let vault = try TestVault.make()
+        defer { vault.destroy() }
+        let result = try CofferProcess.run(["--vault", vault.path, "--passphrase-file", vault.passphraseFile, "import",
+                                            "--format", "pass", fixture.store.path], home: vault.root,
+                                           environment: fixture.environment)
+        assertOK(result)
+        XCTAssertTrue(result.err.contains("Skipped 1 entry leading out of the store (symbolic links): linked.gpg."), result.summary)
+        XCTAssertEqual(try vault.list().compactMap { $0["title"] as? String }, ["inside"])
     }
 
     func testDuplicatesAreSkippedAndDryRunImportsNothing() throws {

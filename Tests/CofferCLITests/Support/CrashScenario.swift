@@ -60,7 +60,7 @@ final class CrashScenario {
         accountPassword = "pw-\(UUID().uuidString)"
         accountPasswordFile = directory.appendingPathComponent("account-password").path
         importFile = directory.appendingPathComponent("import.json").path
-        try Data((accountPassword + "\n").utf8).write(to: URL(fileURLWithPath: accountPasswordFile))
+        try TestVault.writePrivate(Data((accountPassword + "\n").utf8), to: accountPasswordFile)
     }
 
     func destroy() {
@@ -74,7 +74,7 @@ final class CrashScenario {
         var files: [String] = []
         for (index, phrase) in passphrases.enumerated() {
             let path = directory.appendingPathComponent("passphrase-\(index)").path
-            try Data((phrase + "\n").utf8).write(to: URL(fileURLWithPath: path))
+            try TestVault.writePrivate(Data((phrase + "\n").utf8), to: path)
             files.append(path)
         }
         a = try CrashDevice(name: "A", in: directory, passphraseFiles: files, log: log)

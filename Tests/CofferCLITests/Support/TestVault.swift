@@ -25,7 +25,14 @@ final class TestVault: @unchecked Sendable {
         path = directory.appendingPathComponent("vault.db").path
         self.passphrase = passphrase
         passphraseFile = work.appendingPathComponent("passphrase").path
-        try Data((passphrase + "\n").utf8).write(to: URL(fileURLWithPath: passphraseFile))
+        try Self.writePrivate(Data((passphrase + "\n").utf8), to: passphraseFile)
+    }
+
+    /// Writes a file only its owner may read, as a user keeps a passphrase file (coffer refuses
+    /// one that others can read).
+    static func writePrivate(_ contents: Data, to path: String) throws {
+        try contents.write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o600)
     }
 
     /// A new vault, initialised through `coffer init --passphrase-file`.
@@ -124,9 +131,9 @@ final class TestVault: @unchecked Sendable {
     /// Writes `contents` to `work/NAME` and returns its path.
     @discardableResult
     func writeWorkFile(_ name: String, _ contents: Data) throws -> String {
-        let url = work.appendingPathComponent(name)
-        try contents.write(to: url)
-        return url.path
+        let path = work.appendingPathComponent(name).path
+        try Self.writePrivate(contents, to: path)
+        return path
     }
 
     func writeWorkFile(_ name: String, _ text: String) throws -> String {
