@@ -4,8 +4,8 @@ import Foundation
 /// Step 4, push: local changes go to the server in batches, each acknowledged on its own.
 ///
 /// Creates carry `If-None-Match: *`, updates and deletes `If-Match` on the timestamp they are
-/// based on. Changes still in conflict are held back. A 412 leaves the change pending (the next
-/// fetch brings the newer version to merge with); an unknown outcome (409/5xx in a batch) too.
+/// based on. Changes still in conflict are held back. What each change becomes as a request and
+/// what each answer means are `PushRules`; this step reads, sends and counts.
 enum PushStep {
     /// A change the server accepted, for the apply step.
     struct Acknowledgement: Sendable {
@@ -34,45 +34,26 @@ enum PushStep {
         var requests: [KintoWriteRequest] = []
         var sent: [PendingChange] = []
         for change in changes {
-            switch change.action {
-            case .remove where change.lastModified == 0:
-                // Never reached the server: nothing to delete there.
+            switch PushRules.send(change, in: collection) {
+            case .nothing:
                 outcome.acknowledgements.append(Acknowledgement(collection: collection, id: change.id,
                                                                 pushedRecord: change.record, lastModified: nil, base: 0))
-                continue
-            case .remove:
-                requests.append(.delete(collection: collection, id: change.id, lastModified: change.lastModified))
-            case .add:
-                requests.append(.create(collection: collection, id: change.id, record: Data(change.record.utf8)))
-            case .update where change.lastModified == 0:
-                // Based on nothing the server has (it lost the record): created again.
-                requests.append(.create(collection: collection, id: change.id, record: Data(change.record.utf8)))
-            case .update:
-                requests.append(.update(collection: collection, id: change.id, record: Data(change.record.utf8),
-                                        lastModified: change.lastModified))
+            case .request(let request):
+                requests.append(request)
+                sent.append(change)
             }
-            sent.append(change)
         }
         guard !requests.isEmpty else { return outcome }
         context.progress(SyncProgress(step: .push, collection: collection.rawValue, done: 0, total: requests.count))
         let results = try await context.client.batch(requests)
         CrashPoint.reach("sync.push.\(collection.rawValue).after-send")
         for (change, result) in zip(sent, results) {
-            switch result {
-            case .accepted(_, let serverStamp):
-                outcome.acknowledgements.append(Acknowledgement(
-                    collection: collection, id: change.id, pushedRecord: change.record,
-                    lastModified: change.action == .remove ? nil : serverStamp, base: change.lastModified))
-            case .failed(404, _) where change.action == .remove, .preconditionFailed(existing: nil) where change.action == .remove:
-                // Already gone on the server (a 412 without the current record: only a tombstone
-                // is left, which a fetch may have brought already): the removal holds.
-                outcome.acknowledgements.append(Acknowledgement(collection: collection, id: change.id,
-                                                                pushedRecord: change.record, lastModified: nil,
-                                                                base: change.lastModified))
-            case .preconditionFailed:
-                outcome.rejected += 1
-            case .failed(let status, let message):
-                context.logger.warning("push \(collection.rawValue) \(change.id): \(status) \(message)")
+            switch PushRules.answer(result, to: change.action) {
+            case .acknowledged(let lastModified):
+                outcome.acknowledgements.append(Acknowledgement(collection: collection, id: change.id, pushedRecord: change.record,
+                                                                lastModified: lastModified, base: change.lastModified))
+            case .rejected(let reason):
+                if let reason { context.logger.warning("push \(collection.rawValue) \(change.id): \(reason)") }
                 outcome.rejected += 1
             case .unknown:
                 outcome.unknown += 1
