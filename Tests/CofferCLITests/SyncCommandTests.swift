@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

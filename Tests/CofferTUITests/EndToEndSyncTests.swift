@@ -100,11 +100,7 @@ final class EndToEndSyncTests: XCTestCase {
 
     /// The test Kinto (`make test` starts it): without it this test fails.
     static func kintoURL(file: StaticString = #filePath, line: UInt = #line) throws -> URL {
-        if let text = ProcessInfo.processInfo.environment["COFFER_TEST_KINTO_URL"], let url = URL(string: text) {
-            return url
-        }
-        XCTFail("COFFER_TEST_KINTO_URL is not set: run the tests with `make test`", file: file, line: line)
-        throw Stop()
+        try TestKinto.url(file: file, line: line)
     }
 
     /// A new vault at `path` made from the account's keystore on the server (what `coffer join`

@@ -1,5 +1,6 @@
 import CofferCore
 import CofferSync
+import CofferTestSupport
 import Foundation
 import XCTest
 
@@ -12,19 +13,9 @@ struct TestServer: Sendable {
     /// The API root, ending in `/v1`.
     let url: URL
 
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "COFFER_TEST_KINTO_URL is not set" }
-    }
-
     /// The server; without one configured the test fails (it never passes by skipping).
     static func require(file: StaticString = #filePath, line: UInt = #line) throws -> TestServer {
-        if let value = ProcessInfo.processInfo.environment["COFFER_TEST_KINTO_URL"], !value.isEmpty,
-           let url = URL(string: value) {
-            return TestServer(url: url)
-        }
-        XCTFail("COFFER_TEST_KINTO_URL is not set: run the tests with `make test` or Resources/scripts/with-kinto.sh",
-                file: file, line: line)
-        throw Missing()
+        TestServer(url: try TestKinto.url(file: file, line: line))
     }
 
     /// `http://host:port` of the server, without the API path.
