@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Module directions (DESIGN §1): coffer -> CofferTUI -> CofferSync -> CofferCore. CONTRIBUTING.md has
+// Module directions (DESIGN §1): coffer -> CofferTUI -> CofferSync -> CofferCore; CofferSystem (helper
+// processes, clipboard, hardening) sits beside CofferSync, under the screen and the commands. CONTRIBUTING.md has
 // the whole map, with the tool and test-support targets.
 let package = Package(
     name: "Coffer",
@@ -44,14 +45,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What a process does with the system around it, for the screen and the commands alike:
+        // helper programs, the clipboard, hardening at start.
+        .target(
+            name: "CofferSystem",
+            dependencies: ["CofferCore", "CSodium"]
+        ),
         .target(
             name: "CofferTUI",
-            dependencies: ["CofferSync", "CofferCore", "CNcursesw"]
+            dependencies: ["CofferSync", "CofferCore", "CofferSystem", "CNcursesw"]
         ),
         .executableTarget(
             name: "coffer",
             dependencies: [
-                "CofferCore", "CofferSync", "CofferTUI",
+                "CofferCore", "CofferSync", "CofferSystem", "CofferTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -77,9 +84,9 @@ let package = Package(
         .executableTarget(name: "FuzzDeviceMessages", dependencies: ["CofferFuzzChecks"],
                           path: "Sources/FuzzDeviceMessages"),
         .executableTarget(name: "FuzzInvitations", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzInvitations"),
-        .testTarget(name: "CofferCoreTests", dependencies: ["CofferCore", "CofferSync", "CofferFuzzChecks", "CofferTestSupport"]),
+        .testTarget(name: "CofferCoreTests", dependencies: ["CofferCore", "CofferSync", "CofferSystem", "CofferFuzzChecks", "CofferTestSupport"]),
         .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore", "CofferTestSupport"]),
-        .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore", "CofferTestSupport"],
+        .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore", "CofferSystem", "CofferTestSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "CofferCLITests", dependencies: ["CofferCore", "CofferSync", "CofferTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],

@@ -1,5 +1,6 @@
 import CofferCore
 import CofferSync
+import CofferSystem
 import Foundation
 
 /// The input loop: reads a key, feeds events through `Update`, performs the effects, draws.

@@ -1,5 +1,6 @@
 import CofferCore
 import CofferSync
+import CofferSystem
 import Foundation
 
 /// What the screen needs from the rest of Coffer, injected so it runs (and is tested) without

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CofferTUI
+import CofferSystem
 import Crypto
 import Foundation
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CofferCore
 import CofferSync
-import CofferTUI
+import CofferSystem
 import Foundation
 import Logging
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CofferCore
-import CofferTUI
+import CofferSystem
 import Foundation
 
 struct CopyCommand: AsyncParsableCommand {

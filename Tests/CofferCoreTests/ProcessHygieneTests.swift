@@ -1,4 +1,5 @@
 @testable import CofferCore
+import CofferSystem
 import Foundation
 import XCTest
 

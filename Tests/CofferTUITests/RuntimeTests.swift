@@ -1,5 +1,6 @@
 import CofferCore
 import CofferSync
+import CofferSystem
 import Foundation
 import XCTest
 @testable import CofferTUI

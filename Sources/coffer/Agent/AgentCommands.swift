@@ -1,5 +1,6 @@
 import ArgumentParser
 import CofferCore
+import CofferSystem
 import CofferTUI
 import Foundation
 
