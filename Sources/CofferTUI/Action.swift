@@ -1,5 +1,5 @@
 /// What a key does, apart from which key it is (the key table maps one to the other).
-public enum Action: String, Sendable, Hashable, CaseIterable {
+enum Action: String, Sendable, Hashable, CaseIterable {
     // Moving around.
     case moveUp, moveDown, pageUp, pageDown, moveToTop, moveToBottom, open, back
     // The list.

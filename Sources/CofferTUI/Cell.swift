@@ -2,19 +2,19 @@
 ///
 /// A character two columns wide sits in the left cell; the right one is a continuation (empty
 /// text) so that every row of a grid is exactly `width` cells and columns line up as on screen.
-public struct Cell: Sendable, Equatable, Hashable {
-    public var text: String
-    public var style: Style
+struct Cell: Sendable, Equatable, Hashable {
+    var text: String
+    var style: Style
 
-    public init(_ text: String = " ", style: Style = .plain) {
+    init(_ text: String = " ", style: Style = .plain) {
         self.text = text
         self.style = style
     }
 
-    public static let blank = Cell()
+    static let blank = Cell()
 
     /// The right half of a wide character.
-    public static func continuation(style: Style) -> Cell { Cell("", style: style) }
+    static func continuation(style: Style) -> Cell { Cell("", style: style) }
 
-    public var isContinuation: Bool { text.isEmpty }
+    var isContinuation: Bool { text.isEmpty }
 }

@@ -9,58 +9,58 @@ import CofferCore
 /// applies the user's choices (`ScreenServices.resolveReview`, `swappedChoices`): a choice that
 /// differs from the merge's becomes a local change, and resolving clears the item's ⚑ badge.
 public struct ConflictReview: Sendable, Equatable, Identifiable {
-    public var itemID: String
-    public var title: String
-    public var fields: [FieldConflict]
+    public internal(set) var itemID: String
+    var title: String
+    var fields: [FieldConflict]
 
     public var id: String { itemID }
 
-    public init(itemID: String, title: String, fields: [FieldConflict]) {
+    init(itemID: String, title: String, fields: [FieldConflict]) {
         self.itemID = itemID
         self.title = title
         self.fields = fields
     }
 
     /// Whether the user changed any of the merge's choices.
-    public var isChanged: Bool { fields.contains { $0.chosen != $0.mergeChoice } }
+    var isChanged: Bool { fields.contains { $0.chosen != $0.mergeChoice } }
 }
 
 /// A review row: a field the merge recorded (the merge's own `ItemMerge.FieldConflict`, the one
 /// conflict type from the merge to the screen) and the value the user is choosing to keep.
-public struct FieldConflict: Sendable, Equatable {
-    public typealias Choice = ItemMerge.Choice
-    public typealias ChangedOn = ItemMerge.ChangedOn
+struct FieldConflict: Sendable, Equatable {
+    typealias Choice = ItemMerge.Choice
+    typealias ChangedOn = ItemMerge.ChangedOn
 
     /// What the merge recorded: both values, who changed the field, what it kept.
-    public var merged: ItemMerge.FieldConflict
+    var merged: ItemMerge.FieldConflict
     /// What will be kept: the merge's choice until the user swaps it.
-    public var chosen: Choice
+    var chosen: Choice
 
-    public init(_ merged: ItemMerge.FieldConflict) {
+    init(_ merged: ItemMerge.FieldConflict) {
         self.merged = merged
         self.chosen = merged.chosen
     }
 
     /// A row for a single value (or, with `combined`, a list shown as text).
-    public init(name: ItemField, local: String, remote: String, combined: String? = nil, changedOn: ChangedOn = .both,
+    init(name: ItemField, local: String, remote: String, combined: String? = nil, changedOn: ChangedOn = .both,
                 chosen: Choice) {
         var merged = ItemMerge.FieldConflict(field: name, local: local, remote: remote, changedOn: changedOn, chosen: chosen)
         merged.combined = combined
         self.init(merged)
     }
 
-    public var name: ItemField { merged.field }
-    public var local: String { merged.local }
-    public var remote: String { merged.remote }
+    var name: ItemField { merged.field }
+    var local: String { merged.local }
+    var remote: String { merged.remote }
     /// The three-way merge of a list field; nil for single values.
-    public var combined: String? { merged.combined }
-    public var changedOn: ChangedOn { merged.changedOn }
+    var combined: String? { merged.combined }
+    var changedOn: ChangedOn { merged.changedOn }
     /// What the merge chose.
-    public var mergeChoice: Choice { merged.chosen }
+    var mergeChoice: Choice { merged.chosen }
 
-    public var isSecret: Bool { name.isSecret }
+    var isSecret: Bool { name.isSecret }
 
-    public func value(of choice: Choice) -> String {
+    func value(of choice: Choice) -> String {
         switch choice {
         case .local: return local
         case .remote: return remote
@@ -68,11 +68,11 @@ public struct FieldConflict: Sendable, Equatable {
         }
     }
 
-    public var chosenValue: String { value(of: chosen) }
+    var chosenValue: String { value(of: chosen) }
 
     /// Moves to the next choice: local → remote → combined (when there is one) → local. Moving a
     /// field changed on one side to the other side's value undoes that change.
-    public mutating func swapChoice() {
+    mutating func swapChoice() {
         switch chosen {
         case .local: chosen = .remote
         case .remote: chosen = combined == nil ? .local : .combined

@@ -3,15 +3,15 @@ import Foundation
 
 /// The lines of an item's detail page, before scrolling: shared by `Render` (to draw them) and
 /// `Update` (to know how far the page scrolls).
-public enum DetailLayout {
-    public struct Line: Sendable, Equatable {
-        public var label: String
-        public var text: String
-        public var style: Style
+enum DetailLayout {
+    struct Line: Sendable, Equatable {
+        var label: String
+        var text: String
+        var style: Style
         /// Drawn from the left margin rather than in the value column.
-        public var isHeading: Bool
+        var isHeading: Bool
 
-        public init(_ label: String, _ text: String, style: Style = .plain, isHeading: Bool = false) {
+        init(_ label: String, _ text: String, style: Style = .plain, isHeading: Bool = false) {
             self.label = label
             self.text = text
             self.style = style
@@ -23,7 +23,7 @@ public enum DetailLayout {
     static let labelWidth = 11
 
     /// `now` draws the live TOTP code and its countdown.
-    public static func lines(for row: ScreenItem, state: ScreenState, detail: DetailState, now: Date) -> [Line] {
+    static func lines(for row: ScreenItem, state: ScreenState, detail: DetailState, now: Date) -> [Line] {
         let zone = state.settings.timeZone
         let valueWidth = max(10, state.size.width - labelWidth - 4)
         var lines = [Line("", row.displayTitle, style: .bold, isHeading: true)]

@@ -3,32 +3,32 @@ import Foundation
 
 /// An invitation opened from the Devices page (`i`), as far as it has come: the code shown while
 /// it waits, then the claimant's name and confirmation number asked about (seed 004).
-public struct DeviceInvitation: Sendable, Equatable {
-    public enum Stage: Sendable, Equatable {
+struct DeviceInvitation: Sendable, Equatable {
+    enum Stage: Sendable, Equatable {
         case opening
         case waiting(code: String, expires: Date, server: String)
         case answering
     }
 
-    public var stage: Stage
+    var stage: Stage
 
-    public init(stage: Stage) {
+    init(stage: Stage) {
         self.stage = stage
     }
 }
 
 /// An open rendezvous and the claim on it, carried from the runtime through the state to the
 /// answer. Compared by code: the host holds keys, not values to compare.
-public struct InvitationTicket: Sendable, Equatable {
-    public let host: InvitationHost
-    public let claim: InvitationHost.Claim
+struct InvitationTicket: Sendable, Equatable {
+    let host: InvitationHost
+    let claim: InvitationHost.Claim
 
-    public init(host: InvitationHost, claim: InvitationHost.Claim) {
+    init(host: InvitationHost, claim: InvitationHost.Claim) {
         self.host = host
         self.claim = claim
     }
 
-    public static func == (lhs: InvitationTicket, rhs: InvitationTicket) -> Bool {
+    static func == (lhs: InvitationTicket, rhs: InvitationTicket) -> Bool {
         lhs.host.code == rhs.host.code && lhs.claim.name == rhs.claim.name
             && lhs.claim.agreement.confirmation == rhs.claim.agreement.confirmation
     }

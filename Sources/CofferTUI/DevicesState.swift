@@ -1,19 +1,19 @@
 import CofferCore
 
 /// The Devices page (`D`): the account's devices as the last listing gave them, and the cursor.
-public struct DevicesState: Sendable, Equatable {
+struct DevicesState: Sendable, Equatable {
     /// Nil until the first listing arrives.
-    public var devices: [KnownDevice]?
-    public var cursor = 0
+    var devices: [KnownDevice]?
+    var cursor = 0
     /// An invitation opened here (`i`), until it ends.
-    public var invitation: DeviceInvitation?
+    var invitation: DeviceInvitation?
 
-    public init(devices: [KnownDevice]? = nil) {
+    init(devices: [KnownDevice]? = nil) {
         self.devices = devices
     }
 
     /// The device under the cursor.
-    public var current: KnownDevice? {
+    var current: KnownDevice? {
         guard let devices, devices.indices.contains(cursor) else { return nil }
         return devices[cursor]
     }

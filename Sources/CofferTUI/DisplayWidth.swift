@@ -4,12 +4,12 @@
 /// the process locale. It agrees with glibc's `wcwidth` on what the screen draws: East Asian wide
 /// characters and emoji with emoji presentation take two columns, combining marks and format
 /// characters none.
-public enum DisplayWidth {
+enum DisplayWidth {
     /// Columns of one grapheme cluster: the width of its first visible scalar (0, 1 or 2).
     ///
     /// Terminals draw a cluster (a letter with accents, an emoji sequence) in the cell of its first
     /// scalar; the rest combine with it.
-    public static func of(_ character: Character) -> Int {
+    static func of(_ character: Character) -> Int {
         for scalar in character.unicodeScalars {
             let width = of(scalar)
             if width > 0 { return width }
@@ -18,13 +18,13 @@ public enum DisplayWidth {
     }
 
     /// Columns of a string when drawn on one line.
-    public static func of(_ text: String) -> Int {
+    static func of(_ text: String) -> Int {
         text.reduce(0) { $0 + of($1) }
     }
 
     /// Columns of one scalar, as glibc's `wcwidth` in a UTF-8 locale; control characters count 0
     /// (the screen never draws them: see `Grid.sanitized`).
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
         if value < 0x300 { return 1 }

@@ -2,7 +2,7 @@ import CofferCore
 import CofferSync
 
 /// Work `Update` asks the runtime to do; each ends by posting a `ScreenEvent`.
-public enum Effect: Sendable, Equatable {
+enum Effect: Sendable, Equatable {
     /// Calibrate the KDF (unless given) and create the vault, left unlocked.
     case createVault(passphrase: SecretText)
     case unlock(passphrase: SecretText)

@@ -15,7 +15,7 @@ public enum Format {
     }
 
     /// "just now", "12 s ago", "3 min ago"…; "never" for nil.
-    public static func age(of date: Date?, now: Date) -> String {
+    static func age(of date: Date?, now: Date) -> String {
         guard let date else { return "never" }
         let seconds = now.timeIntervalSince(date)
         return seconds < 5 ? "just now" : duration(seconds) + " ago"
@@ -33,29 +33,29 @@ public enum Format {
     }
 
     /// "14:03:20".
-    public static func clockTime(_ date: Date, in zone: TimeZone) -> String {
+    static func clockTime(_ date: Date, in zone: TimeZone) -> String {
         let parts = components(date, in: zone)
         return "\(pad(parts.hour)):\(pad(parts.minute)):\(pad(parts.second))"
     }
 
     /// "2026-11-21 09:00".
-    public static func dateTime(_ date: Date, in zone: TimeZone) -> String {
+    static func dateTime(_ date: Date, in zone: TimeZone) -> String {
         let parts = components(date, in: zone)
         return "\(parts.year ?? 0)-\(pad(parts.month))-\(pad(parts.day)) \(pad(parts.hour)):\(pad(parts.minute))"
     }
 
-    public static func dateTime(_ timestamp: Timestamp, in zone: TimeZone) -> String {
+    static func dateTime(_ timestamp: Timestamp, in zone: TimeZone) -> String {
         dateTime(timestamp.date, in: zone)
     }
 
     /// "2026-11-21".
-    public static func date(_ timestamp: Timestamp, in zone: TimeZone) -> String {
+    static func date(_ timestamp: Timestamp, in zone: TimeZone) -> String {
         let parts = components(timestamp.date, in: zone)
         return "\(parts.year ?? 0)-\(pad(parts.month))-\(pad(parts.day))"
     }
 
     /// "1 item", "3 items".
-    public static func count(_ number: Int, _ noun: String) -> String {
+    static func count(_ number: Int, _ noun: String) -> String {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

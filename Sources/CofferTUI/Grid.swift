@@ -3,35 +3,35 @@
 /// `Render` draws into a grid; `NcursesScreen` writes the cells that differ from the last frame,
 /// and tests compare `text` with golden snapshots. Writing clips at the right edge and never
 /// splits a wide character: one that would not fit becomes a space.
-public struct Grid: Sendable, Equatable {
-    public struct Position: Sendable, Equatable, Hashable {
-        public var x: Int
-        public var y: Int
+struct Grid: Sendable, Equatable {
+    struct Position: Sendable, Equatable, Hashable {
+        var x: Int
+        var y: Int
 
-        public init(x: Int, y: Int) {
+        init(x: Int, y: Int) {
             self.x = x
             self.y = y
         }
     }
 
-    public let size: Size
-    public private(set) var cells: [Cell]
+    let size: Size
+    private(set) var cells: [Cell]
     /// Where the terminal cursor shows (text input); nil hides it.
-    public var cursor: Position?
+    var cursor: Position?
 
-    public init(size: Size) {
+    init(size: Size) {
         self.size = Size(width: max(0, size.width), height: max(0, size.height))
         cells = Array(repeating: .blank, count: self.size.width * self.size.height)
     }
 
-    public subscript(x: Int, y: Int) -> Cell {
+    subscript(x: Int, y: Int) -> Cell {
         cells[y * size.width + x]
     }
 
     /// Writes `text` from column `x` of row `y`, at most `maxWidth` columns (to the right edge
     /// when nil). Control characters are drawn as `�`. Returns the columns written.
     @discardableResult
-    public mutating func write(_ text: String, x: Int, y: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
+    mutating func write(_ text: String, x: Int, y: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
         guard y >= 0, y < size.height, x < size.width else { return 0 }
         let limit = min(size.width, maxWidth.map { x + max(0, $0) } ?? size.width)
         var column = x
@@ -55,21 +55,21 @@ public struct Grid: Sendable, Equatable {
     }
 
     /// Paints `width` cells of row `y` from `x` as blanks in `style` (a bar's background).
-    public mutating func fill(x: Int = 0, y: Int, width: Int? = nil, style: Style) {
+    mutating func fill(x: Int = 0, y: Int, width: Int? = nil, style: Style) {
         guard y >= 0, y < size.height else { return }
         let end = min(size.width, x + (width ?? size.width))
         for column in max(0, x)..<max(max(0, x), end) { put(Cell(" ", style: style), at: column, y) }
     }
 
     /// Sets the style of existing cells without changing their text (highlighting a row).
-    public mutating func restyle(x: Int = 0, y: Int, width: Int? = nil, _ change: (inout Style) -> Void) {
+    mutating func restyle(x: Int = 0, y: Int, width: Int? = nil, _ change: (inout Style) -> Void) {
         guard y >= 0, y < size.height else { return }
         let end = min(size.width, x + (width ?? size.width))
         for column in max(0, x)..<max(max(0, x), end) { change(&cells[y * size.width + column].style) }
     }
 
     /// One row as text: wide characters once, trailing blanks removed.
-    public func line(_ y: Int) -> String {
+    func line(_ y: Int) -> String {
         var text = ""
         for x in 0..<size.width {
             let cell = self[x, y]
@@ -80,7 +80,7 @@ public struct Grid: Sendable, Equatable {
     }
 
     /// The whole frame as text, one line per row (what snapshots store).
-    public var text: String {
+    var text: String {
         (0..<size.height).map(line).joined(separator: "\n")
     }
 

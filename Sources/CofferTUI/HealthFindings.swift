@@ -4,8 +4,8 @@ import Foundation
 /// The last health check of the unlocked vault (DESIGN §13), item by item: what the Health page
 /// lists and the detail page's badge line shows. Made off the input loop (zxcvbn over every
 /// password takes a while on a large vault) and kept until the next check.
-public struct HealthFindings: Sendable, Equatable {
-    public enum Problem: Sendable, Equatable {
+struct HealthFindings: Sendable, Equatable {
+    enum Problem: Sendable, Equatable {
         /// zxcvbn's estimate, below `PassphraseStrength.weakBelowBits`.
         case weak(bits: Int)
         /// The same password is in this many other items.
@@ -14,21 +14,21 @@ public struct HealthFindings: Sendable, Equatable {
         case old(since: Timestamp)
     }
 
-    public struct Row: Sendable, Equatable {
-        public var itemID: String
-        public var title: String
-        public var problems: [Problem]
+    struct Row: Sendable, Equatable {
+        var itemID: String
+        var title: String
+        var problems: [Problem]
         /// The password's change time when checked: after a later change the row no longer holds.
-        public var passwordChanged: Timestamp
+        var passwordChanged: Timestamp
     }
 
     /// Items with at least one problem: the most problems first, then by title.
-    public private(set) var rows: [Row]
+    private(set) var rows: [Row]
     /// Items with a password that were checked.
-    public private(set) var checkedCount: Int
+    private(set) var checkedCount: Int
     private var rowIndex: [String: Int]
 
-    public init(report: HealthReport, checked items: [Item]) {
+    init(report: HealthReport, checked items: [Item]) {
         var problems: [String: [Problem]] = [:]
         for weak in report.weak { problems[weak.id, default: []].append(.weak(bits: weak.bits)) }
         for group in report.reused {
@@ -44,18 +44,18 @@ public struct HealthFindings: Sendable, Equatable {
     }
 
     /// Checks `items` at `now` (the server-corrected clock).
-    public static func check(_ items: [Item], now: Date) throws -> HealthFindings {
+    static func check(_ items: [Item], now: Date) throws -> HealthFindings {
         HealthFindings(report: try HealthReport.check(items, now: Timestamp(now)), checked: items)
     }
 
     /// The item's row, if it had a problem and its password has not changed since the check.
-    public func row(for item: Item) -> Row? {
+    func row(for item: Item) -> Row? {
         guard let index = rowIndex[item.id], rows[index].passwordChanged == item.passwordChanged else { return nil }
         return rows[index]
     }
 
     /// "weak (23 bits) · reused in 2 other items · unchanged since 3 May 2024".
-    public static func describe(_ problems: [Problem], in zone: TimeZone) -> String {
+    static func describe(_ problems: [Problem], in zone: TimeZone) -> String {
         problems.map { problem in
             switch problem {
             case .weak(let bits): return "weak (~\(bits) bits)"

@@ -3,13 +3,13 @@ import Foundation
 
 /// The list's `/` filter: every word typed must appear in the title, username, an origin, a tag
 /// or the notes (ignoring case and accents).
-public enum ItemFilter {
-    public static func matches(_ item: ScreenItem, query: String) -> Bool {
+enum ItemFilter {
+    static func matches(_ item: ScreenItem, query: String) -> Bool {
         ListIndex(items: [item], sort: .title).visible(query: query).count == 1
     }
 
     /// The items to list, filtered then sorted; unreadable items sort last by id.
-    public static func visible(_ items: [ScreenItem], query: String, sort: ListState.SortOrder) -> [ScreenItem] {
+    static func visible(_ items: [ScreenItem], query: String, sort: ListState.SortOrder) -> [ScreenItem] {
         ListIndex(items: items, sort: sort).visible(query: query)
     }
 

@@ -2,13 +2,13 @@ import CofferCore
 import Foundation
 
 /// The edit and new-item form: one text field per item field, validation messages in place.
-public struct ItemForm: Sendable, Equatable {
-    public enum Field: Int, Sendable, CaseIterable, Comparable {
+struct ItemForm: Sendable, Equatable {
+    enum Field: Int, Sendable, CaseIterable, Comparable {
         case title, username, password, totp, origins, tags, notes, disabled
 
-        public static func < (lhs: Field, rhs: Field) -> Bool { lhs.rawValue < rhs.rawValue }
+        static func < (lhs: Field, rhs: Field) -> Bool { lhs.rawValue < rhs.rawValue }
 
-        public var label: String {
+        var label: String {
             switch self {
             case .title: return "Title"
             case .username: return "Username"
@@ -23,23 +23,23 @@ public struct ItemForm: Sendable, Equatable {
     }
 
     /// nil for a new item.
-    public var itemID: String?
+    var itemID: String?
     /// The version the form was opened on: saving merges into whatever the vault holds by then.
-    public var base: Item?
-    public var texts: [Field: TextField]
-    public var isDisabled: Bool
-    public var focus = Field.title
+    var base: Item?
+    var texts: [Field: TextField]
+    var isDisabled: Bool
+    var focus = Field.title
     /// Validation messages under each field.
-    public var problems: [Field: [String]] = [:]
+    var problems: [Field: [String]] = [:]
     /// Messages that belong to no one field (a failed save).
-    public var formProblems: [String] = []
-    public var isPasswordRevealed = false
-    public var generator: GeneratorState?
-    public var isSaving = false
-    public var hasChanges = false
+    var formProblems: [String] = []
+    var isPasswordRevealed = false
+    var generator: GeneratorState?
+    var isSaving = false
+    var hasChanges = false
 
     /// A form for a new item, or for editing `item`.
-    public init(editing item: Item? = nil) {
+    init(editing item: Item? = nil) {
         itemID = item?.id
         base = item
         isDisabled = item?.disabled ?? false
@@ -54,9 +54,9 @@ public struct ItemForm: Sendable, Equatable {
         ]
     }
 
-    public func text(_ field: Field) -> String { texts[field]?.text ?? "" }
+    func text(_ field: Field) -> String { texts[field]?.text ?? "" }
 
-    public var isNew: Bool { itemID == nil }
+    var isNew: Bool { itemID == nil }
 
     /// Lists are typed comma-separated; blanks between commas are dropped.
     static func list(_ text: String) -> [String] {

@@ -1,5 +1,5 @@
 /// A key press, decoded from the terminal.
-public enum Key: Sendable, Hashable {
+enum Key: Sendable, Hashable {
     /// A printable character (text input, or a command key such as `j`).
     case character(Character)
     /// Ctrl with a letter, as the lowercase letter (`control("g")` is Ctrl-G).
@@ -10,7 +10,7 @@ public enum Key: Sendable, Hashable {
     case enter, escape, tab, backTab, backspace, delete
 
     /// How the help screen and the hints name the key.
-    public var displayName: String {
+    var displayName: String {
         switch self {
         case .character(" "): return "Space"
         case .character(let character): return String(character)
@@ -34,7 +34,7 @@ public enum Key: Sendable, Hashable {
     }
 
     /// The character this key types into a text field, if it types one.
-    public var typedCharacter: Character? {
+    var typedCharacter: Character? {
         if case .character(let character) = self { return character }
         return nil
     }

@@ -1,16 +1,16 @@
 /// One row of the key table: keys, what they do, where, and when they do nothing.
-public struct KeyBinding: Sendable {
-    public var keys: [Key]
-    public var action: Action
+struct KeyBinding: Sendable {
+    var keys: [Key]
+    var action: Action
     /// What the help screen says.
-    public var description: String
+    var description: String
     /// The short form in the hint line; nil keeps the binding out of it.
-    public var hint: String?
-    public var contexts: Set<KeyContext>
+    var hint: String?
+    var contexts: Set<KeyContext>
     /// Why the binding does nothing in this state (shown when pressed, and in help); nil when enabled.
-    public var disabledReason: @Sendable (ScreenState) -> String?
+    var disabledReason: @Sendable (ScreenState) -> String?
 
-    public init(keys: [Key], action: Action, description: String, hint: String? = nil, contexts: Set<KeyContext>,
+    init(keys: [Key], action: Action, description: String, hint: String? = nil, contexts: Set<KeyContext>,
                 disabledReason: @escaping @Sendable (ScreenState) -> String? = { _ in nil }) {
         self.keys = keys
         self.action = action
@@ -21,5 +21,5 @@ public struct KeyBinding: Sendable {
     }
 
     /// The keys as the help screen lists them ("↓ j").
-    public var keyNames: String { keys.map(\.displayName).joined(separator: " ") }
+    var keyNames: String { keys.map(\.displayName).joined(separator: " ") }
 }

@@ -5,12 +5,12 @@ import CofferCore
 ///
 /// In contexts that take text, a printable key goes to the field unless a binding for it is
 /// enabled there (Space toggles the Disabled field only when that field has the focus).
-public enum KeyBindings {
+enum KeyBindings {
     static let browsing: Set<KeyContext> = [.list, .detail, .review, .devices, .health]
     static let typing: Set<KeyContext> = [.firstRun, .locked, .filter, .form, .generator]
     static let everywhere = Set(KeyContext.allCases)
 
-    public static let table: [KeyBinding] = [
+    static let table: [KeyBinding] = [
         // Moving around.
         KeyBinding(keys: [.down, .character("j")], action: .moveDown, description: "Move down",
                    contexts: browsing),
@@ -192,17 +192,17 @@ public enum KeyBindings {
     ]
 
     /// The binding `key` triggers in `context`, if any.
-    public static func binding(for key: Key, in context: KeyContext) -> KeyBinding? {
+    static func binding(for key: Key, in context: KeyContext) -> KeyBinding? {
         table.first { $0.contexts.contains(context) && $0.keys.contains(key) }
     }
 
     /// The bindings of `context`, in table order (what help lists).
-    public static func bindings(in context: KeyContext) -> [KeyBinding] {
+    static func bindings(in context: KeyContext) -> [KeyBinding] {
         table.filter { $0.contexts.contains(context) }
     }
 
     /// The hint line: enabled bindings with a hint.
-    public static func hints(for state: ScreenState) -> [String] {
+    static func hints(for state: ScreenState) -> [String] {
         bindings(in: .current(of: state)).filter { $0.disabledReason(state) == nil }.compactMap(\.hint)
     }
 

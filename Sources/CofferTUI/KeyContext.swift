@@ -1,9 +1,9 @@
 /// Where keys go: each page, and each part of a page that takes its own keys.
-public enum KeyContext: String, Sendable, Hashable, CaseIterable {
+enum KeyContext: String, Sendable, Hashable, CaseIterable {
     case firstRun, locked, list, filter, detail, form, generator, review, devices, health, confirm, help
 
     /// Whether printable keys without a binding are typed into a field.
-    public var takesText: Bool {
+    var takesText: Bool {
         switch self {
         case .firstRun, .locked, .filter, .form: return true
         default: return false
@@ -11,7 +11,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The context of the page under any overlay (what the help screen describes).
-    public static func page(of state: ScreenState) -> KeyContext {
+    static func page(of state: ScreenState) -> KeyContext {
         switch state.page {
         case .firstRun: return .firstRun
         case .locked: return .locked
@@ -25,7 +25,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The context that receives the next key.
-    public static func current(of state: ScreenState) -> KeyContext {
+    static func current(of state: ScreenState) -> KeyContext {
         switch state.overlay {
         case .help: return .help
         case .confirm: return .confirm
@@ -33,7 +33,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    public var title: String {
+    var title: String {
         switch self {
         case .firstRun: return "New vault"
         case .locked: return "Locked"

@@ -6,19 +6,19 @@ import Foundation
 /// Unicode-aware search of every field.
 ///
 /// Rebuilt only when the items or the sort order change (`ScreenState` keeps it current).
-public struct ListIndex: Sendable, Equatable {
-    public private(set) var sorted: [ScreenItem] = []
+struct ListIndex: Sendable, Equatable {
+    private(set) var sorted: [ScreenItem] = []
     /// Every row's title, username, notes, origins and tags, folded (unreadable items: none).
     private var texts = SearchTexts()
     /// Each row's position in `sorted` by id, so finding the selection after a key typed into the
     /// filter is a lookup, not a walk over up to 100,000 rows.
     private var positions: [String: Int] = [:]
     /// Items merged and waiting for review (⚑), counted once here rather than on every frame.
-    public private(set) var needingReview = 0
+    private(set) var needingReview = 0
 
-    public init() {}
+    init() {}
 
-    public init(items: [ScreenItem], sort: ListState.SortOrder) {
+    init(items: [ScreenItem], sort: ListState.SortOrder) {
         sorted = ItemFilter.sorted(items, by: sort)
         positions.reserveCapacity(sorted.count)
         for (position, row) in sorted.enumerated() where positions[row.id] == nil {
@@ -48,7 +48,7 @@ public struct ListIndex: Sendable, Equatable {
     }
 
     /// The rows the filter `query` lets through, in sort order.
-    public func visible(query: String) -> [ScreenItem] {
+    func visible(query: String) -> [ScreenItem] {
         rows(matching: ItemFilter.words(query)).map { sorted[$0] }
     }
 

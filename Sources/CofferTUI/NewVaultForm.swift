@@ -1,11 +1,11 @@
 /// The first-run form: the new passphrase, typed twice.
-public struct NewVaultForm: Sendable, Equatable {
-    public enum Field: Sendable, Equatable { case passphrase, repetition }
+struct NewVaultForm: Sendable, Equatable {
+    enum Field: Sendable, Equatable { case passphrase, repetition }
 
-    public var passphrase = SecretText()
-    public var repetition = SecretText()
-    public var focus = Field.passphrase
-    public var error: String?
+    var passphrase = SecretText()
+    var repetition = SecretText()
+    var focus = Field.passphrase
+    var error: String?
 
-    public init() {}
+    init() {}
 }

@@ -1,6 +1,6 @@
 /// Which screen is showing. The locked pages hold no secret but the passphrase being typed; the
 /// unlocked ones only exist while the vault has its keys.
-public enum Page: Sendable, Equatable {
+enum Page: Sendable, Equatable {
     /// No vault at the path yet.
     case firstRun(NewVaultForm)
     case locked(UnlockPrompt)
@@ -11,7 +11,7 @@ public enum Page: Sendable, Equatable {
     case devices(DevicesState)
     case health(HealthState)
 
-    public var isLocked: Bool {
+    var isLocked: Bool {
         switch self {
         case .firstRun, .locked: return true
         case .list, .detail, .form, .review, .devices, .health: return false

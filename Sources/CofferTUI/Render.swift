@@ -4,11 +4,11 @@ import Foundation
 ///
 /// Layout: row 0 is the title bar, the last row the status bar, the one above it the hint line
 /// (or a notice, or the filter being typed); the page uses the rows between.
-public enum Render {
-    public static let minimumSize = Size(width: 40, height: 10)
+enum Render {
+    static let minimumSize = Size(width: 40, height: 10)
     static let spinnerFrames = Array("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
 
-    public static func frame(_ state: ScreenState, size: Size, now: Date) -> Grid {
+    static func frame(_ state: ScreenState, size: Size, now: Date) -> Grid {
         var grid = Grid(size: size)
         guard size.width >= minimumSize.width, size.height >= minimumSize.height else {
             let message = "Make the terminal at least \(minimumSize.width)×\(minimumSize.height)."

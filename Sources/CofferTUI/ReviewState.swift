@@ -1,39 +1,39 @@
 /// The conflict review page: every field of every merged item, one row each; an item without
 /// fields gets one row of its own, so it can be accepted.
-public struct ReviewState: Sendable, Equatable {
-    public struct Row: Sendable, Equatable {
-        public var review: Int
+struct ReviewState: Sendable, Equatable {
+    struct Row: Sendable, Equatable {
+        var review: Int
         /// Index into the review's fields; nil for the row of an item without fields.
-        public var field: Int?
+        var field: Int?
     }
 
-    public var reviews: [ConflictReview]
+    var reviews: [ConflictReview]
     /// Index into `rows`.
-    public var cursor = 0
-    public var isRevealed = false
+    var cursor = 0
+    var isRevealed = false
     /// Items whose acceptance is being saved.
-    public var saving: Set<String> = []
+    var saving: Set<String> = []
 
-    public init(reviews: [ConflictReview], cursor: Int = 0, isRevealed: Bool = false) {
+    init(reviews: [ConflictReview], cursor: Int = 0, isRevealed: Bool = false) {
         self.reviews = reviews
         self.cursor = cursor
         self.isRevealed = isRevealed
     }
 
-    public var rows: [Row] {
+    var rows: [Row] {
         reviews.indices.flatMap { review -> [Row] in
             let fields = reviews[review].fields
             return fields.isEmpty ? [Row(review: review, field: nil)] : fields.indices.map { Row(review: review, field: $0) }
         }
     }
 
-    public var currentRow: Row? {
+    var currentRow: Row? {
         let rows = rows
         return rows.indices.contains(cursor) ? rows[cursor] : nil
     }
 
     /// The field under the cursor; nil on an item without fields.
-    public var currentField: FieldConflict? {
+    var currentField: FieldConflict? {
         guard let row = currentRow, let field = row.field else { return nil }
         return reviews[row.review].fields[field]
     }

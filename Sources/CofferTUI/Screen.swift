@@ -1,6 +1,6 @@
 /// Where frames go and keys come from: ncurses for real, memory in tests.
 @MainActor
-public protocol Screen: AnyObject {
+protocol Screen: AnyObject {
     var size: Size { get }
     /// Shows `grid`; an implementation may write only what changed since the last frame.
     func draw(_ grid: Grid)
@@ -14,7 +14,7 @@ public protocol Screen: AnyObject {
 }
 
 /// What the terminal reports.
-public enum ScreenInput: Sendable, Equatable {
+enum ScreenInput: Sendable, Equatable {
     case key(Key)
     case resized(Size)
     /// SIGINT, SIGTERM or SIGHUP arrived.

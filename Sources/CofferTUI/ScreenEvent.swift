@@ -3,7 +3,7 @@ import CofferSync
 import Foundation
 
 /// Something that happened: a key, the clock, or the end of work the runtime ran for an `Effect`.
-public enum ScreenEvent: Sendable, Equatable {
+enum ScreenEvent: Sendable, Equatable {
     /// The screen opened (sync starts when an account is set).
     case started
     case key(Key)
@@ -51,14 +51,14 @@ public enum ScreenEvent: Sendable, Equatable {
 }
 
 /// Why an unlock did not open the vault.
-public enum UnlockFailure: Sendable, Equatable {
+enum UnlockFailure: Sendable, Equatable {
     case wrongPassphrase
     /// Anything else, as one sentence (tampered data, KDF downgrade…).
     case other(String)
 }
 
 /// Why saving an item failed.
-public enum SaveFailure: Sendable, Equatable {
+enum SaveFailure: Sendable, Equatable {
     /// The vault named these fields as invalid.
     case invalid([FieldProblem])
     /// Another process removed the item while the form was open.

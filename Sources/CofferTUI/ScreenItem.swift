@@ -3,8 +3,8 @@ import CofferCore
 /// One item of the unlocked vault as the list and detail show it, with its badges.
 ///
 /// Mirrors `ListedItem` (whose initialiser is internal to CofferCore) so tests can build one.
-public struct ScreenItem: Sendable, Equatable, Identifiable {
-    public enum Content: Sendable, Equatable {
+struct ScreenItem: Sendable, Equatable, Identifiable {
+    enum Content: Sendable, Equatable {
         case ready(Item)
         /// Pushed by another device before the keystore holding its key.
         case waitingForKey
@@ -12,16 +12,16 @@ public struct ScreenItem: Sendable, Equatable, Identifiable {
         case corrupt(String)
     }
 
-    public var id: String
-    public var content: Content
+    var id: String
+    var content: Content
     /// ↑: changed here, not yet on the server.
-    public var hasLocalChange: Bool
+    var hasLocalChange: Bool
     /// ⚠: changed here and elsewhere, waiting for the merge.
-    public var hasConflict: Bool
+    var hasConflict: Bool
     /// ⚑: merged, not yet reviewed.
-    public var needsReview: Bool
+    var needsReview: Bool
 
-    public init(id: String, content: Content, hasLocalChange: Bool = false, hasConflict: Bool = false,
+    init(id: String, content: Content, hasLocalChange: Bool = false, hasConflict: Bool = false,
                 needsReview: Bool = false) {
         self.id = id
         self.content = content
@@ -30,12 +30,12 @@ public struct ScreenItem: Sendable, Equatable, Identifiable {
         self.needsReview = needsReview
     }
 
-    public init(_ item: Item, hasLocalChange: Bool = false, hasConflict: Bool = false, needsReview: Bool = false) {
+    init(_ item: Item, hasLocalChange: Bool = false, hasConflict: Bool = false, needsReview: Bool = false) {
         self.init(id: item.id, content: .ready(item), hasLocalChange: hasLocalChange, hasConflict: hasConflict,
                   needsReview: needsReview)
     }
 
-    public init(_ listed: ListedItem) {
+    init(_ listed: ListedItem) {
         let content: Content
         switch listed.state {
         case .ready(let item): content = .ready(item)
@@ -46,15 +46,15 @@ public struct ScreenItem: Sendable, Equatable, Identifiable {
                   hasConflict: listed.hasConflict, needsReview: listed.needsReview)
     }
 
-    public var item: Item? {
+    var item: Item? {
         if case .ready(let item) = content { return item }
         return nil
     }
 
-    public var isDisabled: Bool { item?.disabled ?? false }
+    var isDisabled: Bool { item?.disabled ?? false }
 
     /// What the list shows as the title when the item cannot be read.
-    public var displayTitle: String {
+    var displayTitle: String {
         switch content {
         case .ready(let item): return item.title
         case .waitingForKey: return "(waiting for its key)"
@@ -63,7 +63,7 @@ public struct ScreenItem: Sendable, Equatable, Identifiable {
     }
 
     /// The badges in the list's first column, in a fixed order.
-    public var badges: String {
+    var badges: String {
         (hasConflict ? "⚠" : " ") + (needsReview ? "⚑" : " ") + (hasLocalChange ? "↑" : " ") + (isDisabled ? "⊘" : " ")
     }
 }

@@ -4,14 +4,14 @@ import Foundation
 /// How the screen behaves, from the command line or configuration.
 public struct ScreenOptions: Sendable {
     /// Lock after this many seconds without a key press; 0 never locks.
-    public var autoLockSeconds: TimeInterval
+    var autoLockSeconds: TimeInterval
     /// Clear a copied value after this many seconds.
-    public var clipboardSeconds: TimeInterval
+    var clipboardSeconds: TimeInterval
     /// Argon2id parameters for a vault created on first run; nil calibrates (about 0.5 s).
-    public var kdf: KDFParameters?
-    public var timeZone: TimeZone
+    var kdf: KDFParameters?
+    var timeZone: TimeZone
     /// Told of frames, keys and unlocks for `make bench`; nil (the usual case) costs one check per frame.
-    public var timing: (any ScreenTimingObserver)?
+    var timing: (any ScreenTimingObserver)?
 
     public init(autoLockSeconds: TimeInterval = 300, clipboardSeconds: TimeInterval = 10, kdf: KDFParameters? = nil,
                 timeZone: TimeZone = .current, timing: (any ScreenTimingObserver)? = nil) {

@@ -8,20 +8,20 @@ import Foundation
 public struct ScreenServices: Sendable {
     /// Runs one sync of `vault` (locked or not: the engine merges only when unlocked), reporting
     /// progress as it goes. Called off the input loop, one at a time.
-    public var runSync: @Sendable (Vault, @escaping @Sendable (SyncProgress) -> Void) async -> SyncReport
+    var runSync: @Sendable (Vault, @escaping @Sendable (SyncProgress) -> Void) async -> SyncReport
     /// The items merged on unlock that wait for review (⚑), each with its fields changed on both sides.
-    public var loadReviews: @Sendable (Vault) async throws -> [ConflictReview]
+    var loadReviews: @Sendable (Vault) async throws -> [ConflictReview]
     /// Saves the review's choices (those that differ from the merge's become a local change) and
     /// clears the item's ⚑.
-    public var resolveReview: @Sendable (Vault, ConflictReview) async throws -> Void
+    var resolveReview: @Sendable (Vault, ConflictReview) async throws -> Void
     /// The account's devices (DESIGN §9); needs the vault unlocked.
-    public var loadDevices: @Sendable (Vault) async throws -> [KnownDevice]
+    var loadDevices: @Sendable (Vault) async throws -> [KnownDevice]
     /// Seals a message to the device with that id into the outbox (the next sync sends it).
-    public var sendToDevice: @Sendable (Vault, MessageTopic, String) async throws -> Void
+    var sendToDevice: @Sendable (Vault, MessageTopic, String) async throws -> Void
     /// Removes the device with that id from the account.
-    public var removeDevice: @Sendable (Vault, String) async throws -> Void
-    public var clipboard: ClipboardService
-    public var now: @Sendable () -> Date
+    var removeDevice: @Sendable (Vault, String) async throws -> Void
+    var clipboard: ClipboardService
+    var now: @Sendable () -> Date
 
     public init(runSync: @escaping @Sendable (Vault, @escaping @Sendable (SyncProgress) -> Void) async -> SyncReport,
                 loadReviews: @escaping @Sendable (Vault) async throws -> [ConflictReview] = { _ in [] },

@@ -1,15 +1,15 @@
 import Foundation
 
 /// The screen's tunables that `update` and `render` read (from `ScreenOptions` at start).
-public struct ScreenSettings: Sendable, Equatable {
+struct ScreenSettings: Sendable, Equatable {
     /// Lock after this long without a key press.
-    public var autoLockSeconds: TimeInterval
+    var autoLockSeconds: TimeInterval
     /// Clear a copied value after this long.
-    public var clipboardSeconds: TimeInterval
+    var clipboardSeconds: TimeInterval
     /// Times are shown in this zone (UTC in tests).
-    public var timeZone: TimeZone
+    var timeZone: TimeZone
 
-    public init(autoLockSeconds: TimeInterval = 300, clipboardSeconds: TimeInterval = 10,
+    init(autoLockSeconds: TimeInterval = 300, clipboardSeconds: TimeInterval = 10,
                 timeZone: TimeZone = .current) {
         self.autoLockSeconds = autoLockSeconds
         self.clipboardSeconds = clipboardSeconds

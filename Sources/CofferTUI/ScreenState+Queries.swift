@@ -4,19 +4,19 @@ import Foundation
 extension ScreenState {
     /// `now` by the server's clock as the last sync measured it (DESIGN §10): the time health ages
     /// are counted at. Not TOTP codes: they follow this device's clock (`TOTPClock`).
-    public func serverNow(_ now: Date) -> Date {
+    func serverNow(_ now: Date) -> Date {
         now.addingTimeInterval(Double(summary.clockSkewMilliseconds ?? 0) / 1000)
     }
 
     /// The selected row's index among `visibleItems` (the first row when the selection is gone).
-    public var selectedIndex: Int? {
+    var selectedIndex: Int? {
         let rows = visibleItems
         guard !rows.isEmpty else { return nil }
         return index.position(of: list.selectedID).flatMap(rows.index(ofSortedPosition:)) ?? 0
     }
 
     /// The item the item keys (copy, edit, delete) act on: the detail's, or the list's selection.
-    public var currentItem: ScreenItem? {
+    var currentItem: ScreenItem? {
         switch page {
         case .detail(let detail): return item(detail.itemID)
         case .list:
@@ -27,12 +27,12 @@ extension ScreenState {
     }
 
     /// Rows of items the list page has room for.
-    public var listRows: Int { max(1, size.height - 4) }
+    var listRows: Int { max(1, size.height - 4) }
 
     /// Items merged and waiting for review (⚑).
-    public var unreviewedCount: Int {
+    var unreviewedCount: Int {
         isLocked ? summary.unreviewed : max(summary.unreviewed, index.needingReview)
     }
 
-    public var hasAccount: Bool { scheduler.hasAccount }
+    var hasAccount: Bool { scheduler.hasAccount }
 }

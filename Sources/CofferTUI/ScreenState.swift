@@ -6,19 +6,19 @@ import Foundation
 ///
 /// Secrets (items, the passphrase being typed) live here only while needed: locking resets every
 /// unlocked part, so neither the state nor the next frame holds them.
-public struct ScreenState: Sendable, Equatable {
-    public var vaultPath: String
-    public var vaultName: String
-    public var settings: ScreenSettings
-    public var size: Size
-    public var page: Page
-    public var overlay: Overlay?
-    public var summary: VaultSummary
+struct ScreenState: Sendable, Equatable {
+    var vaultPath: String
+    var vaultName: String
+    var settings: ScreenSettings
+    var size: Size
+    var page: Page
+    var overlay: Overlay?
+    var summary: VaultSummary
     /// The vault's items while unlocked; empty while locked.
-    public var items: [ScreenItem] = [] {
+    var items: [ScreenItem] = [] {
         didSet { index = ListIndex(items: items, sort: list.sort) }
     }
-    public var list = ListState() {
+    var list = ListState() {
         didSet {
             if list.sort != oldValue.sort {
                 index = ListIndex(items: items, sort: list.sort)
@@ -28,31 +28,31 @@ public struct ScreenState: Sendable, Equatable {
         }
     }
     /// `items` sorted and ready to filter; derived, kept current by `items` and `list`.
-    public private(set) var index = ListIndex() {
+    private(set) var index = ListIndex() {
         didSet { filterVisibleItems(fromScratch: true) }
     }
     /// The list's rows after the filter and the sort; derived, kept current by `items` and `list`.
-    public private(set) var visibleItems = VisibleRows()
+    private(set) var visibleItems = VisibleRows()
     private var filterMemo = FilterMemo()
-    public var sync: SyncDisplay
-    public var scheduler: SyncScheduler
-    public var busy: Busy?
-    public var clipboard: ClipboardCountdown?
-    public var notice: Notice?
+    var sync: SyncDisplay
+    var scheduler: SyncScheduler
+    var busy: Busy?
+    var clipboard: ClipboardCountdown?
+    var notice: Notice?
     /// The unlock is still opening items: `items` holds those opened so far.
-    public var isOpeningItems = false
+    var isOpeningItems = false
     /// The last password health check (the Health page, the detail's badge line); nil while locked.
-    public var health: HealthFindings?
+    var health: HealthFindings?
     /// The last key press, for auto-lock.
-    public var lastInput: Date
+    var lastInput: Date
     /// When this screen last unlocked: a remote lock sent before it does not apply.
-    public var unlockedAt: Date?
+    var unlockedAt: Date?
     /// Set when the screen should close, with the process's exit code.
-    public var exitCode: Int32?
+    var exitCode: Int32?
 
     /// The state before the first event: the locked screen of an existing vault, or the first-run
     /// form when `summary` is nil (no vault at the path).
-    public init(vaultPath: String, summary: VaultSummary?, settings: ScreenSettings = ScreenSettings(),
+    init(vaultPath: String, summary: VaultSummary?, settings: ScreenSettings = ScreenSettings(),
                 size: Size = .standard, now: Date) {
         self.vaultPath = vaultPath
         self.vaultName = (vaultPath as NSString).lastPathComponent
@@ -66,13 +66,13 @@ public struct ScreenState: Sendable, Equatable {
         self.lastInput = now
     }
 
-    public var isLocked: Bool { page.isLocked }
-    public var hasVault: Bool {
+    var isLocked: Bool { page.isLocked }
+    var hasVault: Bool {
         if case .firstRun = page { return false }
         return true
     }
 
-    public func item(_ id: String) -> ScreenItem? { items.first { $0.id == id } }
+    func item(_ id: String) -> ScreenItem? { items.first { $0.id == id } }
 
     /// Recomputes `visibleItems`, reusing what `filterMemo` remembers of earlier queries.
     private mutating func filterVisibleItems(fromScratch: Bool) {

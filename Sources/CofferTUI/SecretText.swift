@@ -4,28 +4,28 @@
 /// It prints as a redacted placeholder, so a logged state or a failing test never shows it. It is
 /// a value (the state is one), so it cannot promise to be zeroed: keep it short-lived, and turn it
 /// into a `SecureBuffer` at the edge (`withBuffer`).
-public struct SecretText: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+struct SecretText: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
                           ExpressibleByStringLiteral {
-    public private(set) var characters: [Character]
+    private(set) var characters: [Character]
 
-    public init(_ text: String = "") { characters = Array(text) }
+    init(_ text: String = "") { characters = Array(text) }
 
-    public init(stringLiteral value: String) { self.init(value) }
+    init(stringLiteral value: String) { self.init(value) }
 
-    public var isEmpty: Bool { characters.isEmpty }
-    public var count: Int { characters.count }
+    var isEmpty: Bool { characters.isEmpty }
+    var count: Int { characters.count }
 
     /// The plain text, for the few places that need it (the strength estimate, the clipboard).
-    public var revealed: String { String(characters) }
+    var revealed: String { String(characters) }
 
-    public mutating func append(_ character: Character) { characters.append(character) }
+    mutating func append(_ character: Character) { characters.append(character) }
 
-    public mutating func removeLast() {
+    mutating func removeLast() {
         if !characters.isEmpty { characters.removeLast() }
     }
 
-    public mutating func removeAll() { characters.removeAll() }
+    mutating func removeAll() { characters.removeAll() }
 
-    public var description: String { "SecretText(\(characters.count) characters)" }
-    public var debugDescription: String { description }
+    var description: String { "SecretText(\(characters.count) characters)" }
+    var debugDescription: String { description }
 }

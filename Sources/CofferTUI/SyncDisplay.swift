@@ -2,16 +2,16 @@ import CofferSync
 import Foundation
 
 /// What the status bar knows about sync (the scheduler knows when the next one runs).
-public struct SyncDisplay: Sendable, Equatable {
+struct SyncDisplay: Sendable, Equatable {
     /// Why the running sync started; nil when none runs.
-    public var running: SyncScheduler.Trigger?
-    public var progress: SyncProgress?
+    var running: SyncScheduler.Trigger?
+    var progress: SyncProgress?
     /// How the last sync ended (nil: it completed).
-    public var lastError: SyncErrorName?
-    public var lastMessage: String?
-    public var lastSync: Date?
+    var lastError: SyncErrorName?
+    var lastMessage: String?
+    var lastSync: Date?
 
-    public init(running: SyncScheduler.Trigger? = nil, progress: SyncProgress? = nil, lastError: SyncErrorName? = nil,
+    init(running: SyncScheduler.Trigger? = nil, progress: SyncProgress? = nil, lastError: SyncErrorName? = nil,
                 lastMessage: String? = nil, lastSync: Date? = nil) {
         self.running = running
         self.progress = progress

@@ -1,45 +1,45 @@
 /// An editable line of text with a cursor, counted in characters.
-public struct TextField: Sendable, Equatable {
-    public private(set) var characters: [Character]
+struct TextField: Sendable, Equatable {
+    private(set) var characters: [Character]
     /// 0…count: the cursor sits before `characters[cursor]`.
-    public private(set) var cursor: Int
+    private(set) var cursor: Int
 
-    public init(_ text: String = "") {
+    init(_ text: String = "") {
         characters = Array(text)
         cursor = characters.count
     }
 
-    public var text: String { String(characters) }
-    public var isEmpty: Bool { characters.isEmpty }
+    var text: String { String(characters) }
+    var isEmpty: Bool { characters.isEmpty }
 
-    public mutating func insert(_ character: Character) {
+    mutating func insert(_ character: Character) {
         characters.insert(character, at: cursor)
         cursor += 1
     }
 
-    public mutating func deleteBackward() {
+    mutating func deleteBackward() {
         guard cursor > 0 else { return }
         characters.remove(at: cursor - 1)
         cursor -= 1
     }
 
-    public mutating func deleteForward() {
+    mutating func deleteForward() {
         guard cursor < characters.count else { return }
         characters.remove(at: cursor)
     }
 
-    public mutating func moveLeft() { cursor = max(0, cursor - 1) }
-    public mutating func moveRight() { cursor = min(characters.count, cursor + 1) }
-    public mutating func moveToStart() { cursor = 0 }
-    public mutating func moveToEnd() { cursor = characters.count }
+    mutating func moveLeft() { cursor = max(0, cursor - 1) }
+    mutating func moveRight() { cursor = min(characters.count, cursor + 1) }
+    mutating func moveToStart() { cursor = 0 }
+    mutating func moveToEnd() { cursor = characters.count }
 
-    public mutating func replace(with text: String) {
+    mutating func replace(with text: String) {
         characters = Array(text)
         cursor = characters.count
     }
 
     /// Applies an editing key; returns false when the key is not an editing key.
-    public mutating func edit(with key: Key) -> Bool {
+    mutating func edit(with key: Key) -> Bool {
         switch key {
         case .character(let character): insert(character)
         case .backspace: deleteBackward()

@@ -1,7 +1,7 @@
 /// Fitting text into columns.
-public enum TextLayout {
+enum TextLayout {
     /// `text` cut to at most `width` columns, ending in `…` when cut.
-    public static func truncated(_ text: String, to width: Int) -> String {
+    static func truncated(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         guard DisplayWidth.of(text) > width else { return text }
         var result = ""
@@ -16,7 +16,7 @@ public enum TextLayout {
     }
 
     /// `text` on one line: line breaks and tabs drawn as visible marks.
-    public static func singleLine(_ text: String) -> String {
+    static func singleLine(_ text: String) -> String {
         var result = ""
         for character in text {
             switch character {
@@ -29,7 +29,7 @@ public enum TextLayout {
     }
 
     /// `text` cut into lines of at most `width` columns, breaking at spaces where it can.
-    public static func wrapped(_ text: String, to width: Int) -> [String] {
+    static func wrapped(_ text: String, to width: Int) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -6,8 +6,8 @@ import Foundation
 ///
 /// No clock, no randomness, no I/O: `now` is a parameter and anything else is an `Effect` the
 /// runtime performs, posting the outcome back as an event. Tests drive it with a fake clock.
-public enum Update {
-    public static func apply(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
+enum Update {
+    static func apply(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
         switch event {
         case .started:
             guard state.hasVault else { return [] }

@@ -5,30 +5,30 @@ import Foundation
 /// The counts and sync facts the screen shows, readable while the vault is locked.
 ///
 /// A copy of `VaultStatus` with dates parsed, so the screen's state can be built in tests.
-public struct VaultSummary: Sendable, Equatable {
-    public var items: Int
+struct VaultSummary: Sendable, Equatable {
+    var items: Int
     /// Local changes not yet on the server.
-    public var pending: Int
+    var pending: Int
     /// Items changed here and elsewhere, waiting for an unlock to merge (⚠).
-    public var conflicts: Int
+    var conflicts: Int
     /// Merged items not yet reviewed (⚑).
-    public var unreviewed: Int
-    public var lastSync: Date?
-    public var lastError: SyncErrorName?
-    public var lastErrorMessage: String?
-    public var backoffUntil: Date?
-    public var account: String?
+    var unreviewed: Int
+    var lastSync: Date?
+    var lastError: SyncErrorName?
+    var lastErrorMessage: String?
+    var backoffUntil: Date?
+    var account: String?
     /// "clock 7 min behind the server (corrected)" when the last sync measured more than 5 min.
-    public var clockWarning: String?
+    var clockWarning: String?
     /// Server clock minus device clock as the last sync measured it: TOTP codes use the server's time.
-    public var clockSkewMilliseconds: Int64?
+    var clockSkewMilliseconds: Int64?
     /// The last lock another device asked for, whichever process of this vault handled it.
-    public var remoteLock: DeviceLockNotice?
+    var remoteLock: DeviceLockNotice?
     /// False until the first count: the screen starts from the sync facts alone and shows
     /// "counting…" for the four counts until its first reload brings them.
-    public var isCounted = true
+    var isCounted = true
 
-    public init(items: Int = 0, pending: Int = 0, conflicts: Int = 0, unreviewed: Int = 0, lastSync: Date? = nil,
+    init(items: Int = 0, pending: Int = 0, conflicts: Int = 0, unreviewed: Int = 0, lastSync: Date? = nil,
                 lastError: SyncErrorName? = nil, lastErrorMessage: String? = nil, backoffUntil: Date? = nil,
                 account: String? = nil, clockWarning: String? = nil, remoteLock: DeviceLockNotice? = nil) {
         self.items = items
@@ -44,7 +44,7 @@ public struct VaultSummary: Sendable, Equatable {
         self.remoteLock = remoteLock
     }
 
-    public init(_ status: VaultStatus, isCounted: Bool = true) {
+    init(_ status: VaultStatus, isCounted: Bool = true) {
         self.init(items: status.items, pending: status.pending, conflicts: status.conflicts,
                   unreviewed: status.unreviewed,
                   lastSync: status.lastSync.flatMap { Timestamp(iso8601: $0)?.date },

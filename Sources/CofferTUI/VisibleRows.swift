@@ -2,12 +2,12 @@
 ///
 /// An array of the rows themselves meant copying (and later releasing) every matching item on
 /// each key typed into the filter: at 100,000 items that was most of a keystroke.
-public struct VisibleRows: RandomAccessCollection, Sendable, Equatable {
+struct VisibleRows: RandomAccessCollection, Sendable, Equatable {
     private let sorted: [ScreenItem]
     /// Positions in `sorted` the filter let through; nil when it lets everything through.
     let positions: [Int]?
 
-    public init() {
+    init() {
         self.init(sorted: [], positions: nil)
     }
 
@@ -16,8 +16,8 @@ public struct VisibleRows: RandomAccessCollection, Sendable, Equatable {
         self.positions = positions
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { positions?.count ?? sorted.count }
+    var startIndex: Int { 0 }
+    var endIndex: Int { positions?.count ?? sorted.count }
 
     /// The index of the row at `sortedPosition` in the sorted items, if the filter let it through
     /// (`positions` ascend: a binary search).
@@ -31,9 +31,9 @@ public struct VisibleRows: RandomAccessCollection, Sendable, Equatable {
         return low < positions.count && positions[low] == sortedPosition ? low : nil
     }
 
-    public subscript(position: Int) -> ScreenItem {
+    subscript(position: Int) -> ScreenItem {
         sorted[positions.map { $0[position] } ?? position]
     }
 
-    public static func == (lhs: VisibleRows, rhs: VisibleRows) -> Bool { lhs.elementsEqual(rhs) }
+    static func == (lhs: VisibleRows, rhs: VisibleRows) -> Bool { lhs.elementsEqual(rhs) }
 }

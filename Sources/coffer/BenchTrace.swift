@@ -26,7 +26,7 @@ final class BenchTrace: ScreenTimingObserver, @unchecked Sendable {
     private var openingSince: UInt64?
 
     private init?(path: String) {
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         guard let handle = FileHandle(forWritingAtPath: path) else { return nil }
         handle.seekToEndOfFile()
         self.handle = handle
