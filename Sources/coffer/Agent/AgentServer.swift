@@ -97,9 +97,11 @@ final class AgentServer: @unchecked Sendable {
         }
     }
 
+    /// The sentence for a request over `AgentSocket.maximumRequest`: the agent's answer to its
+    /// header, or the client's own before sending it.
     static func refusal(_ length: Int) -> String {
         let limit = AgentSocket.maximumRequest >> 20
-        return "The agent refused a request of \(length) bytes, over its limit of \(limit) MiB, without reading it; "
+        return "A request of \(length) bytes is over the agent's limit of \(limit) MiB, so the agent does not take it; "
             + "run `coffer lock` and try again without the agent."
     }
 
