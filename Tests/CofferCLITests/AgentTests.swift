@@ -437,4 +437,21 @@ final class AgentTests: XCTestCase {
         AgentProbe.waitUntilGone(pid, seconds: 15)
         XCTAssertEqual(sockets(vault), [])
     }
+
+    /// An import too big for one request to the agent (50,000 items, ~26.5 MB) is not sent: the
+    /// command says so and how to import without the agent; nothing is imported, the agent runs on.
+    func testAnImportOverTheRequestLimitIsNotSentAndSaysWhatToDo() throws {
+        let vault = try vault()
+        let pid = try unlock(vault)
+        let items = (0..<50_000).map { index in
+            ["title": "Site \(index) example account", "username": "user\(index)@example.org",
+             "password": "pw-\(index)-0123456789abcdef", "origins": ["https://www.site\(index).example.com/login"],
+             "tags": ["work"], "notes": "Some note about account \(index)"] as [String: Any]
+        }
+        let file = try vault.writeWorkFile("many.json", try JSONSerialization.data(withJSONObject: items))
+        let result = try vault.run(["import", file], unlock: false)
+        assertError(result, 1, mentions: ["over the agent's limit of 16 MiB", "coffer lock"])
+        XCTAssertEqual(try agentOK(vault, ["list", "--json"]).jsonArray().count, 0)
+        XCTAssertEqual(try AgentProbe.pid(vault), pid)
+    }
 }

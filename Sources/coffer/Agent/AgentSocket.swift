@@ -6,7 +6,7 @@ import Foundation
 final class AgentSocket: @unchecked Sendable {
     let descriptor: Int32
     /// The largest request the agent reads (16 MiB). Requests are a few hundred bytes but for
-    /// `addAll` (an import: about 600 bytes an item, so some 27,000 items); a larger one is
+    /// `addAll` (an import: about 530 bytes an item, so some 31,000 items); a larger one is
     /// refused from its length alone, before a byte of it is read or stored.
     static let maximumRequest = 16 << 20
     /// The largest answer a client reads from the agent (256 MiB): a listing of 100,000 typical
