@@ -36,6 +36,10 @@ holding terminal escapes, as a hostile server would. Modes:
                             Retry-After: N (the PostgreSQL "commit unknown" case)
     shift_date              forward, move the answer's Date header by N seconds (may be negative):
                             a server whose clock differs from the device's
+    endless_next_page       forward, then answer a 200 with a Next-Page link back to the same
+                            listing with a new `_fault_page=K` each time (in place of Kinto's own
+                            link): with count -1, a listing that never ends. The proxy strips its
+                            `_fault_page` from every request it forwards.
 """
 
 import argparse
@@ -46,12 +50,14 @@ import signal
 import socket
 import struct
 import sys
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 MODES = {
     "pass", "reset_before", "reset_after", "status_500", "status_503_retry_after", "status_401",
     "status_404", "backoff_header", "garbled_json", "truncated", "delay", "batch_409", "shift_date",
+    "endless_next_page",
 }
+FAULT_PAGE = "_fault_page"
 LOG_LIMIT = 2000
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "proxy-connection",
               "te", "trailer", "upgrade"}
@@ -197,6 +203,26 @@ def with_shifted_date(response, seconds):
     return Message(response.start, headers, response.body)
 
 
+def without_fault_page(path):
+    """`path` without the proxy's own `_fault_page` parameter, and that parameter's value (0)."""
+    parts = urlsplit(path)
+    kept, page = [], 0
+    for pair in parts.query.split("&") if parts.query else []:
+        name, _, value = pair.partition("=")
+        if name == FAULT_PAGE:
+            page = int(value or 0)
+        else:
+            kept.append(pair)
+    return urlunsplit(("", "", parts.path, "&".join(kept), "")), page
+
+
+def with_next_page(response, link):
+    """The answer with `link` as its only Next-Page header."""
+    headers = [(k, v) for k, v in response.headers if k.lower() != "next-page"]
+    headers.append(("Next-Page", link))
+    return Message(response.start, headers, response.body)
+
+
 def reset(writer):
     """Closes with a TCP reset (SO_LINGER 0) rather than an orderly FIN."""
     sock = writer.get_extra_info("socket")
@@ -243,6 +269,9 @@ async def handle(state, upstream, reader, writer):
         if urlsplit(path).path == "/__fault__":
             await control(state, request, writer)
             return
+        forwarded_path, page = without_fault_page(path)
+        if forwarded_path != path:
+            request.start = " ".join([method, forwarded_path] + request.start.split(" ")[2:])
         mode, seconds = state.take(path)
         status = None
         if mode == "reset_before":
@@ -287,6 +316,10 @@ async def handle(state, upstream, reader, writer):
                 await answer(writer, response, body=with_batch_409(response, seconds))
             elif mode == "shift_date":
                 await answer(writer, with_shifted_date(response, seconds))
+            elif mode == "endless_next_page" and status == 200:
+                separator = "&" if "?" in forwarded_path else "?"
+                link = "http://%s%s%s%s=%d" % (request.header("Host"), forwarded_path, separator, FAULT_PAGE, page + 1)
+                await answer(writer, with_next_page(response, link))
             else:
                 await answer(writer, response)
         state.record(method, path, status, mode)

@@ -23,6 +23,7 @@ public actor KintoClient {
     private let transport: KintoTransport
     private let logger: Logger
     private let now: @Sendable () -> Date
+    private let fetchLimits: KintoFetchLimits
     private var cachedLimits: KintoServerLimits?
     /// Listings started ahead of their `fetchChanges` (`prefetchChanges`), by collection and marker.
     private var prefetched: [String: Task<KintoChanges, Error>] = [:]
@@ -39,14 +40,16 @@ public actor KintoClient {
     ///   - timeout: seconds without any answer before a request fails with `.network`.
     ///   - logger: receives one debug line per request (never a credential).
     ///   - now: the clock used to turn `Backoff`/`Retry-After` seconds into dates.
+    ///   - fetchLimits: how many pages, records and seconds one listing may take.
     public init(server: URL, credentials: KintoCredentials, timeout: TimeInterval = 15,
                 logger: Logger = Logger(label: "coffer.kinto", factory: { _ in SwiftLogNoOpLogHandler() }),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                now: @escaping @Sendable () -> Date = { Date() }, fetchLimits: KintoFetchLimits = .standard) {
         self.server = server
         self.credentials = credentials
         self.transport = KintoTransport(timeout: timeout)
         self.logger = logger
         self.now = now
+        self.fetchLimits = fetchLimits
     }
 
     /// Loads the HTTP library in the background now (see `KintoTransport.preload`).
@@ -127,6 +130,9 @@ public actor KintoClient {
     /// A collection the server does not know (404) has no changes; with the `default_bucket`
     /// plugin that does not happen, as any request there creates the collection.
     ///
+    /// A listing that goes past `fetchLimits` (pages, records or time) throws `.network` naming
+    /// the limit; nothing of it is returned.
+    ///
     /// - Parameter pageSize: records per page (`_limit`); nil leaves the server's default (10,000).
     public func fetchChanges(collection: CollectionName, since marker: String?,
                              pageSize: Int? = nil) async throws -> KintoChanges {
@@ -168,6 +174,7 @@ public actor KintoClient {
         var headers: [String: String] = [:]
         if let marker { headers["If-None-Match"] = "\"\(marker)\"" }
 
+        let started = ContinuousClock.now
         var response = try await perform("GET", firstURL, headers: headers)
         switch response.status {
         case 200:
@@ -190,6 +197,10 @@ public actor KintoClient {
         var pageURL = firstURL
         var pages = 1
         while let nextPage = response.headers["Next-Page"] {
+            if let stop = fetchLimits.exceeded(by: collection.rawValue, pages: pages + 1, records: records.count,
+                                               elapsed: (ContinuousClock.now - started) / .seconds(1)) {
+                throw stop
+            }
             let nextURL = try nextPageURL(nextPage)
             guard nextURL != pageURL else {
                 throw KintoError.network(message: "the listing of \(collection.rawValue) pages in a loop")

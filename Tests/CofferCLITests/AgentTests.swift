@@ -41,6 +41,16 @@ final class AgentTests: XCTestCase {
         return try XCTUnwrap(try AgentProbe.pid(vault), "no agent after unlock", file: file, line: line)
     }
 
+    /// `unlock` with the agent's read timeout cut to `seconds` (`COFFER_AGENT_READ_TIMEOUT`).
+    private func unlock(_ vault: TestVault, readTimeout seconds: Int, _ options: [String] = [],
+                        file: StaticString = #filePath, line: UInt = #line) throws -> pid_t {
+        let result = try CofferProcess.run(["--vault", vault.path, "--passphrase-file", vault.passphraseFile, "unlock"] + options,
+                                           home: vault.root, environment: ["COFFER_AGENT_READ_TIMEOUT": String(seconds)],
+                                           file: file, line: line)
+        assertOK(result, file: file, line: line)
+        return try XCTUnwrap(try AgentProbe.pid(vault), "no agent after unlock", file: file, line: line)
+    }
+
     private func socketDirectory(_ vault: TestVault) -> String { vault.root.appendingPathComponent("coffer").path }
 
     private func sockets(_ vault: TestVault) -> [String] {
@@ -355,5 +365,93 @@ final class AgentTests: XCTestCase {
         try FileManager.default.moveItem(atPath: vault.path, toPath: vault.path + ".moved")
         AgentProbe.waitUntilGone(pid)
         XCTAssertEqual(sockets(vault), [])
+    }
+
+    // MARK: Limits (issue 28, finding 7)
+
+    /// A request announcing 300 MiB is refused from its header, with one sentence, and its
+    /// connection closed: the agent reads none of it (its memory stays low while the client tries
+    /// to send it all) and serves the next command.
+    func testAnOversizedRequestIsRefusedUnreadAndTheAgentServesOn() throws {
+        let vault = try vault()
+        try vault.add("Bank", ["--password", "b4nk"])
+        let pid = try unlock(vault)
+        let wire = try AgentWire(vault)
+        let declared = 300 << 20
+        let started = Date()
+        XCTAssertTrue(wire.send(AgentWire.header(declared)))
+        // Then the body, as a client would, until the agent has closed on it.
+        let chunk = [UInt8](repeating: 0x41, count: 1 << 20)
+        var sent = 0
+        while sent < declared && wire.send(chunk) { sent += chunk.count }
+        let (answer, closed) = wire.readUntilClosed(seconds: 10)
+        XCTAssertTrue(closed, "the agent closed the connection")
+        XCTAssertLessThan(sent, declared, "the agent stopped taking the body")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 5, "refused at once")
+        let failure = try XCTUnwrap(try AgentWire.firstAnswer(answer)["failure"] as? [String: Any])
+        let message = try XCTUnwrap(failure["message"] as? String)
+        XCTAssertTrue(message.contains("request of \(declared) bytes") && message.contains("16 MiB"), message)
+        let resident = try XCTUnwrap(AgentWire.residentBytes(pid))
+        XCTAssertLessThan(resident, 100 << 20, "the agent's memory: \(resident >> 20) MiB")
+        XCTAssertEqual(try agentOK(vault, ["show", "bank", "--field", "password"]).line, "b4nk")
+        XCTAssertEqual(try agentOK(vault, ["list", "--json"]).jsonArray().count, 1)
+        XCTAssertEqual(try AgentProbe.pid(vault), pid)
+    }
+
+    /// A client that connects and says nothing, and one that stops mid-header, are disconnected
+    /// after the read timeout (2 s here, 30 s by default); the agent answers others meanwhile.
+    func testSilentAndStalledClientsAreDisconnectedWhileOthersAreServed() throws {
+        let vault = try vault()
+        try vault.add("Bank", ["--password", "b4nk"])
+        let pid = try unlock(vault, readTimeout: 2)
+        let started = Date()
+        let silent = try AgentWire(vault)
+        let stalled = try AgentWire(vault)
+        XCTAssertTrue(stalled.send([0, 0]))
+        XCTAssertEqual(try agentOK(vault, ["show", "bank", "--field", "password"]).line, "b4nk")
+        for wire in [silent, stalled] {
+            let (answer, closed) = wire.readUntilClosed(seconds: 15)
+            XCTAssertTrue(closed, "the agent still holds the connection")
+            XCTAssertEqual(answer, [], "closed without an answer")
+        }
+        let took = Date().timeIntervalSince(started)
+        XCTAssertTrue(took >= 1.5 && took < 10, "closed after \(took) s")
+        XCTAssertEqual(try agentOK(vault, ["list", "--json"]).jsonArray().count, 1)
+        XCTAssertEqual(try AgentProbe.pid(vault), pid)
+    }
+
+    /// `renew` with a negative idle time (which would never run out) is refused like
+    /// `unlock --idle -5`; the agent keeps its limit and still locks on it.
+    func testRenewWithANegativeIdleTimeIsRefusedAndTheOldLimitHolds() throws {
+        let vault = try vault()
+        let pid = try unlock(vault, ["--idle", "3"])
+        assertError(try vault.run(["unlock", "--idle", "-5"]), 2, mentions: ["--idle"])
+        let wire = try AgentWire(vault)
+        wire.sendFrame(#"{"operation":"renew","idle":-5}"#)
+        let answer = try AgentWire.firstAnswer(wire.readUntilClosed(seconds: 1).data)
+        let failure = try XCTUnwrap(answer["failure"] as? [String: Any], "\(answer)")
+        XCTAssertEqual(failure["exitCode"] as? Int, 2)
+        XCTAssertEqual(failure["message"] as? String,
+                       "The idle time must be a number of seconds, 0 or more; the limit is unchanged.")
+        XCTAssertEqual((try vault.status()["agent"] as? [String: Any])?["idleSeconds"] as? Double, 3)
+        AgentProbe.waitUntilGone(pid, seconds: 15)
+        XCTAssertEqual(sockets(vault), [])
+    }
+
+    /// An import too big for one request to the agent (50,000 items, ~26.5 MB) is not sent: the
+    /// command says so and how to import without the agent; nothing is imported, the agent runs on.
+    func testAnImportOverTheRequestLimitIsNotSentAndSaysWhatToDo() throws {
+        let vault = try vault()
+        let pid = try unlock(vault)
+        let items = (0..<50_000).map { index in
+            ["title": "Site \(index) example account", "username": "user\(index)@example.org",
+             "password": "pw-\(index)-0123456789abcdef", "origins": ["https://www.site\(index).example.com/login"],
+             "tags": ["work"], "notes": "Some note about account \(index)"] as [String: Any]
+        }
+        let file = try vault.writeWorkFile("many.json", try JSONSerialization.data(withJSONObject: items))
+        let result = try vault.run(["import", file], unlock: false)
+        assertError(result, 1, mentions: ["over the agent's limit of 16 MiB", "coffer lock"])
+        XCTAssertEqual(try agentOK(vault, ["list", "--json"]).jsonArray().count, 0)
+        XCTAssertEqual(try AgentProbe.pid(vault), pid)
     }
 }

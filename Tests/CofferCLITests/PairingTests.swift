@@ -288,6 +288,37 @@ final class PairingTests: XCTestCase {
         XCTAssertEqual(try friend.itemCount(), 1, "received once")
     }
 
+    /// `receive` through an agent asks it for the vault at once, then waits for the sender far
+    /// longer than the agent's read timeout (1 s here): the agent closes the silent connection
+    /// (as it does a raw client's), and the command opens another for its write.
+    func testAnItemReceivedThroughAnAgentArrivesAfterTheAgentClosedTheIdleConnection() throws {
+        let (a, _) = try inviter()
+        let (sender, code) = try send(a)
+        let friend = try TestVault.make()
+        vaults.append(friend)
+        let unlocked = try CofferProcess.run(["--vault", friend.path, "--passphrase-file", friend.passphraseFile, "unlock"],
+                                             home: friend.root, environment: ["COFFER_AGENT_READ_TIMEOUT": "1"])
+        assertOK(unlocked)
+        let agent = try XCTUnwrap(try AgentProbe.pid(friend))
+        defer { kill(agent, SIGTERM) }
+        let silent = try AgentWire(friend)
+        let receiver = try RunningCoffer(["--vault", friend.path, "receive", "--server", server.absoluteString, code, "--name", "bob"],
+                                         home: friend.root, environment: ["XDG_RUNTIME_DIR": friend.root.path])
+        sender.waitFor("allow? [y/N]")
+        receiver.waitFor("Confirmation number")
+        XCTAssertTrue(silent.readUntilClosed(seconds: 10).closed, "the agent closes a connection silent for its read timeout")
+        sleep(1)
+        sender.answer("y")
+        let received = receiver.finish()
+        assertOK(received)
+        XCTAssertTrue(received.err.contains("Received “GitHub”"), received.summary)
+        assertOK(sender.finish())
+        let listed = try friend.run(["list", "--json"], unlock: false)
+        assertOK(listed)
+        XCTAssertEqual(try listed.jsonArray().map { $0["title"] as? String }, ["GitHub"])
+        XCTAssertEqual(try AgentProbe.pid(friend), agent, "the agent served it all")
+    }
+
     /// Issue 28 finding 2: `send` handed the item to whoever claimed first. Now nothing leaves
     /// before the sender compared the numbers and said yes: the receiver waits with no answer on
     /// the server, and a no gives it a refusal and nothing else.

@@ -109,6 +109,34 @@ final class KintoFaultProxyTests: XCTestCase {
         XCTAssertTrue(listings.allSatisfy { $0.status == 200 && $0.fault == "pass" })
     }
 
+    /// Once, `endless_next_page` is one more page of the same records (deduplicated); for ever,
+    /// the client stops at its page limit with a network error naming it.
+    func testEndlessNextPageStopsAtTheClientsPageLimit() async throws {
+        let (server, proxy, _) = try await setUpProxy()
+        let credentials = try await server.makeAccount()
+        let client = KintoClient(server: proxy.url, credentials: credentials,
+                                 fetchLimits: KintoFetchLimits(pages: 5, records: 1_000, seconds: 60))
+        _ = try await client.batch((0..<3).map { try create("e\($0)") })
+        try await proxy.setFault(.endlessNextPage, count: 1, match: "/items/records")
+        let once = try await client.fetchChanges(collection: .items, since: nil)
+        XCTAssertEqual(try ids(once), ["e0", "e1", "e2"])
+        var listings = try await proxy.log().filter { $0.path.contains("/items/records") }
+        XCTAssertEqual(listings.map(\.fault), ["endless_next_page", "pass"])
+        XCTAssertTrue(listings.last?.path.contains("_fault_page=1") == true, "\(listings.map(\.path))")
+
+        try await proxy.setFault(.endlessNextPage, count: -1, match: "/items/records")
+        do {
+            _ = try await client.fetchChanges(collection: .items, since: nil)
+            XCTFail("an endless listing was taken")
+        } catch let error as KintoError {
+            guard case .network(let message) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("past 5 pages"), message)
+        }
+        listings = try await proxy.log().filter { $0.path.contains("/items/records") }.suffix(from: 2).map { $0 }
+        XCTAssertEqual(listings.count, 5)
+        XCTAssertTrue(listings.allSatisfy { $0.status == 200 && $0.fault == "endless_next_page" })
+    }
+
     func testResetBeforeIsANetworkErrorAndNothingIsWritten() async throws {
         let (_, proxy, client) = try await setUpProxy()
         try await proxy.setFault(.resetBefore, match: "/batch")

@@ -29,6 +29,7 @@ public final class FaultProxy: @unchecked Sendable {
         case delay
         case batch409 = "batch_409"
         case shiftDate = "shift_date"
+        case endlessNextPage = "endless_next_page"
     }
 
     /// One request that went through the proxy.

@@ -81,7 +81,8 @@ struct AgentCommand: AsyncParsableCommand {
         try paths.prepareDirectory()
         let listener = try AgentSocket.listen(at: paths.socket)
         let server = AgentServer(service: AgentService(vault: vault, idle: IdleClock(limit: idle)),
-                                 socketPath: paths.socket, listener: listener, syncInterval: syncEvery)
+                                 socketPath: paths.socket, listener: listener, syncInterval: syncEvery,
+                                 readTimeout: AgentServer.readTimeout())
         Output.rawLine(AgentLauncher.ready)
         fflush(nil)
         AgentLauncher.detachOutput()

@@ -11,16 +11,32 @@ final class AgentServer: @unchecked Sendable {
     private let socketPath: String
     private let listener: AgentSocket
     private let syncInterval: Double
+    /// Seconds a client gets to start a request, and then to send the rest of it.
+    private let readTimeout: Double
     private var signalSources: [DispatchSourceSignal] = []
     private let stateLock = NSLock()
     private var shuttingDown = false
     private var isSyncing = false
 
-    init(service: AgentService, socketPath: String, listener: AgentSocket, syncInterval: Double) {
+    init(service: AgentService, socketPath: String, listener: AgentSocket, syncInterval: Double,
+         readTimeout: Double = AgentServer.defaultReadTimeout) {
         self.service = service
         self.socketPath = socketPath
         self.listener = listener
         self.syncInterval = syncInterval
+        self.readTimeout = readTimeout
+    }
+
+    /// 30 s: a command sends its request at once; one that waits longer (an editor, a prompt)
+    /// finds its connection closed and opens another (`AgentVault.request`).
+    static let defaultReadTimeout: Double = 30
+
+    /// `COFFER_AGENT_READ_TIMEOUT` (seconds, for tests), or the default.
+    static func readTimeout(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Double {
+        guard let value = environment["COFFER_AGENT_READ_TIMEOUT"].flatMap(Double.init), value > 0, value.isFinite else {
+            return defaultReadTimeout
+        }
+        return value
     }
 
     /// Serves until the agent locks; never returns.
@@ -45,10 +61,23 @@ final class AgentServer: @unchecked Sendable {
         }
     }
 
-    /// One client: requests in order until it hangs up. Another uid is refused before a byte is read.
+    /// One client: requests in order until it hangs up, stays silent for `readTimeout`, or
+    /// announces a request over `AgentSocket.maximumRequest` (told why, in one sentence). Another
+    /// uid is refused before a byte is read.
     private func serve(_ connection: AgentSocket) {
         guard connection.peerUID == getuid() else { return }
-        while let frame = try? connection.receive() {
+        while true {
+            let frame: Data
+            switch connection.receiveRequest(within: readTimeout) {
+            case .request(let data):
+                frame = data
+            case .end, .stalled:
+                return
+            case .tooLarge(let length):
+                let refusal = AgentResponse(failure: .init(exitCode: ExitStatus.failure, message: Self.refusal(length)))
+                if let data = try? JSONEncoder().encode(refusal) { try? connection.send(data) }
+                return
+            }
             let request: AgentRequest
             do {
                 request = try JSONDecoder().decode(AgentRequest.self, from: frame)
@@ -66,6 +95,14 @@ final class AgentServer: @unchecked Sendable {
                 return
             }
         }
+    }
+
+    /// The sentence for a request over `AgentSocket.maximumRequest`: the agent's answer to its
+    /// header, or the client's own before sending it.
+    static func refusal(_ length: Int) -> String {
+        let limit = AgentSocket.maximumRequest >> 20
+        return "A request of \(length) bytes is over the agent's limit of \(limit) MiB, so the agent does not take it; "
+            + "run `coffer lock` and try again without the agent."
     }
 
     /// Once a second: the idle limit, a lock another process wrote, and a vault locked by a sync;

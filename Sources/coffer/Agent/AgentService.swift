@@ -28,7 +28,11 @@ struct AgentService: Sendable {
         case .status:
             response.status = status()
         case .renew:
-            if let seconds = request.idle { idle.setLimit(seconds) }
+            if let seconds = request.idle {
+                // As `coffer unlock --idle` checks it: a negative limit would never run out.
+                guard seconds.isFinite, seconds >= 0 else { throw Self.invalidIdle }
+                idle.setLimit(seconds)
+            }
             response.status = status()
         case .lock:
             // The caller's `shutdown` follows the answer: the keys are wiped there.
@@ -63,6 +67,9 @@ struct AgentService: Sendable {
         }
         return response
     }
+
+    static let invalidIdle = AgentFailure(exitCode: ExitStatus.usage,
+                                          description: "The idle time must be a number of seconds, 0 or more; the limit is unchanged.")
 
     /// The agent's own periodic sync, when the vault has an account: not a use (the idle clock
     /// runs on). The engine itself waits out a server's Backoff.

@@ -5,8 +5,26 @@ import Foundation
 /// the JSON): a frame's end is known without scanning its text.
 final class AgentSocket: @unchecked Sendable {
     let descriptor: Int32
-    /// Larger frames are refused: a listing of 100,000 items is far below it.
-    static let maximumFrame = 1 << 30
+    /// The largest request the agent reads (16 MiB). Requests are a few hundred bytes but for
+    /// `addAll` (an import: about 530 bytes an item, so some 31,000 items); a larger one is
+    /// refused from its length alone, before a byte of it is read or stored.
+    static let maximumRequest = 16 << 20
+    /// The largest answer a client reads from the agent (256 MiB): a listing of 100,000 typical
+    /// items is about 61 MB (measured: ~613 bytes an item, each item's JSON in base64).
+    static let maximumAnswer = 256 << 20
+    /// Bytes asked of the kernel at a time.
+    private static let readChunk = 1 << 16
+
+    /// What the agent reads from a client, short of a request it can answer.
+    enum Incoming {
+        case request(Data)
+        /// The client hung up between requests.
+        case end
+        /// The header announced more than `maximumRequest`; nothing more was read.
+        case tooLarge(length: Int)
+        /// Nothing, or not the whole frame, arrived in time; or the connection broke.
+        case stalled
+    }
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -86,30 +104,79 @@ final class AgentSocket: @unchecked Sendable {
         }
     }
 
-    /// The next frame, or nil at a clean end of the connection.
+    /// The agent's answer, or nil at a clean end of the connection (the client's side: waits as
+    /// long as `setReadTimeout` allows for each read).
     func receive() throws -> Data? {
-        guard let header = try read(count: 4, endAllowed: true) else { return nil }
-        let length = header.reduce(0) { $0 << 8 | Int($1) }
-        guard length <= Self.maximumFrame else { throw AgentError.protocolError("a frame of \(length) bytes") }
-        return try read(count: length, endAllowed: false)
+        guard let header = try read(count: 4, endAllowed: true, until: nil) else { return nil }
+        let length = Self.length(of: header)
+        guard length <= Self.maximumAnswer else { throw AgentError.protocolError("an answer of \(length) bytes") }
+        return try read(count: length, endAllowed: false, until: nil)
     }
 
-    private func read(count: Int, endAllowed: Bool) throws -> Data? {
-        var data = Data(count: count)
-        var offset = 0
-        while offset < count {
-            let got = data.withUnsafeMutableBytes { bytes in
-                recv(descriptor, bytes.baseAddress!.advanced(by: offset), count - offset, 0)
+    /// The next request (the agent's side). A client gets `seconds` to start one and, from its
+    /// first byte, `seconds` more to send the rest: an idle or stalled client cannot hold its
+    /// connection (and the thread serving it) for ever.
+    func receiveRequest(within seconds: Double) -> Incoming {
+        do {
+            guard let first = try read(count: 1, endAllowed: true, until: Date().addingTimeInterval(seconds)) else {
+                return .end
             }
+            let deadline = Date().addingTimeInterval(seconds)
+            guard let rest = try read(count: 3, endAllowed: false, until: deadline) else { return .stalled }
+            let length = Self.length(of: first + rest)
+            guard length <= Self.maximumRequest else { return .tooLarge(length: length) }
+            guard let frame = try read(count: length, endAllowed: false, until: deadline) else { return .stalled }
+            return .request(frame)
+        } catch {
+            return .stalled
+        }
+    }
+
+    /// True when the other end has closed or sent something unasked. The agent never speaks
+    /// first, so on a client's connection this means the agent closed it (it was idle too long).
+    var isClosedByPeer: Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
+    private static func length(of header: Data) -> Int {
+        header.reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    /// `count` bytes (already checked against a limit); nil only at a clean end before the first
+    /// byte when `endAllowed`. With a `deadline`, waits no later than it (then throws). The buffer
+    /// is reserved whole, so it is never moved (no stray copy of a secret), but its pages are
+    /// only touched as bytes arrive.
+    private func read(count: Int, endAllowed: Bool, until deadline: Date?) throws -> Data? {
+        var data = Data(capacity: count)
+        var chunk = [UInt8](repeating: 0, count: min(count, Self.readChunk))
+        defer { wipe(&chunk) }
+        while data.count < count {
+            if let deadline { try wait(until: deadline) }
+            let wanted = min(chunk.count, count - data.count)
+            let got = chunk.withUnsafeMutableBytes { bytes in recv(descriptor, bytes.baseAddress, wanted, 0) }
             if got < 0 && errno == EINTR { continue }
-            if got == 0 && offset == 0 && endAllowed { return nil }
+            if got == 0 && data.isEmpty && endAllowed { return nil }
             guard got > 0 else {
+                wipe(&data)
                 let reason = got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? "it did not answer in time" : "the connection closed"
                 throw AgentError.protocolError(reason)
             }
-            offset += got
+            data.append(contentsOf: chunk[0..<got])
         }
         return data
+    }
+
+    /// Returns once a byte (or the end) can be read; throws when `deadline` passes first.
+    private func wait(until deadline: Date) throws {
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { throw AgentError.protocolError("it sent nothing in time") }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Int32(min(left * 1000, Double(Int32.max)).rounded(.up)))
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR { throw AgentError.protocolError("the connection broke") }
+        }
     }
 
     private static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) throws -> Int32 {

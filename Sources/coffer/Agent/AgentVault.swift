@@ -3,12 +3,15 @@ import Foundation
 
 /// The vault as an unlocked agent holds it: every call is one request over the agent's socket.
 final class AgentVault: ItemVault, @unchecked Sendable {
-    private let connection: AgentSocket
+    /// Replaced when the agent closed it for idling (`request`).
+    private var connection: AgentSocket
+    private let paths: AgentPaths
     private let lock = NSLock()
     let status: AgentStatus
 
-    private init(connection: AgentSocket, status: AgentStatus) {
+    private init(connection: AgentSocket, paths: AgentPaths, status: AgentStatus) {
         self.connection = connection
+        self.paths = paths
         self.status = status
     }
 
@@ -17,18 +20,12 @@ final class AgentVault: ItemVault, @unchecked Sendable {
     static func connect(vaultPath: String) throws -> AgentVault? {
         let paths = AgentPaths.forVault(vaultPath)
         do {
-            try paths.checkSocket()
-            let connection = try AgentSocket.connect(to: paths.socket)
-            guard connection.peerUID == getuid() else {
-                throw AgentError.unusable("The process listening at \(paths.socket) is not yours; Coffer will not use it.")
-            }
-            // A sync through the agent may take a while; a hung agent must not hang us for ever.
-            connection.setReadTimeout(seconds: 600)
+            let connection = try open(paths)
             let response = try call(AgentRequest(operation: .renew), on: connection)
             guard let status = response.status, status.vault == paths.vault else {
                 throw AgentError.protocolError("it holds another vault")
             }
-            return AgentVault(connection: connection, status: status)
+            return AgentVault(connection: connection, paths: paths, status: status)
         } catch AgentError.absent {
             return nil
         } catch AgentError.protocolError {
@@ -53,12 +50,34 @@ final class AgentVault: ItemVault, @unchecked Sendable {
         }
     }
 
+    /// A connection to this user's agent at `paths`, checked like the first one.
+    private static func open(_ paths: AgentPaths) throws -> AgentSocket {
+        try paths.checkSocket()
+        let connection = try AgentSocket.connect(to: paths.socket)
+        guard connection.peerUID == getuid() else {
+            throw AgentError.unusable("The process listening at \(paths.socket) is not yours; Coffer will not use it.")
+        }
+        // A sync through the agent may take a while; a hung agent must not hang us for ever.
+        connection.setReadTimeout(seconds: 600)
+        return connection
+    }
+
+    /// Sends `request` and waits for the answer. The agent closes a connection that stays silent
+    /// for its read timeout (a command waiting on an editor or a prompt): such a connection is
+    /// replaced before sending, as the agent read nothing from it.
     func request(_ request: AgentRequest) throws -> AgentResponse {
-        try lock.withLock { try Self.call(request, on: connection) }
+        try lock.withLock {
+            if connection.isClosedByPeer { connection = try Self.open(paths) }
+            return try Self.call(request, on: connection)
+        }
     }
 
     private static func call(_ request: AgentRequest, on connection: AgentSocket) throws -> AgentResponse {
-        try connection.send(try JSONEncoder().encode(request))
+        let payload = try JSONEncoder().encode(request)
+        guard payload.count <= AgentSocket.maximumRequest else {
+            throw AgentFailure(exitCode: ExitStatus.failure, description: AgentServer.refusal(payload.count))
+        }
+        try connection.send(payload)
         guard let frame = try connection.receive() else { throw AgentError.protocolError("it hung up") }
         let response: AgentResponse
         do {
