@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Module directions (DESIGN §1): coffer -> CofferTUI -> CofferSync -> CofferCore; CofferSystem (helper
+// Module directions (architecture §1): coffer -> CofferTUI -> CofferSync -> CofferCore; CofferSystem (helper
 // processes, clipboard, hardening) sits beside CofferSync, under the screen and the commands. CONTRIBUTING.md has
 // the whole map, with the tool and test-support targets.
 let package = Package(

@@ -309,7 +309,7 @@ def idle_cpu(vault, seconds):
 
 
 def agent_search(vault, passfile, runs):
-    """Whole-process `search` through an unlocked agent (DESIGN §12): (median seconds, peak RSS MiB of
+    """Whole-process `search` through an unlocked agent (architecture §12): (median seconds, peak RSS MiB of
     the client, the agent's RSS MiB). One search first builds the agent's index; then the runs."""
     env = {"XDG_RUNTIME_DIR": os.path.join(WORK, "run")}
     os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700, exist_ok=True)
@@ -478,7 +478,7 @@ def sync_figures(kinto, vault_a, passfile, pwfile, runs):
     for _ in range(runs):
         raw = Raw(kinto, user_a)
         t0 = time.perf_counter()
-        # The three collections an idle sync asks (DESIGN §9: items, keystores, this device's messages).
+        # The three collections an idle sync asks (architecture §9: items, keystores, this device's messages).
         statuses = [raw.not_modified("items", items_etag), raw.not_modified("keystores", keystore_etag),
                     raw.not_modified("messages", messages_etag)]
         times.append(time.perf_counter() - t0)

@@ -11,7 +11,7 @@ public struct KDFParameters: Codable, Sendable, Equatable {
     public var salt: String
 
     public static let argon2id = "argon2id13"
-    /// The floor of DESIGN §2: a vault or record asking for less is refused as a downgrade.
+    /// The floor of architecture §2: a vault or record asking for less is refused as a downgrade.
     public static let minimumMemory = 64 * 1_048_576
     public static let minimumIterations = 3
 

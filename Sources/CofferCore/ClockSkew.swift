@@ -1,6 +1,6 @@
 import Foundation
 
-/// How far this device's clock is from the server's (seed 004), learnt from the `Date` header
+/// How far this device's clock is from the server's (the Airmail journal), learnt from the `Date` header
 /// every answer carries.
 ///
 /// An answer sent at t₀ and received at t₁ (device clock) with `Date: D` (whole seconds) says the
@@ -14,7 +14,7 @@ public struct ClockSkew: Sendable, Equatable {
     /// When it was measured, by the device clock.
     public var measured: Timestamp
 
-    /// Beyond this the device says its clock is off (the seed's five minutes).
+    /// Beyond this the device says its clock is off (the Airmail journal's five minutes).
     public static let warningThreshold: Int64 = 5 * 60 * 1000
 
     public init(low: Int64, high: Int64, measured: Timestamp) {

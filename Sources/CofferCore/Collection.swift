@@ -1,4 +1,4 @@
-/// The two synced collections, named once (DESIGN §4: "keep the names in one place").
+/// The two synced collections, named once (architecture §4: "keep the names in one place").
 public enum CollectionName: String, Sendable, CaseIterable, Codable {
     case items
     case keystores
@@ -7,7 +7,7 @@ public enum CollectionName: String, Sendable, CaseIterable, Codable {
     public static let keystoreID = "default"
 }
 
-/// The device registry and its messages (DESIGN §9), in the same bucket as the synced collections.
+/// The device registry and its messages (architecture §9), in the same bucket as the synced collections.
 /// They are not synced as records: each has its own steps.
 public enum DeviceCollectionName: String, Sendable, CaseIterable {
     case devices

@@ -1,6 +1,6 @@
 /// What can go wrong in the vault, with the context a user needs to act on it.
 ///
-/// The command line maps these to exit codes (DESIGN §6); `description` is the one sentence shown.
+/// The command line maps these to exit codes (architecture §6); `description` is the one sentence shown.
 public enum CoreError: Error, Equatable, CustomStringConvertible {
     case vaultNotFound(path: String)
     case vaultExists(path: String)
@@ -25,7 +25,7 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
     case unsafeFilesystem(path: String, kind: String)
     /// Another process removed the item while this edit was being made.
     case removedMeanwhile(id: String, title: String)
-    /// No item has this id, id prefix or title (DESIGN §12).
+    /// No item has this id, id prefix or title (architecture §12).
     case noItemNamed(String)
     /// Several items answer to this name; the candidates are listed for the user to choose.
     case ambiguousName(String, candidates: [ItemNameResolver.Candidate])

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What one device can ask another (DESIGN §9), with how long the request stays valid.
+/// What one device can ask another (architecture §9), with how long the request stays valid.
 public enum MessageTopic: String, Sendable, CaseIterable, Codable {
     /// Lock the screen there (unless it was unlocked after the message was sent).
     case lock

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One device's record in the `devices` collection (DESIGN §9), as the server holds it.
+/// One device's record in the `devices` collection (architecture §9), as the server holds it.
 ///
 /// Only `id`, `publicKey` and `capabilities` are in the clear; `box` seals the name and the public
 /// key again under a key only the account's devices have, so a record the server (or anyone with

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// The cryptography of devices and messages (DESIGN §9), as pure functions of the vault key.
+/// The cryptography of devices and messages (architecture §9), as pure functions of the vault key.
 ///
 /// Three keys come from the vault key through HKDF: one seals this device's private key, one the
 /// device records' boxes, one is the HPKE pre-shared key. A message is HPKE auth_psk: only a

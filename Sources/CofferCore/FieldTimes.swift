@@ -1,4 +1,4 @@
-/// When each field of an item last changed, and on which device (seed 004): sealed inside the
+/// When each field of an item last changed, and on which device (the Airmail journal): sealed inside the
 /// item, never in the clear.
 ///
 /// Only the single-valued fields carry a time; origins and tags are sets and keep their three-way

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// `coffer health`: the vault's passwords that are weak, reused, old or breached (DESIGN §13).
+/// `coffer health`: the vault's passwords that are weak, reused, old or breached (architecture §13).
 ///
 /// Only items with a password are checked. Findings are sorted by title, then id, so the
 /// report reads the same on every run.

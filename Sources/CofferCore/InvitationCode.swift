@@ -1,6 +1,6 @@
 import Foundation
 
-/// A one-time code a person reads aloud and types (seed 004's invitation codes): ten symbols of
+/// A one-time code a person reads aloud and types (the Airmail journal's invitation codes): ten symbols of
 /// Crockford's base32 (50 random bits) and a check symbol, shown as `K7Q4-M2XP-9RT`.
 ///
 /// The check symbol (Luhn mod 32) catches every single mistyped symbol and nearly every swap of

@@ -13,7 +13,7 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
     public var lastUsed: Timestamp?
     /// Newest first, at most `Item.historyLimit` entries.
     public var history: [HistoryEntry]
-    /// When each single-valued field last changed (seed 004); empty for items older than that.
+    /// When each single-valued field last changed (the Airmail journal); empty for items older than that.
     public var times: FieldTimes
 
     public static let historyLimit = 100

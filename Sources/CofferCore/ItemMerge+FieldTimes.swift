@@ -1,5 +1,5 @@
 extension ItemMerge {
-    /// The side that keeps a field both devices changed to different values (seed 004): the later
+    /// The side that keeps a field both devices changed to different values (the Airmail journal): the later
     /// change by the corrected clocks, so every device reaches the same result whatever order they
     /// sync in — merge(A, B) = merge(B, A).
     ///

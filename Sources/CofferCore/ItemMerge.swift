@@ -1,4 +1,4 @@
-/// The item merge of the Lockbox design ("Item Conflicts"), amended by seed 004: pure, over values.
+/// The item merge of the Lockbox design ("Item Conflicts"), amended by the Airmail journal: pure, over values.
 ///
 /// Start from local; for `title`, `disabled` and each `entry` field keep the side that changed it
 /// since stable, and where both did, the later change (`LaterChange`); three-way merge `origins`

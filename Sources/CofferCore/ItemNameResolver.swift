@@ -1,4 +1,4 @@
-/// Which item a name given on the command line means (DESIGN §12): an id, an id prefix, an exact
+/// Which item a name given on the command line means (architecture §12): an id, an id prefix, an exact
 /// title (ignoring case), then a unique part of a title. A pure function over the vault's items.
 public enum ItemNameResolver {
     /// What the resolver knows of an item; an item that cannot be read has no title.

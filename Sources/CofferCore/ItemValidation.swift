@@ -1,4 +1,4 @@
-/// The limits of DESIGN §2, checked before anything is stored.
+/// The limits of architecture §2, checked before anything is stored.
 public enum ItemValidation {
     public static let shortTextLimit = 500
     public static let notesLimit = 10_000

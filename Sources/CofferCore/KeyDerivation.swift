@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// From the passphrase to the keys that open a vault (DESIGN §2).
+/// From the passphrase to the keys that open a vault (architecture §2).
 ///
 /// passphrase → Argon2id → root key → HKDF-SHA-256 → *wrapping key* (seals the keystore) and
 /// *verifier key* (proves the passphrase right before any decryption is tried, so a wrong

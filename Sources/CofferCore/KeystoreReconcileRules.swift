@@ -1,5 +1,5 @@
-/// Reconcile's decision for the keystore changed here and on the server (seed 000: the union of
-/// keys; seed 001: a passphrase changed on one device wins), pure.
+/// Reconcile's decision for the keystore changed here and on the server (Lockbox's sync design: the union of
+/// keys; Firefox for iOS's sync state machine: a passphrase changed on one device wins), pure.
 enum KeystoreReconcileDecision: Equatable {
     /// The server deleted or lost its keystore: ours goes up again as a new record.
     case dropRemote

@@ -11,7 +11,7 @@ import CZxcvbn
 /// | bits    | rating      |
 /// |---------|-------------|
 /// | < 30    | very weak   |
-/// | 30–49   | weak        |  `coffer health` reports anything below 50 bits (DESIGN §13)
+/// | 30–49   | weak        |  `coffer health` reports anything below 50 bits (architecture §13)
 /// | 50–69   | fair        |
 /// | 70–89   | strong      |
 /// | ≥ 90    | very strong |

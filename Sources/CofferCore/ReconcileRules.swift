@@ -14,7 +14,8 @@ struct ReconcileFacts {
     var hasKey: Bool
 }
 
-/// Reconcile's decision for one item (seed 000, "Item Conflicts"; seed 001 for lineage), one name each.
+/// Reconcile's decision for one item (Lockbox's sync design, "Item Conflicts"; Firefox for iOS's sync
+/// state machine for lineage), one name each.
 enum ReconcileDecision: Equatable {
     /// Not for reconcile: a deletion on either side (examine decides those), or the key has not
     /// arrived yet — it stays in conflict for a later sync.

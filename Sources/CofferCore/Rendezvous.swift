@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// What both sides of an invitation derive from its code (seed 004's pairing, on Kinto alone).
+/// What both sides of an invitation derive from its code (the Airmail journal's pairing, on Kinto alone).
 ///
 /// The code is stretched with Argon2id (the vault's minimum cost), so what the server sees — the
 /// name and password of the throwaway account the two sides meet in — does not let it try the

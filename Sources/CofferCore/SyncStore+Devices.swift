@@ -8,7 +8,7 @@ public struct InboxEntry: Sendable, Equatable {
     public var isDone: Bool
 }
 
-/// The device registry, the outbox, the inbox and the handled ids (DESIGN §9), as the device and
+/// The device registry, the outbox, the inbox and the handled ids (architecture §9), as the device and
 /// message steps see them inside one transaction.
 extension SyncStore {
     // MARK: Meta and markers

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// This vault as a device (DESIGN §9): its key pair, its sealed record, and the messages it seals
+/// This vault as a device (architecture §9): its key pair, its sealed record, and the messages it seals
 /// and opens. Everything here needs the vault unlocked; the private key exists only while it is.
 extension Vault {
     public nonisolated func deviceID() throws -> String {

@@ -114,7 +114,7 @@ public actor Vault {
     }
 
     /// The time this device writes (modified, history, field times): its clock corrected by the
-    /// offset the last sync measured against the server (seed 004). Read each time: a sync in
+    /// offset the last sync measured against the server (the Airmail journal). Read each time: a sync in
     /// another process may have measured it since. Never call it inside a write (it reads).
     var now: Timestamp { writeTimes.now }
 

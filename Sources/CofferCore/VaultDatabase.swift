@@ -4,7 +4,7 @@ import Glibc
 #endif
 import GRDB
 
-/// The vault's SQLite file: stable records, pending changes, markers and settings (DESIGN §3).
+/// The vault's SQLite file: stable records, pending changes, markers and settings (architecture §3).
 ///
 /// Knows nothing of keys: everything it stores is ciphertext or non-secret metadata. Every method
 /// that changes several rows does so in one transaction.

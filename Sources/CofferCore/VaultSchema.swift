@@ -1,6 +1,6 @@
 import GRDB
 
-/// The vault's tables (DESIGN §3), as versioned migrations from the first schema on.
+/// The vault's tables (architecture §3), as versioned migrations from the first schema on.
 enum VaultSchema {
     /// Written in `meta` so a random SQLite file is not mistaken for a vault.
     static let formatName = "coffer-vault"
@@ -61,7 +61,7 @@ enum VaultSchema {
             try db.execute(sql: "CREATE INDEX pending_by_action ON pending (source, collection, action)")
         }
         migrator.registerMigration("v5-devices") { db in
-            // DESIGN §9. `devices`: the registry as last listed (the server's JSON). `outbox`:
+            // architecture §9. `devices`: the registry as last listed (the server's JSON). `outbox`:
             // sealed messages not yet on the server. `inbox`: messages listed for this device,
             // `done` once handled (or refused) and waiting for their deletion on the server.
             // `handled`: ids already applied, so a replay or a re-listing is only deleted.

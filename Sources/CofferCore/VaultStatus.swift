@@ -20,7 +20,7 @@ public struct VaultStatus: Sendable, Equatable, Codable {
     public var clockSkewMs: Int64?
     /// Set when that offset is past five minutes: "clock 7 min behind the server (corrected)".
     public var clockWarning: String?
-    /// The last lock another device asked for (DESIGN §9), whichever process handled it: a screen
+    /// The last lock another device asked for (architecture §9), whichever process handled it: a screen
     /// unlocked before it locks.
     public var remoteLock: DeviceLockNotice?
 }

@@ -3,7 +3,7 @@ import Crypto
 import Foundation
 
 extension FuzzChecks {
-    /// The device records and messages of DESIGN §9 as another device (or the server) may write
+    /// The device records and messages of architecture §9 as another device (or the server) may write
     /// them (`FuzzDeviceMessages`). The first byte picks the check, so each runs at its own speed
     /// (the HPKE ones cost two X25519 operations) and the fuzzer can specialise inputs per check:
     /// - 0: `MessageRecord` JSON: what decodes re-encodes to text that decodes equal, a fixed

@@ -1,7 +1,7 @@
 import CofferCore
 import Foundation
 
-/// Publishes this device's record (DESIGN §9) on an unlocked sync: once at first, again after a
+/// Publishes this device's record (architecture §9) on an unlocked sync: once at first, again after a
 /// rename, and otherwise at most daily (the refresh is the "last seen" others show). One PUT when
 /// due, nothing otherwise: an idle sync costs no request here.
 enum DeviceRegisterStep {

@@ -1,6 +1,6 @@
 import CofferCore
 
-/// The examine step's rules (seed 000, "Examining and Applying Pending Changes"), as a pure
+/// The examine step's rules (Lockbox's sync design, "Examining and Applying Pending Changes"), as a pure
 /// function from the two pending actions for one id to a named decision.
 public enum ExamineDecision: Sendable, Equatable {
     /// No local change: apply the remote change to stable and drop it.

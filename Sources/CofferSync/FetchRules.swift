@@ -18,7 +18,8 @@ struct FetchFacts: Sendable, Equatable {
     var local: Local
 }
 
-/// Fetch's decision for one record (seed 000, "Fetching"; seed 001 for rollbacks), one name each.
+/// Fetch's decision for one record (Lockbox's sync design, "Fetching"; Firefox for iOS's sync state
+/// machine for rollbacks), one name each.
 enum FetchDecision: Sendable, Equatable {
     /// Our own write coming back: stable already holds exactly this version.
     case dropEcho

@@ -18,7 +18,7 @@ public struct InvitationHost: Sendable {
     /// The `invite` record as written, checked again with the rest before the answer.
     let invite: Rendezvous.Seen
 
-    /// How long a code is valid unless told otherwise (seed 004: ten minutes).
+    /// How long a code is valid unless told otherwise (the Airmail journal: ten minutes).
     public static let lifetime: TimeInterval = 600
 
     /// Opens a rendezvous on `server` for a new random code, kept in `database` as the vault's

@@ -1,7 +1,7 @@
 import CofferCore
 import Foundation
 
-/// The requests of the device registry and messages (DESIGN §9): whole small collections, read
+/// The requests of the device registry and messages (architecture §9): whole small collections, read
 /// with a conditional request and written one record at a time.
 extension KintoClient {
     private func recordsPath(_ collection: DeviceCollectionName) -> String {

@@ -2,7 +2,7 @@ import CofferCore
 import Foundation
 import Logging
 
-/// Talks to one account on a Kinto server: the `default` bucket's collections (DESIGN §4).
+/// Talks to one account on a Kinto server: the `default` bucket's collections (architecture §4).
 ///
 /// ```swift
 /// let client = KintoClient(server: URL(string: "https://kinto.example/v1")!,

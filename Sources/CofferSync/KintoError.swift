@@ -3,7 +3,7 @@ import Foundation
 
 /// What went wrong talking to the Kinto server, one case per way the sync engine reacts.
 ///
-/// The engine maps these to the seed's error names: `offline` → `OFFLINE`, `unauthorized` →
+/// The engine maps these to the error names of Lockbox's sync design: `offline` → `OFFLINE`, `unauthorized` →
 /// `SYNC_AUTH`, `network` and `backoff` → `NETWORK` (a `backoff` also tells when to try again).
 public enum KintoError: Error, Sendable, Equatable {
     /// No connection at all: nothing listens on the port, the host name is unknown, or the

@@ -1,7 +1,7 @@
 import CofferCore
 import Foundation
 
-/// Handles the inbox (DESIGN §9): read → decide (`MessageRules`) → plan (`MessagePlan`) →
+/// Handles the inbox (architecture §9): read → decide (`MessageRules`) → plan (`MessagePlan`) →
 /// execute, in one transaction, so an effect and its `handled` row commit together. Runs locked
 /// too: expired and replayed messages are refused without a key; the rest waits for an unlock.
 /// A lock or sign-out locks the vault once committed.

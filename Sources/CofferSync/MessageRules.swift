@@ -52,7 +52,7 @@ enum MessageDecision: Equatable {
     case apply(MessageContent)
 }
 
-/// Delivery exactly once (DESIGN §9): pure rules over `MessageFacts`.
+/// Delivery exactly once (architecture §9): pure rules over `MessageFacts`.
 enum MessageRules {
     static func decide(_ facts: MessageFacts) -> MessageDecision {
         // Order matters: a handled id is only deleted even once expired; an expired message is

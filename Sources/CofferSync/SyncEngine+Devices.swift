@@ -1,7 +1,7 @@
 import CofferCore
 import Foundation
 
-/// What `coffer device …` and the Devices page ask of the registry (DESIGN §9). Each needs the
+/// What `coffer device …` and the Devices page ask of the registry (architecture §9). Each needs the
 /// vault unlocked: names are sealed, and so is every message.
 extension SyncEngine {
     /// The account's devices, this one published first if due, the registry listed fresh.

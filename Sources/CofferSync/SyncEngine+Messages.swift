@@ -1,7 +1,7 @@
 import CofferCore
 import Foundation
 
-/// The device and message steps of a sync (DESIGN §9), after the items and keystores. An idle
+/// The device and message steps of a sync (architecture §9), after the items and keystores. An idle
 /// sync adds one request: the messages listing, answered 304.
 extension SyncEngine {
     func runDeviceSteps(_ context: SyncContext, into report: inout SyncReport) async throws {

@@ -2,7 +2,7 @@ import Foundation
 
 /// When to sync: a pure state machine that turns triggers and clock ticks into actions.
 ///
-/// Triggers (DESIGN §4): on start when an account is set, a few seconds after a local change,
+/// Triggers (architecture §4): on start when an account is set, a few seconds after a local change,
 /// every 30 s while running, on unlock, and on the manual key. One sync at a time; a trigger
 /// during a sync runs one more sync after it. No sync starts before a Backoff/Retry-After deadline.
 /// Time is a parameter, so tests drive it with a fake clock.

@@ -2,7 +2,7 @@ import CofferCore
 import Foundation
 import Logging
 
-/// Sync metadata persisted in `meta` (seed 001): last sync, last error, Backoff deadline — so
+/// Sync metadata persisted in `meta` (Firefox for iOS's sync state machine): last sync, last error, Backoff deadline — so
 /// another process (the next `coffer sync`) obeys them too.
 enum SyncState {
     static func backoffUntil(_ database: VaultDatabase) -> Date? {
@@ -10,7 +10,7 @@ enum SyncState {
     }
 
     /// How far a new offset may be from the stored one before the middle of a sync stores it:
-    /// corrected clocks need only agree to about a second (seed 004), and an idle sync then
+    /// corrected clocks need only agree to about a second (the Airmail journal), and an idle sync then
     /// commits (and waits on the disk) once, at its end, instead of twice.
     static let skewTolerance: Int64 = 250
 

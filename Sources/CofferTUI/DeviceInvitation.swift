@@ -2,7 +2,7 @@ import CofferSync
 import Foundation
 
 /// An invitation opened from the Devices page (`i`), as far as it has come: the code shown while
-/// it waits, then the claimant's name and confirmation number asked about (seed 004).
+/// it waits, then the claimant's name and confirmation number asked about (the Airmail journal).
 struct DeviceInvitation: Sendable, Equatable {
     enum Stage: Sendable, Equatable {
         case opening

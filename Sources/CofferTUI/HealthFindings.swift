@@ -1,7 +1,7 @@
 import CofferCore
 import Foundation
 
-/// The last health check of the unlocked vault (DESIGN §13), item by item: what the Health page
+/// The last health check of the unlocked vault (architecture §13), item by item: what the Health page
 /// lists and the detail page's badge line shows. Made off the input loop (zxcvbn over every
 /// password takes a while on a large vault) and kept until the next check.
 struct HealthFindings: Sendable, Equatable {

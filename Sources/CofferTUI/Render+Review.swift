@@ -46,7 +46,7 @@ extension Render {
                 if field.isSecret, !review.isRevealed { return value.isEmpty ? "—" : DetailLayout.mask }
                 return value.isEmpty ? "—" : TextLayout.singleLine(value)
             }
-            /// A value changed on both sides, with when that side changed it (seed 004: the later won).
+            /// A value changed on both sides, with when that side changed it (the Airmail journal: the later won).
             func timed(_ value: String, _ stamp: FieldStamp?) -> String {
                 guard let stamp else { return value }
                 return value + " · " + Format.dateTime(stamp.at.date, in: state.settings.timeZone)
@@ -75,7 +75,7 @@ extension Render {
         case .remote: "only there"
         }
         let yours = isSwapped ? " (yours)" : ""
-        // Both changed it: the merge kept the later change (seed 004), when it knows the times.
+        // Both changed it: the merge kept the later change (the Airmail journal), when it knows the times.
         let newer = field.changedOn == .both && field.merged.localStamp != nil ? "newer" : nil
         switch field.chosen {
         case .combined:

@@ -36,7 +36,7 @@ final class Runtime {
     /// when the second changes or a spinner turns, so an idle screen renders once a second.
     private var needsDraw = true
     private var drawnSecond = Int.min
-    /// How often the screen looks for other processes' commits (DESIGN §8: seen within about a second).
+    /// How often the screen looks for other processes' commits (architecture §8: seen within about a second).
     static let changePollInterval: TimeInterval = 0.5
 
     init(state: ScreenState, vault: Vault?, screen: any Screen, services: ScreenServices, options: ScreenOptions) {

@@ -14,7 +14,7 @@ public struct ScreenServices: Sendable {
     /// Saves the review's choices (those that differ from the merge's become a local change) and
     /// clears the item's ⚑.
     var resolveReview: @Sendable (Vault, ConflictReview) async throws -> Void
-    /// The account's devices (DESIGN §9); needs the vault unlocked.
+    /// The account's devices (architecture §9); needs the vault unlocked.
     var loadDevices: @Sendable (Vault) async throws -> [KnownDevice]
     /// Seals a message to the device with that id into the outbox (the next sync sends it).
     var sendToDevice: @Sendable (Vault, MessageTopic, String) async throws -> Void

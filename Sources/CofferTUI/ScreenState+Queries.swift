@@ -2,7 +2,7 @@ import CofferCore
 import Foundation
 
 extension ScreenState {
-    /// `now` by the server's clock as the last sync measured it (DESIGN §10): the time health ages
+    /// `now` by the server's clock as the last sync measured it (architecture §10): the time health ages
     /// are counted at. Not TOTP codes: they follow this device's clock (`TOTPClock`).
     func serverNow(_ now: Date) -> Date {
         now.addingTimeInterval(Double(summary.clockSkewMilliseconds ?? 0) / 1000)

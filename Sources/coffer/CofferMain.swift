@@ -84,7 +84,7 @@ enum CofferMain {
 }
 
 extension Coffer {
-    /// A parse error as one line (DESIGN §6: one sentence on stderr): ArgumentParser's message
+    /// A parse error as one line (architecture §6: one sentence on stderr): ArgumentParser's message
     /// without its usage block, then its pointer to the command's help.
     static func usageLine(for error: Error) -> String {
         let message = message(for: error).split(whereSeparator: \.isNewline)

@@ -3,7 +3,7 @@ import CofferCore
 import CofferSync
 import Foundation
 
-/// `coffer device …` (DESIGN §9): the account's devices and the messages between them.
+/// `coffer device …` (architecture §9): the account's devices and the messages between them.
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device", abstract: "List, invite, rename, lock, sign out or remove the devices of this vault's account.",

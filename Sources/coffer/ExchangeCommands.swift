@@ -2,7 +2,7 @@ import ArgumentParser
 import CofferCore
 import Foundation
 
-/// The formats `import` reads: Coffer's own, and other managers' exports (DESIGN §13).
+/// The formats `import` reads: Coffer's own, and other managers' exports (architecture §13).
 enum ExchangeFormat: String, ExpressibleByArgument, CaseIterable {
     case json, firefox, chrome, keepassxc, bitwarden
     case onePassword = "1password"

@@ -2,7 +2,7 @@ import ArgumentParser
 import CofferCore
 import CofferSync
 
-/// The exit codes of DESIGN §6, and the one sentence printed for an error.
+/// The exit codes of architecture §6, and the one sentence printed for an error.
 enum ExitStatus {
     static let ok: Int32 = 0
     static let failure: Int32 = 1

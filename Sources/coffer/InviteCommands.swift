@@ -3,7 +3,7 @@ import CofferCore
 import CofferSync
 import Foundation
 
-/// `coffer device invite`: a one-time code for a new device of this vault (seed 004).
+/// `coffer device invite`: a one-time code for a new device of this vault (the Airmail journal).
 struct DeviceInviteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "invite",

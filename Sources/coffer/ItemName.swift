@@ -16,7 +16,7 @@ struct ItemNameArgument: ParsableArguments {
 }
 
 extension Vault {
-    /// Resolves `name` (DESIGN §12). An exact id is read directly, without opening every item.
+    /// Resolves `name` (architecture §12). An exact id is read directly, without opening every item.
     func item(named name: String) throws -> Item {
         if RecordID.isValid(name) {
             do {

@@ -6,7 +6,7 @@ import Foundation
 protocol ItemVault: Sendable {
     /// The items `query` selects, and every item that cannot be read (with its state).
     func items(_ query: ItemQuery) async throws -> [ListedItem]
-    /// The item `name` means (DESIGN §12): `noItemNamed` for none, `ambiguousName` for several.
+    /// The item `name` means (architecture §12): `noItemNamed` for none, `ambiguousName` for several.
     func item(named name: String) async throws -> Item
     func add(_ item: Item) async throws -> Item
     func update(_ item: Item, from base: Item) async throws -> SavedEdit

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// The agent beside sync, with the real Kinto: `sync --unlock` through it, and a lock sent from
-/// another device locking it (DESIGN §9, §12).
+/// another device locking it (architecture §9, §12).
 extension SyncCommandTests {
     func testSyncThroughTheAgentAndALockFromAnotherDeviceLocksIt() throws {
         let laptop = try makeVault()

@@ -2,7 +2,7 @@ import CofferTestSupport
 import Foundation
 import XCTest
 
-/// `coffer unlock` / `coffer lock` and the commands that go through the agent (DESIGN §12), with
+/// `coffer unlock` / `coffer lock` and the commands that go through the agent (architecture §12), with
 /// the real binary: every command after the unlock runs with no passphrase source at all, so a
 /// success proves the agent answered (without it: "No passphrase was given", exit 1).
 final class AgentTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Exit codes (DESIGN §6) for usage mistakes and missing or foreign vault files; each error is one
+/// Exit codes (architecture §6) for usage mistakes and missing or foreign vault files; each error is one
 /// line on stderr and nothing on stdout. (Wrong passphrases: PassphraseTests; no such item and
 /// invalid items: ItemCommandTests and ImportExportTests.)
 final class ExitCodeTests: XCTestCase {

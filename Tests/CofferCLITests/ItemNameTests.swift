@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Items taken by name (DESIGN §12) in every command that takes one: id, id prefix, exact title,
+/// Items taken by name (architecture §12) in every command that takes one: id, id prefix, exact title,
 /// unique part of a title; exit 4 for none, exit 6 AMBIGUOUS with the candidates for several.
 /// (`copy` needs a clipboard: CopyCommandTests checks its names.)
 final class ItemNameTests: XCTestCase {

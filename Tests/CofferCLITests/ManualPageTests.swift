@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// `coffer manual`, the man page `make install` writes: roff with every command and every exit
-/// code of DESIGN §6.
+/// code of architecture §6.
 final class ManualPageTests: XCTestCase {
     func testTheManPageHasEveryCommandAndEveryExitCode() throws {
         let result = try CofferProcess.run(["manual"])

@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 import XCTest
 
-/// Seed 004's pairing with two real processes of the built binary on the real Kinto: `device
+/// The Airmail journal's pairing with two real processes of the built binary on the real Kinto: `device
 /// invite` on one vault, `join --code` on a new device, the allow prompt between them; `send` and
 /// `receive` for one item. Nothing of an invitation may stay on the server.
 final class PairingTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// Where an unlocking command takes the passphrase from (DESIGN §6): `--passphrase-file PATH`'s
+/// Where an unlocking command takes the passphrase from (architecture §6): `--passphrase-file PATH`'s
 /// first line, else stdin's first line when stdin is not a terminal; a wrong one is exit 3 on
 /// every command that unlocks.
 final class PassphraseTests: XCTestCase {

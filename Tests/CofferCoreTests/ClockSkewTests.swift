@@ -1,7 +1,7 @@
 import XCTest
 @testable import CofferCore
 
-/// The offset interval of seed 004: [Date − t₁, Date + 1 s − t₀], intersected over answers.
+/// The offset interval of the Airmail journal: [Date − t₁, Date + 1 s − t₀], intersected over answers.
 final class ClockSkewTests: XCTestCase {
     private func ms(_ value: Int64) -> Timestamp { Timestamp(milliseconds: value) }
 

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import CofferCore
 
-/// Saving an edit over a version another process saved since the edit began (DESIGN §8): every
+/// Saving an edit over a version another process saved since the edit began (architecture §8): every
 /// field × who changed it, through two `Vault`s on one file (the screen and a command).
 final class EditMergeTests: XCTestCase {
     /// A field as the test sets and reads it, with three distinct values.

@@ -106,7 +106,7 @@ final class ItemMergeTests: XCTestCase {
         }
     }
 
-    /// Seed 004: the later change keeps the field (kind has no time: local keeps it); the other
+    /// The Airmail journal: the later change keeps the field (kind has no time: local keeps it); the other
     /// value goes into the merge's history step once.
     func testAFieldChangedDifferentlyOnBothSidesKeepsTheLaterChangeAndRecordsTheOtherInHistoryOnce() {
         for field in fields where field.local != field.remote {

@@ -1,7 +1,7 @@
 import XCTest
 @testable import CofferCore
 
-/// Names to items (DESIGN §12) as a table: id, id prefix, exact title, unique part of a title.
+/// Names to items (architecture §12) as a table: id, id prefix, exact title, unique part of a title.
 final class ItemNameResolverTests: XCTestCase {
     private typealias Candidate = ItemNameResolver.Candidate
 

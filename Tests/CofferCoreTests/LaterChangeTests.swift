@@ -2,7 +2,7 @@ import CofferTestSupport
 import XCTest
 @testable import CofferCore
 
-/// Seed 004's field rule as a table, without a database: a field both devices changed keeps the
+/// The Airmail journal's field rule as a table, without a database: a field both devices changed keeps the
 /// later change, whoever merges, and a clock far ahead cannot win.
 final class LaterChangeTests: XCTestCase {
     private func at(_ seconds: Int64) -> Timestamp { Timestamp(milliseconds: 1_700_000_000_000 + seconds * 1000) }

@@ -3,7 +3,7 @@ import CofferSystem
 import Foundation
 import XCTest
 
-/// The process protections of DESIGN §2, observed from inside.
+/// The process protections of architecture §2, observed from inside.
 final class ProcessHygieneTests: XCTestCase {
     /// The core limit half is checked on the real binary (CofferCLITests/CoreDumpTests): set here,
     /// in the test process, it would be inherited by every program later tests start.

@@ -4,7 +4,7 @@ import XCTest
 
 /// Shared fixtures: fast KDF parameters, items, temporary directories, error capture.
 enum Fixture {
-    /// The floor of DESIGN §2 (≈ 0.1 s per derivation): the cheapest parameters a vault accepts.
+    /// The floor of architecture §2 (≈ 0.1 s per derivation): the cheapest parameters a vault accepts.
     static func fastKDF() -> KDFParameters {
         KDFParameters.fresh(memory: KDFParameters.minimumMemory, iterations: KDFParameters.minimumIterations)
     }

@@ -4,7 +4,7 @@ import CofferTestSupport
 import Foundation
 import XCTest
 
-/// Seed 004 against the real Kinto: the device learns the server's clock from `Date`, writes
+/// The Airmail journal against the real Kinto: the device learns the server's clock from `Date`, writes
 /// corrected times, and the later of two offline edits wins in either sync order.
 final class ClockSyncTests: XCTestCase {
     var server: TestServer!

@@ -4,7 +4,7 @@ import CofferTestSupport
 import Foundation
 import XCTest
 
-/// Devices and messages (DESIGN §9, issue 12) with three vault files on one account of the real Kinto.
+/// Devices and messages (architecture §9, issue 12) with three vault files on one account of the real Kinto.
 final class DeviceMessageTests: XCTestCase {
     var server: TestServer!
     var credentials: KintoCredentials!

@@ -4,7 +4,7 @@ import CofferTestSupport
 import Foundation
 import XCTest
 
-/// DESIGN §4's invariant on random histories: three devices on one account of the real Kinto add,
+/// architecture §4's invariant on random histories: three devices on one account of the real Kinto add,
 /// edit, remove, lock, unlock and sync at random; then every device unlocks and syncs twice with
 /// no new edits (a, b, c, a, b, c). Afterwards all devices must hold identical items, and no edit
 /// may be lost except where the merge rules say which side wins.
@@ -174,7 +174,7 @@ final class RandomHistory: @unchecked Sendable {
     func run() async throws {
         let credentials = try await server.makeAccount()
         // Running clocks, each up to five minutes off, as real devices have: every sync corrects
-        // them by the server's `Date`, so they agree to about a second (DESIGN's assumption).
+        // them by the server's `Date`, so they agree to about a second (architecture §10).
         // Stopped clocks moved 1–30 s per step ran minutes apart even corrected (the server's
         // clock does not jump with them), and an edit re-created over a removal then counted as
         // older than the removed version: a false "rollback" no real clock gives.

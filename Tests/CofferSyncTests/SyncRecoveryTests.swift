@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 import XCTest
 
-/// Seed 001's harder cases against the real server: a passphrase changed on another device, an
+/// The harder cases of Firefox for iOS's sync state machine against the real server: a passphrase changed on another device, an
 /// item that arrives before its key, a server that lost its data, and a large first sync.
 final class SyncRecoveryTests: XCTestCase {
     var server: TestServer!

@@ -4,7 +4,7 @@ import CofferTestSupport
 import Foundation
 import XCTest
 
-/// The Lockbox seed's scenarios with two and three vault files on one account of the real Kinto.
+/// The scenarios of Lockbox's sync design with two and three vault files on one account of the real Kinto.
 final class SyncScenarioTests: XCTestCase {
     var server: TestServer!
     var credentials: KintoCredentials!
@@ -94,7 +94,7 @@ final class SyncScenarioTests: XCTestCase {
         try await assertConverged([a, b])
     }
 
-    /// Seed 004: the later change wins (B's here, three seconds after A's), whoever merges.
+    /// The Airmail journal: the later change wins (B's here, three seconds after A's), whoever merges.
     func testSameFieldChangedOnBothSidesKeepsTheLaterAndRecordsTheChoice() async throws {
         // Clocks that run: the devices correct them against the server's, so only real time orders edits.
         let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials, clock: .live())
@@ -256,7 +256,7 @@ final class SyncScenarioTests: XCTestCase {
         let report = await a.sync()
         XCTAssertNil(report.error, report.message ?? "")
         let log = try await proxy.log()
-        // items, keystores, and the messages addressed to this device (DESIGN §9).
+        // items, keystores, and the messages addressed to this device (architecture §9).
         XCTAssertEqual(log.count, 3, "\(log.map { "\($0.method) \($0.path) \($0.status ?? 0)" })")
         XCTAssertEqual(log.compactMap(\.status), [304, 304, 304])
         XCTAssertEqual(log.filter { $0.path.contains("/collections/messages/") }.count, 1, "an idle message poll is one 304")

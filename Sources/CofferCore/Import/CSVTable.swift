@@ -20,7 +20,7 @@ public struct CSVTable: Sendable {
         public var values: [String]
     }
 
-    /// Longer lines are refused before parsing: no export of items within DESIGN §2's limits needs one.
+    /// Longer lines are refused before parsing: no export of items within architecture §2's limits needs one.
     public static let lineLimit = 1 << 20
 
     public let file: String

@@ -58,7 +58,7 @@ struct AgentIndex: Sendable {
         return result
     }
 
-    /// The item `name` means (DESIGN §12); nil when it is one this listing cannot give (unreadable).
+    /// The item `name` means (architecture §12); nil when it is one this listing cannot give (unreadable).
     func item(named name: String) throws -> Item? {
         let id = try ItemNameResolver.id(of: name, among: candidates)
         return listed.first { $0.id == id }?.item

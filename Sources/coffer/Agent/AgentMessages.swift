@@ -13,7 +13,7 @@ struct AgentRequest: Codable {
         case items, item, add, update, remove, addAll, now
         /// `coffer sync --unlock`: the agent syncs with its keys, so conflicts are merged.
         case sync
-        /// The device commands (DESIGN §9): the account's devices, a message queued, a removal.
+        /// The device commands (architecture §9): the account's devices, a message queued, a removal.
         case devices, queueMessage, removeDevice
 
         /// Whether the operation may commit to the vault (the kept listing is then stale).

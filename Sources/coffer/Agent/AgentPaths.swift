@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Where a vault's agent listens (DESIGN §12): `$XDG_RUNTIME_DIR/coffer/`, else
+/// Where a vault's agent listens (architecture §12): `$XDG_RUNTIME_DIR/coffer/`, else
 /// `$TMPDIR/coffer-UID/`; one socket per vault, named by a digest of the vault's real path so that
 /// two spellings of one file find one agent. The directory must be ours and private (0700), the
 /// socket ours and 0600: anything else may be another user's trap, and is refused with why.

@@ -4,7 +4,7 @@ import Foundation
 /// The agent's serving half: accepts connections from this user's processes only, answers each
 /// request with `AgentService`, and locks — wipes the keys, removes the socket, exits — on
 /// `coffer lock`, when idle too long, on SIGTERM, SIGHUP or SIGINT, or when another device's lock
-/// message reached the vault (DESIGN §9), or when its vault file is gone. Messages open only with the keys, so the agent syncs
+/// message reached the vault (architecture §9), or when its vault file is gone. Messages open only with the keys, so the agent syncs
 /// every `syncInterval` seconds itself: a stolen laptop's agent hears the lock within a minute.
 final class AgentServer: @unchecked Sendable {
     private let service: AgentService
@@ -122,7 +122,7 @@ final class AgentServer: @unchecked Sendable {
             }
             if let left = service.idle.secondsLeft(), left <= 0 { await shutdown() }
             if await service.vault.isLocked { await shutdown() }
-            // The vault file was removed or moved: nothing left to serve (stat, not open: §8).
+            // The vault file was removed or moved: nothing left to serve (stat, not open: architecture §8).
             var info = stat()
             if stat(database.path, &info) != 0 { await shutdown() }
             guard let token = try? database.externalChangeToken(), token != seen else { continue }

@@ -222,7 +222,7 @@ func assertKeys(_ object: [String: Any], _ expected: Set<String>, _ what: String
         + "missing \(expected.subtracting(keys).sorted())", file: file, line: line)
 }
 
-/// The key sets of DESIGN §6.
+/// The key sets of architecture §6.
 enum Shapes {
     static let list: Set<String> = ["id", "title", "username", "origins", "tags", "disabled", "created", "modified", "badges"]
     static let show: Set<String> = list.union(["notes", "history", "last_used"])

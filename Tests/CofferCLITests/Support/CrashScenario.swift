@@ -354,7 +354,7 @@ final class CrashScenario {
         try pusher.ok(["edit", targets.conflicted, "--password", password], "edit on top")
         try pusher.ok(["sync", "--unlock"], "sync after editing on top")
         // Made after the crasher's edit of the same field, it is the later change and wins whether
-        // or not the server had the crasher's version (field times, seed 004). Before field times
+        // or not the server had the crasher's version (field times, the Airmail journal). Before field times
         // the crasher's pending change won when the server never got it (local over remote): the
         // seeds that edit on top (every third) failed at every such point until this said so.
         model[targets.conflicted]?.password = password

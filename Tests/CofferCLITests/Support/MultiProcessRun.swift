@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// One seeded history of several processes on one vault (issue 10, DESIGN §8): the screen of
+/// One seeded history of several processes on one vault (issue 10, architecture §8): the screen of
 /// device A in tmux (created on its first-run page for odd seeds), `coffer add/edit/rm/sync`
 /// on A beside it, some of them at once, a `coffer sync` loop on device B (joined to the same
 /// account on the real Kinto) beside B's own commands, which go through B's agent (`coffer

@@ -154,7 +154,7 @@ final class TestVault: @unchecked Sendable {
     }
 }
 
-/// Ids are client-generated UUID v4 (DESIGN §2).
+/// Ids are client-generated UUID v4 (architecture §2).
 func assertItemID(_ id: String, file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertNotNil(UUID(uuidString: id), "not a UUID: \(id)", file: file, line: line)
     XCTAssertEqual(id.count, 36, file: file, line: line)
