@@ -24,7 +24,7 @@ else
 fi
 targets=${FUZZ_TARGETS:-"FuzzRecords FuzzEnvelope FuzzItemJSON FuzzImport FuzzKintoResponses FuzzForeignImport FuzzDeviceMessages FuzzInvitations"}
 scratch=.build-fuzz
-# Only the comma form instruments for coverage and address errors together (TOOLCHAIN.md);
+# Only the comma form instruments for coverage and address errors together;
 # COFFER_FUZZ swaps each target's replayer `main` for LLVMFuzzerTestOneInput. Release (overflow
 # checks and preconditions stay): side by side, FuzzForeignImport ran 1,787 exec/s against debug's
 # 874, and FuzzDeviceMessages ~5,500 against ~1,000 (debug builds swift-crypto's C at -O0).

@@ -168,7 +168,7 @@ public final class VaultDatabase: Sendable {
     }
 
     private static func openPool(_ path: String, syncEachCommit: Bool = true) throws -> DatabasePool {
-        // WAL with NORMAL can lose a committed transaction on power failure (TOOLCHAIN.md).
+        // WAL with NORMAL can lose a committed transaction on power failure (architecture §3).
         let synchronous = syncEachCommit ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = OFF"
         var configuration = Configuration()
         configuration.prepareDatabase { db in

@@ -120,7 +120,7 @@ package enum KintoBatchCoding {
         }
     }
 
-    /// True when the whole chunk's outcome is unknown (architecture §4, TOOLCHAIN: on PostgreSQL a 409
+    /// True when the whole chunk's outcome is unknown (architecture §4: on PostgreSQL a 409
     /// or 5xx can roll back earlier acknowledgements of the same batch).
     package static func isOutcomeUnknown(_ responses: [SubResponse]) -> Bool {
         responses.contains { $0.status == 409 || $0.status >= 500 }

@@ -50,7 +50,7 @@ enum ManualPage {
             ".TP", ".B COFFER_VAULT", "The default vault path.",
             ".TP", ".B COFFER_LOG", "Log level on stderr (trace \\(en critical; default warning).",
             ".SH SEE ALSO",
-            "The README and DESIGN documents of the Coffer source tree.",
+            "README.md and docs/architecture.md in the Coffer source tree.",
         ]
         return page.joined(separator: "\n") + "\n"
     }

@@ -41,7 +41,7 @@ final class KintoClientTests: XCTestCase {
         XCTAssertEqual(checkError, .unauthorized)
         XCTAssertEqual(fetchError, .unauthorized)
         XCTAssertEqual(batchError, .unauthorized)
-        // The TOOLCHAIN trap: without the challenge-cancelling delegate this hangs forever.
+        // The URLSession trap (a 401 with a Basic challenge never ends): without the challenge-cancelling delegate this hangs forever.
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
 
