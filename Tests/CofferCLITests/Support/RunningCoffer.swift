@@ -66,6 +66,11 @@ final class RunningCoffer {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
+    /// Closes stdin with no line written: the end of input, a question left unanswered.
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
     func kill9() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
