@@ -3,7 +3,8 @@ import Foundation
 
 /// The claiming side of an invitation (`coffer join --code`, `coffer receive`): finds the
 /// rendezvous the code names, claims it once with a commitment to its key, reveals the key once
-/// it read the inviter's, waits for the answer, removes everything.
+/// it read the inviter's, has its person compare the number, takes the answer only after a yes,
+/// removes everything.
 public struct InvitationGuest: Sendable {
     /// The number the person compares with the one the inviting device shows, before the answer
     /// is taken (`answer(confirmedBy:)`).
