@@ -418,6 +418,23 @@ final class PairingTests: XCTestCase {
 
     // MARK: The number compared on the claimant's side too
 
+    /// Stops `inviter` as a slow one, so that a stranger always writes `key` before it; a test
+    /// that ends early continues it (a stopped process would keep a SIGTERM pending forever).
+    private func stop(_ inviter: RunningCoffer) {
+        let pid = inviter.pid
+        XCTAssertEqual(kill(pid, SIGSTOP), 0)
+        addTeardownBlock { kill(pid, SIGCONT) }
+    }
+
+    /// Continues the stopped `inviter`: it finds the rendezvous gone and ends with its usual
+    /// error, without asking its person anything.
+    private func assertEndsWithoutAsking(resuming inviter: RunningCoffer, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(kill(inviter.pid, SIGCONT), 0, file: file, line: line)
+        let result = inviter.finish()
+        assertInviteError(result, mentions: ["replaced", "nothing was handed over"], file: file, line: line)
+        XCTAssertFalse(result.err.contains("allow?"), result.summary, file: file, line: line)
+    }
+
     /// Someone who overheard the code writes `key` before the real sender read the claim (the
     /// sender is stopped here, as a slow one would be, so the stranger always wins the race),
     /// and answers with an item of its own: a phishing login, sealed to the key the receiver
@@ -427,9 +444,7 @@ final class PairingTests: XCTestCase {
     func testAReceiverWhoSaysNoTakesNothingFromAStrangerWhoWroteTheKeyFirst() throws {
         let (a, _) = try inviter()
         let (sender, code) = try send(a)
-        XCTAssertEqual(kill(sender.pid, SIGSTOP), 0)
-        let stopped = sender.pid
-        addTeardownBlock { kill(stopped, SIGCONT) }  // a test that ends early leaves nothing stopped
+        stop(sender)
         let stranger = try RendezvousStranger(code: code, server: server)
         let friend = try TestVault.make()
         vaults.append(friend)
@@ -437,11 +452,7 @@ final class PairingTests: XCTestCase {
         let phishing = Item(title: "Bank login", origins: ["https://bank.example.net"],
                             entry: Entry(username: "bob", password: "typed-into-a-stranger's-page"), created: Timestamp(Date()))
         let payload = try SentItem.payload(for: phishing)
-        let number = try blocking {
-            let agreement = try await stranger.writeKeyFirst()
-            try await stranger.allow(payload, sealedTo: agreement)
-            return agreement.confirmation
-        }
+        let number = try blocking { try await stranger.standInForTheInviter(allowing: payload) }
         receiver.waitFor(Self.receiveQuestion)
         XCTAssertTrue(receiver.err.contains("\(number) · \(Self.receiveQuestion)"),
                       "the receiver shows the number it shares with the stranger: \(receiver.err)")
@@ -453,10 +464,7 @@ final class PairingTests: XCTestCase {
         XCTAssertFalse(received.err.contains("Received"), received.summary)
         XCTAssertEqual(try friend.itemCount(), 0, "the stranger's item was not added")
         try assertRendezvousGone(code)
-        XCTAssertEqual(kill(sender.pid, SIGCONT), 0)
-        let sent = sender.finish()
-        assertInviteError(sent, mentions: ["replaced", "nothing was handed over"])
-        XCTAssertFalse(sent.err.contains("allow?"), sent.summary)
+        assertEndsWithoutAsking(resuming: sender)
     }
 
     /// The same against `join --code`: the stranger hands over its own sync account (one that
@@ -465,20 +473,14 @@ final class PairingTests: XCTestCase {
     func testADeviceWhoseNumberIsNotConfirmedJoinsNoStrangersAccount() throws {
         let (a, _) = try inviter()
         let (host, code) = try invite(a)
-        XCTAssertEqual(kill(host.pid, SIGSTOP), 0)
-        let stopped = host.pid
-        addTeardownBlock { kill(stopped, SIGCONT) }  // a test that ends early leaves nothing stopped
+        stop(host)
         let (strangersVault, strangersAccount) = try inviter()
         let stranger = try RendezvousStranger(code: code, server: server)
         let device = try newDevice(passphrase: strangersVault.passphrase)
         let guest = try join(device, code: code)
         let grant = try JSONSerialization.data(withJSONObject: ["server": server.absoluteString, "user": strangersAccount.user,
                                                                 "password": strangersAccount.password])
-        let number = try blocking {
-            let agreement = try await stranger.writeKeyFirst()
-            try await stranger.allow(grant, sealedTo: agreement)
-            return agreement.confirmation
-        }
+        let number = try blocking { try await stranger.standInForTheInviter(allowing: grant) }
         guest.waitFor(Self.joinQuestion)
         XCTAssertTrue(guest.err.contains("\(number) · \(Self.joinQuestion)"), guest.err)
         XCTAssertEqual(try rendezvousRecords(code), ["answer", "claim", "invite", "key", "reveal"])
@@ -489,10 +491,7 @@ final class PairingTests: XCTestCase {
         XCTAssertFalse(joined.err.contains(strangersAccount.user), joined.summary)
         XCTAssertFalse(FileManager.default.fileExists(atPath: device.path), "no vault, so no sync account, on the new device")
         try assertRendezvousGone(code)
-        XCTAssertEqual(kill(host.pid, SIGCONT), 0)
-        let hosted = host.finish()
-        assertInviteError(hosted, mentions: ["replaced", "nothing was handed over"])
-        XCTAssertFalse(hosted.err.contains("allow?"), hosted.summary)
+        assertEndsWithoutAsking(resuming: host)
     }
 
     /// No answer at the new device's question (its input ends) is a no, even when the inviter

@@ -77,10 +77,13 @@ final class RendezvousStranger: Sendable {
                                                      claimantKey: reveal.key))
     }
 
-    /// Answers as an inviter that allowed it: `payload` sealed to `agreement`.
-    func allow(_ payload: Data, sealedTo agreement: PairingHandshake.Agreement) async throws {
+    /// Stands in for the inviter from `key` to `answer` (`writeKeyFirst`), allowing `payload`
+    /// sealed to the claimant's key; returns the number the claimant shows.
+    func standInForTheInviter(allowing payload: Data) async throws -> String {
+        let agreement = try await writeKeyFirst()
         let answer = InvitationRecords.Answer(grant: try agreement.seal(payload, label: "grant"))
         _ = try await rendezvous.write(.answer, answer.object)
+        return agreement.confirmation
     }
 }
 
