@@ -7,7 +7,7 @@ import Foundation
 /// removes everything.
 public struct InvitationGuest: Sendable {
     /// The number the person compares with the one the inviting device shows, before the answer
-    /// is taken (`answer(confirmedBy:)`).
+    /// is taken (`takeAnswer(confirmedBy:)`).
     public let confirmation: String
     let rendezvous: Rendezvous
     let agreement: PairingHandshake.Agreement
@@ -122,7 +122,7 @@ public struct InvitationGuest: Sendable {
     ///
     /// - Throws: `InvitationError.unconfirmed` after a no (or an error from `isConfirmed`; the
     ///   rendezvous is removed either way), else what `waitForAnswer` throws.
-    public func answer(confirmedBy isConfirmed: () throws -> Bool) async throws -> Data {
+    public func takeAnswer(confirmedBy isConfirmed: () throws -> Bool) async throws -> Data {
         let isConfirmedHere: Bool
         do {
             isConfirmedHere = try isConfirmed()
@@ -139,7 +139,7 @@ public struct InvitationGuest: Sendable {
 
     /// Waits for the inviter's answer, checks that no record of the exchange changed, then removes
     /// the rendezvous: the payload when allowed. Only after this side's person confirmed the
-    /// number (`answer(confirmedBy:)`).
+    /// number (`takeAnswer(confirmedBy:)`).
     ///
     /// - Throws: `InvitationError.declined`, `.expired` (no answer in time), `.tampered`, `.replaced`.
     func waitForAnswer(polling interval: TimeInterval = 0.5) async throws -> Data {

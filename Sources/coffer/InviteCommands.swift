@@ -76,7 +76,7 @@ enum InvitationPrompt {
     ///   rendezvous is removed), or what waiting for the answer throws.
     static func acceptAnswer(of guest: InvitationGuest, asking question: String) async throws -> Data {
         try await AccountOptions.mapped {
-            try await guest.answer { try confirm("\(guest.confirmation) · \(question) [y/N] ") }
+            try await guest.takeAnswer { try confirm("\(guest.confirmation) · \(question) [y/N] ") }
         }
     }
 
