@@ -25,6 +25,11 @@ final class PairingTests: XCTestCase {
 
     // MARK: Helpers
 
+    /// What `join --code` asks once it has the number, which comes first on the line.
+    private static let joinQuestion = "does the other device show this number? [y/N]"
+    /// What `receive` asks once it has the number.
+    private static let receiveQuestion = "does the sender's screen show this number? [y/N]"
+
     /// A vault with an item and a sync account, synced.
     private func inviter() throws -> (vault: TestVault, account: (user: String, password: String)) {
         let vault = try TestVault.make()
@@ -104,11 +109,11 @@ final class PairingTests: XCTestCase {
                            "--server", server.absoluteString, code, "--name", name], home: vault.root)
     }
 
-    /// The ids of the rendezvous records now on the server, read with the code's credentials.
+    /// The ids of the rendezvous records now on the server, read with the code's credentials (with
+    /// curl: none once the account is gone).
     private func rendezvousRecords(_ code: String) throws -> [String] {
         let keys = try RendezvousKeys(code: InvitationCode(parsing: code))
-        return try CrashServer.recordIDs(server: server, user: keys.accountName, password: keys.accountPassword,
-                                         collection: "rendezvous").sorted()
+        return try RendezvousProbe.recordIDs(server: server, user: keys.accountName, password: keys.accountPassword)
     }
 
     // MARK: Device invitations
@@ -119,7 +124,7 @@ final class PairingTests: XCTestCase {
         let device = try newDevice(passphrase: a.passphrase)
         let guest = try join(device, code: code)
         host.waitFor("wants to join")
-        guest.waitFor("Confirmation number")
+        guest.waitFor(Self.joinQuestion)
 
         // Mid-way, the server holds the rendezvous: ciphertext only (canaries).
         let keys = try RendezvousKeys(code: InvitationCode(parsing: code))
@@ -138,7 +143,9 @@ final class PairingTests: XCTestCase {
         let number = try XCTUnwrap(confirmation(in: guest.err))
         XCTAssertEqual(askedNumber(in: host.err), number, "both sides show the same number")
         XCTAssertTrue(host.err.contains("\(number) · “laptop” wants to join · allow? [y/N]"), host.err)
+        XCTAssertTrue(guest.err.contains("\(number) · \(Self.joinQuestion)"), guest.err)
         host.answer("y")
+        guest.answer("y")
         let hosted = host.finish()
         let joined = guest.finish()
         assertOK(hosted)
@@ -190,6 +197,8 @@ final class PairingTests: XCTestCase {
         let guest = try join(device, code: code)
         host.waitFor("wants to join")
         host.answer("n")
+        guest.waitFor(Self.joinQuestion)
+        guest.answer("y")
         let hosted = host.finish()
         assertOK(hosted)
         XCTAssertTrue(hosted.err.contains("Declined: nothing was shared"), hosted.summary)
@@ -229,6 +238,8 @@ final class PairingTests: XCTestCase {
         let deadline = Date().addingTimeInterval(20)
         while guests.allSatisfy(\.isRunning), Date() < deadline { usleep(50_000) }
         host.answer("n")
+        // The loser has ended; the winner says yes to its number and hears the no.
+        for guest in guests where guest.isRunning && guest.waitFor(Self.joinQuestion) { guest.answer("y") }
         _ = host.finish()
         let results = guests.map { $0.finish(timeout: 20) }
         let losers = results.filter { $0.status == 14 && $0.err.contains("already claimed") }
@@ -270,10 +281,12 @@ final class PairingTests: XCTestCase {
         vaults.append(friend)
         let receiver = try receive(friend, code: code)
         sender.waitFor("allow? [y/N]")
-        receiver.waitFor("Confirmation number")
+        receiver.waitFor(Self.receiveQuestion)
         XCTAssertEqual(askedNumber(in: sender.err), confirmation(in: receiver.err), "both sides show the same number")
         XCTAssertTrue(sender.err.contains("· “bob” asks for “GitHub” · allow? [y/N]"), sender.err)
+        XCTAssertTrue(receiver.err.contains("\(askedNumber(in: sender.err) ?? "?") · \(Self.receiveQuestion)"), receiver.err)
         sender.answer("y")
+        receiver.answer("y")
         let received = receiver.finish()
         assertOK(received)
         XCTAssertTrue(received.err.contains("Received “GitHub”"), received.summary)
@@ -329,7 +342,8 @@ final class PairingTests: XCTestCase {
         vaults.append(friend)
         let receiver = try receive(friend, code: code)
         sender.waitFor("allow? [y/N]")
-        receiver.waitFor("Confirmation number")
+        receiver.waitFor(Self.receiveQuestion)
+        receiver.answer("y")
         usleep(1_500_000)  // three of the receiver's polls
         XCTAssertTrue(receiver.isRunning, "the receiver got an answer nobody gave: \(receiver.err)")
         XCTAssertEqual(try rendezvousRecords(code), ["claim", "invite", "key", "reveal"], "no answer before the sender said yes")
@@ -355,6 +369,8 @@ final class PairingTests: XCTestCase {
         let now = Timestamp(Date())
         let items = [Item(title: "Wi-Fi", created: now), Item(title: "Bank login (new)", created: Timestamp(milliseconds: 1))]
         try await host.answer(claim, allowing: Data(try ItemExchange.text(items.map(ItemExchange.exportObject)).utf8))
+        receiver.waitFor(Self.receiveQuestion)
+        receiver.answer("y")
         let received = receiver.finish()
         assertInviteError(received, mentions: ["2 items", "nothing was added"])
         XCTAssertFalse(received.err.contains("Received"), received.summary)
@@ -376,6 +392,7 @@ final class PairingTests: XCTestCase {
         let stranger = try RendezvousStranger(code: code, server: server)
         let device = try newDevice(passphrase: a.passphrase)
         let guest = try join(device, code: code)
+        guest.answer("y")  // even a yes, given ahead, takes nothing
         try blocking { try await stranger.standInTheMiddle() }
         let hosted = host.finish()
         let joined = guest.finish()
@@ -419,6 +436,7 @@ final class PairingTests: XCTestCase {
         let friend = try TestVault.make()
         vaults.append(friend)
         let receiver = try receive(friend, code: code)
+        receiver.answer("y")  // even a yes, given ahead, takes nothing
         try blocking { try await stranger.standInTheMiddle() }
         let sent = sender.finish()
         let received = receiver.finish()
@@ -427,6 +445,105 @@ final class PairingTests: XCTestCase {
         assertExit(received, 14)
         XCTAssertEqual(try friend.itemCount(), 0, "nothing was added")
         try assertRendezvousGone(code)
+    }
+
+    // MARK: The number compared on the claimant's side too
+
+    /// Stops `inviter` as a slow one, so that a stranger always writes `key` before it; a test
+    /// that ends early continues it (a stopped process would keep a SIGTERM pending forever).
+    private func stop(_ inviter: RunningCoffer) {
+        let pid = inviter.pid
+        XCTAssertEqual(kill(pid, SIGSTOP), 0)
+        addTeardownBlock { kill(pid, SIGCONT) }
+    }
+
+    /// Continues the stopped `inviter`: it finds the rendezvous gone and ends with its usual
+    /// error, without asking its person anything.
+    private func assertEndsWithoutAsking(resuming inviter: RunningCoffer, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(kill(inviter.pid, SIGCONT), 0, file: file, line: line)
+        let result = inviter.finish()
+        assertInviteError(result, mentions: ["replaced", "nothing was handed over"], file: file, line: line)
+        XCTAssertFalse(result.err.contains("allow?"), result.summary, file: file, line: line)
+    }
+
+    /// Someone who overheard the code writes `key` before the real sender read the claim (the
+    /// sender is stopped here, as a slow one would be, so the stranger always wins the race),
+    /// and answers with an item of its own: a phishing login, sealed to the key the receiver
+    /// revealed to it. The receiver cannot tell it from the sender; its person, asked whether the
+    /// sender's screen shows the number, says no: exit 14, nothing added, nothing left on the
+    /// server, and the sender, once it runs again, ends with its usual error.
+    func testAReceiverWhoSaysNoTakesNothingFromAStrangerWhoWroteTheKeyFirst() throws {
+        let (a, _) = try inviter()
+        let (sender, code) = try send(a)
+        stop(sender)
+        let stranger = try RendezvousStranger(code: code, server: server)
+        let friend = try TestVault.make()
+        vaults.append(friend)
+        let receiver = try receive(friend, code: code)
+        let phishing = Item(title: "Bank login", origins: ["https://bank.example.net"],
+                            entry: Entry(username: "bob", password: "typed-into-a-stranger's-page"), created: Timestamp(Date()))
+        let payload = try SentItem.payload(for: phishing)
+        let number = try blocking { try await stranger.standInForTheInviter(allowing: payload) }
+        receiver.waitFor(Self.receiveQuestion)
+        XCTAssertTrue(receiver.err.contains("\(number) · \(Self.receiveQuestion)"),
+                      "the receiver shows the number it shares with the stranger: \(receiver.err)")
+        XCTAssertEqual(try rendezvousRecords(code), ["answer", "claim", "invite", "key", "reveal"],
+                       "the stranger's answer is there to be taken")
+        receiver.answer("n")
+        let received = receiver.finish()
+        assertInviteError(received, mentions: ["not confirmed", "nothing was accepted"])
+        XCTAssertFalse(received.err.contains("Received"), received.summary)
+        XCTAssertEqual(try friend.itemCount(), 0, "the stranger's item was not added")
+        try assertRendezvousGone(code)
+        assertEndsWithoutAsking(resuming: sender)
+    }
+
+    /// The same against `join --code`: the stranger hands over its own sync account (one that
+    /// holds a vault the new device's passphrase opens, so a device that took it would join it
+    /// completely). A no at the new device's question keeps it out: no vault, so no account.
+    func testADeviceWhoseNumberIsNotConfirmedJoinsNoStrangersAccount() throws {
+        let (a, _) = try inviter()
+        let (host, code) = try invite(a)
+        stop(host)
+        let (strangersVault, strangersAccount) = try inviter()
+        let stranger = try RendezvousStranger(code: code, server: server)
+        let device = try newDevice(passphrase: strangersVault.passphrase)
+        let guest = try join(device, code: code)
+        let grant = try JSONSerialization.data(withJSONObject: ["server": server.absoluteString, "user": strangersAccount.user,
+                                                                "password": strangersAccount.password])
+        let number = try blocking { try await stranger.standInForTheInviter(allowing: grant) }
+        guest.waitFor(Self.joinQuestion)
+        XCTAssertTrue(guest.err.contains("\(number) · \(Self.joinQuestion)"), guest.err)
+        XCTAssertEqual(try rendezvousRecords(code), ["answer", "claim", "invite", "key", "reveal"])
+        guest.answer("n")
+        let joined = guest.finish()
+        assertInviteError(joined, mentions: ["not confirmed", "nothing was accepted"])
+        XCTAssertFalse(joined.err.contains("Allowed"), joined.summary)
+        XCTAssertFalse(joined.err.contains(strangersAccount.user), joined.summary)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: device.path), "no vault, so no sync account, on the new device")
+        try assertRendezvousGone(code)
+        assertEndsWithoutAsking(resuming: host)
+    }
+
+    /// No answer at the new device's question (its input ends) is a no, even when the inviter
+    /// allows it: nothing is taken, and the rendezvous the new device removes ends the inviter's
+    /// exchange with its usual error instead of a "Done".
+    func testNoAnswerOnTheNewDeviceIsANoAndEndsTheInvitersExchangeToo() throws {
+        let (a, _) = try inviter()
+        let (host, code) = try invite(a)
+        let device = try newDevice(passphrase: a.passphrase)
+        let guest = try join(device, code: code)
+        host.waitFor("wants to join")
+        guest.waitFor(Self.joinQuestion)
+        guest.closeInput()
+        let joined = guest.finish()
+        assertInviteError(joined, mentions: ["not confirmed"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: device.path), "no vault was made")
+        try assertRendezvousGone(code)
+        host.answer("y")
+        let hosted = host.finish()
+        assertInviteError(hosted, mentions: ["replaced", "nothing was handed over"])
+        XCTAssertFalse(hosted.err.contains("Done"), hosted.summary)
     }
 
     // MARK: Prompts
@@ -440,7 +557,10 @@ final class PairingTests: XCTestCase {
         let guest = try join(device, code: code)
         host.waitFor("wants to join")
         host.say("y")
+        guest.waitFor(Self.joinQuestion)
+        guest.say("y")
         let joined = guest.finish(timeout: 60)
+        XCTAssertFalse(joined.timedOut, "the new device waited for the end of its input: \(joined.summary)")
         assertOK(joined)
         let hosted = host.finish(timeout: 60)
         XCTAssertFalse(hosted.timedOut, "the inviter waited for the end of its input: \(hosted.summary)")

@@ -150,6 +150,38 @@ final class InvitationTakeoverTests: XCTestCase {
         try await assertGone(second)
     }
 
+    /// A stranger who writes `key` before the inviter read the claim shares a number with the
+    /// claimant and answers first: nothing in the records tells it from the inviter. Only the
+    /// claimant's person can (the inviting screen shows an error): their no takes nothing, is
+    /// asked before the answer is read, and removes the rendezvous, so the real inviter stops too.
+    func testAClaimantWhosePersonSaysNoTakesNothingFromAStrangerWhoWroteTheKeyFirst() async throws {
+        let (host, stranger) = try await open()
+        let pending = try await InvitationGuest.sendClaim(server: server.url, code: host.code, kind: .item, name: "bob")
+        try await stranger.overwrite(.key, stranger.key)
+        let guest = try await pending.exchangeKeys(polling: 0.1)
+        let agreement = try stranger.handshake.agree(PairingTranscript(
+            kind: host.offer.kind, expires: host.offer.expires, name: "bob", commitment: pending.claim.commitment,
+            inviterKey: stranger.handshake.publicKey, claimantKey: pending.handshake.publicKey))
+        XCTAssertEqual(agreement.confirmation, guest.confirmation, "the stranger shares the claimant's number")
+        let grant = try agreement.seal(Data("a phishing login".utf8), label: "grant")
+        try await stranger.overwrite(.answer, InvitationRecords.Answer(grant: grant).object)
+        var wasAsked = false
+        do {
+            _ = try await guest.takeAnswer {
+                wasAsked = true
+                return false
+            }
+            XCTFail("the answer was taken after a no")
+        } catch {
+            XCTAssertEqual(error as? InvitationError, .unconfirmed)
+        }
+        XCTAssertTrue(wasAsked)
+        let status = try RendezvousProbe.status(server: server.url, user: host.rendezvous.keys.accountName,
+                                                password: host.rendezvous.keys.accountPassword)
+        XCTAssertEqual(status, 401, "the claimant removed the rendezvous")
+        await assertReplaced(try await host.takeClaim(polling: 0.1), "the real inviter, after the claimant's no")
+    }
+
     /// What `receive` takes: exactly one item.
     func testAPayloadOfAnythingButOneItemIsRefused() throws {
         let now = Timestamp(milliseconds: 1_767_226_200_000)

@@ -19,6 +19,9 @@ public enum InvitationError: Error, Equatable, Sendable, CustomStringConvertible
     case replaced
     /// What was sent held `count` items, not one (`coffer receive` adds exactly one).
     case notOneItem(count: Int)
+    /// The claimant's person did not say yes to the number (a no, or no answer): someone who
+    /// knows the code may have stood in for the inviter, so nothing of the answer is taken.
+    case unconfirmed
 
     public var description: String { userMessage }
 
@@ -42,6 +45,8 @@ public enum InvitationError: Error, Equatable, Sendable, CustomStringConvertible
             return "A record of the invitation was replaced on the server; nothing was handed over."
         case .notOneItem(let count):
             return "What was sent holds \(count) items, not one; nothing was added."
+        case .unconfirmed:
+            return "The number was not confirmed on this device; nothing was accepted."
         }
     }
 }

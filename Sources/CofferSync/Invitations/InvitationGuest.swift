@@ -3,9 +3,11 @@ import Foundation
 
 /// The claiming side of an invitation (`coffer join --code`, `coffer receive`): finds the
 /// rendezvous the code names, claims it once with a commitment to its key, reveals the key once
-/// it read the inviter's, waits for the answer, removes everything.
+/// it read the inviter's, has its person compare the number, takes the answer only after a yes,
+/// removes everything.
 public struct InvitationGuest: Sendable {
-    /// The number the person compares with the one the inviting device shows.
+    /// The number the person compares with the one the inviting device shows, before the answer
+    /// is taken (`takeAnswer(confirmedBy:)`).
     public let confirmation: String
     let rendezvous: Rendezvous
     let agreement: PairingHandshake.Agreement
@@ -103,11 +105,44 @@ public struct InvitationGuest: Sendable {
                             records: [.invite: invite, .claim: written])
     }
 
+    /// Asks this side's person whether the other screen shows `confirmation` and, only after a
+    /// yes, waits for the inviter's answer: the payload when allowed.
+    ///
+    /// The claimant cannot tell the inviter from someone else who knows the code and wrote `key`
+    /// first (the real inviter then fails, but the claimant has no way to see it): only the
+    /// person who sees both screens can. So the number is compared on this side too, as on the
+    /// inviter's.
+    ///
+    /// `isConfirmed` is asked at once, right after the reveal, before the answer is read, not
+    /// after it arrives: the number is fixed by the reveal and the answer adds nothing to compare,
+    /// so both people are asked at the same time and neither waits on the other's decision first;
+    /// a no removes the rendezvous, which ends the inviter's wait (often while it still asks its
+    /// person, who then sees an error rather than "Done"); and after a no the answer is never
+    /// opened. Taking the payload still needs both: the yes here, then the inviter's answer.
+    ///
+    /// - Throws: `InvitationError.unconfirmed` after a no (or an error from `isConfirmed`; the
+    ///   rendezvous is removed either way), else what `waitForAnswer` throws.
+    public func takeAnswer(confirmedBy isConfirmed: () throws -> Bool) async throws -> Data {
+        let isConfirmedHere: Bool
+        do {
+            isConfirmedHere = try isConfirmed()
+        } catch {
+            try? await rendezvous.remove()
+            throw error
+        }
+        guard isConfirmedHere else {
+            try? await rendezvous.remove()
+            throw InvitationError.unconfirmed
+        }
+        return try await waitForAnswer()
+    }
+
     /// Waits for the inviter's answer, checks that no record of the exchange changed, then removes
-    /// the rendezvous: the payload when allowed.
+    /// the rendezvous: the payload when allowed. Only after this side's person confirmed the
+    /// number (`takeAnswer(confirmedBy:)`).
     ///
     /// - Throws: `InvitationError.declined`, `.expired` (no answer in time), `.tampered`, `.replaced`.
-    public func waitForAnswer(polling interval: TimeInterval = 0.5) async throws -> Data {
+    func waitForAnswer(polling interval: TimeInterval = 0.5) async throws -> Data {
         defer { Task { [rendezvous] in try? await rendezvous.remove() } }
         while await rendezvous.serverNow() < expires {
             let found: (object: [String: Any], seen: Rendezvous.Seen)?

@@ -67,6 +67,19 @@ enum InvitationPrompt {
         return try confirm("\(claim.agreement.confirmation) · \u{201C}\(name)\u{201D} \(wants) · allow? [y/N] ")
     }
 
+    /// The claimant's side (`join --code`, `receive`): asks whether the other screen shows this
+    /// side's number and takes the inviter's answer only after a yes. The line holds the number
+    /// this side derived and this program's own words, nothing the other side wrote: no
+    /// stranger's bytes stand beside the number.
+    ///
+    /// - Throws: `InvitationError.unconfirmed` after a no or no answer (nothing is taken, the
+    ///   rendezvous is removed), or what waiting for the answer throws.
+    static func acceptAnswer(of guest: InvitationGuest, asking question: String) async throws -> Data {
+        try await AccountOptions.mapped {
+            try await guest.takeAnswer { try confirm("\(guest.confirmation) · \(question) [y/N] ") }
+        }
+    }
+
     /// Asks a yes/no question on the terminal, or reads the next line of stdin when it is not
     /// one; no answer at all is a no.
     static func confirm(_ question: String) throws -> Bool {
@@ -126,8 +139,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         let url = try AccountOptions.serverURL(server)
         let vault = try await global.itemVault()
         let guest = try await AccountOptions.mapped { try await InvitationGuest.claim(server: url, code: code, kind: .item, name: name) }
-        Terminal.write("Confirmation number: \(guest.confirmation) — the sender allows it only if theirs shows the same.\n")
-        let payload = try await AccountOptions.mapped { try await guest.waitForAnswer() }
+        let payload = try await InvitationPrompt.acceptAnswer(of: guest, asking: "does the sender's screen show this number?")
         let received = try SentItem.item(from: payload, now: .now())
         try await vault.addAll([received])
         Terminal.write("Received \u{201C}\(TerminalText.line(received.title))\u{201D}; it is in your vault now.\n")

@@ -118,14 +118,14 @@ struct JoinCommand: AsyncParsableCommand {
         Terminal.write("Joined: \(path) now holds \(try vault.database.status().items) item(s).\n")
     }
 
-    /// Claims the invitation, shows the confirmation number, and waits for the inviting device to
-    /// allow it: the sync account arrives sealed to this device's key. The passphrase never travels.
+    /// Claims the invitation, asks whether the inviting device shows the same number, and (after a
+    /// yes) waits for it to allow this one: the sync account arrives sealed to this device's key.
+    /// The passphrase never travels.
     static func accountFromInvitation(code text: String, server: String, name: String) async throws -> SyncAccount {
         let code = try InvitationCode(parsing: text)  // a typo stops here, before any request
         let url = try AccountOptions.serverURL(server)
         let guest = try await AccountOptions.mapped { try await InvitationGuest.claim(server: url, code: code, kind: .device, name: name) }
-        Terminal.write("Confirmation number: \(guest.confirmation) — allow this device on the inviting one if it shows the same.\n")
-        let payload = try await AccountOptions.mapped { try await guest.waitForAnswer() }
+        let payload = try await InvitationPrompt.acceptAnswer(of: guest, asking: "does the other device show this number?")
         guard let object = try? JSONSerialization.jsonObject(with: payload) as? [String: String],
               let serverText = object["server"], let accountServer = URL(string: serverText),
               let user = object["user"], let password = object["password"] else {

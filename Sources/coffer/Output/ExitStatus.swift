@@ -30,7 +30,7 @@ enum ExitStatus {
         (network, "NETWORK: the connection failed or the server answered with an error"),
         (syncLocked, "SYNC_LOCKED: conflicts wait for the vault to be unlocked"),
         (syncAuth, "SYNC_AUTH: the sync account's password was refused"),
-        (invite, "INVITE: the invitation code is unknown, expired, used or declined"),
+        (invite, "INVITE: the invitation code is unknown, expired, used or declined, or its number was not confirmed"),
     ]
 
     static func code(for error: Error) -> Int32 {

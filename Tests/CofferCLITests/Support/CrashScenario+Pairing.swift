@@ -34,8 +34,9 @@ extension CrashScenario {
         outcome = "the rendezvous is remembered (server answers \(try rendezvousStatus(remembered)))"
     }
 
-    /// The claimant dies (once its claim and its reveal are written, or after reading the answer);
-    /// the inviter, which stays alive, is answered y or n by the seed and must end cleanly.
+    /// The claimant dies (once its claim and its reveal are written, or after its person said yes
+    /// and it read the answer); the inviter, which stays alive, is answered y or n by the seed and
+    /// must end cleanly.
     private func crashClaimant(invitedBy inviter: CrashDevice) throws {
         let newDevice = try CrashDevice(name: "C", in: directory, passphraseFiles: inviter.passphraseFiles, log: log)
         let binary = try CrashBinary.path()
@@ -54,6 +55,9 @@ extension CrashScenario {
                                       environment: [CrashPoint.environmentVariable: point, "XDG_RUNTIME_DIR": newDevice.root.path])
         let allow = point == "pair.guest.after-answer" || random.bool()
         if host.waitFor("wants to join") { host.answer(allow ? "y" : "n") }
+        // The claimant dies before its own question, except after the answer: that one is asked
+        // first, and its person sees the same number.
+        if point == "pair.guest.after-answer", guest.waitFor("does the other device show this number?") { guest.answer("y") }
         let joined = guest.finish(timeout: 120)
         let hosted = host.finish(timeout: 120)
         log.record(device: "C", joined, crash: point)

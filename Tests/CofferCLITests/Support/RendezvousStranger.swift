@@ -63,6 +63,28 @@ final class RendezvousStranger: Sendable {
                                                      commitment: claim.commitment, inviterKey: inviter.key,
                                                      claimantKey: handshake.publicKey)).confirmation
     }
+
+    /// Stands in for the inviter before it read the claim (a slow one): writes its own `key`
+    /// first, reads the claimant's reveal, and returns the agreement the claimant derived as well
+    /// — the number it shows and the key an answer is sealed with.
+    func writeKeyFirst() async throws -> PairingHandshake.Agreement {
+        let invite = try InvitationRecords.Offer(try await self.await(.invite))
+        let claim = try InvitationRecords.Claim(try await self.await(.claim))
+        _ = try await rendezvous.write(.key, key)
+        let reveal = try InvitationRecords.PublicKey(try await self.await(.reveal))
+        return try handshake.agree(PairingTranscript(kind: invite.kind, expires: invite.expires, name: claim.name,
+                                                     commitment: claim.commitment, inviterKey: handshake.publicKey,
+                                                     claimantKey: reveal.key))
+    }
+
+    /// Stands in for the inviter from `key` to `answer` (`writeKeyFirst`), allowing `payload`
+    /// sealed to the claimant's key; returns the number the claimant shows.
+    func standInForTheInviter(allowing payload: Data) async throws -> String {
+        let agreement = try await writeKeyFirst()
+        let answer = InvitationRecords.Answer(grant: try agreement.seal(payload, label: "grant"))
+        _ = try await rendezvous.write(.answer, answer.object)
+        return agreement.confirmation
+    }
 }
 
 /// Runs `work` on the concurrency pool and waits for it on this thread (the tests drive the

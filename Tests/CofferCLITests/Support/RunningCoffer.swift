@@ -57,13 +57,36 @@ final class RunningCoffer {
 
     /// Writes `line` to stdin and closes it (a non-terminal stdin is read to its end).
     func answer(_ line: String) {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        write(line + "\n")
         try? input.fileHandleForWriting.close()
     }
 
     /// Writes `line` to stdin and keeps it open, as a script that goes on talking to it would.
     func say(_ line: String) {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        write(line + "\n")
+    }
+
+    /// Writes `text` to stdin. A process that already ended (a regression that exits before its
+    /// question) gets nothing: the write fails with EPIPE and the SIGPIPE it raises, held back on
+    /// this thread, is taken before it could end the test process.
+    private func write(_ text: String) {
+        var pipeSignal = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(input.fileHandleForWriting.fileDescriptor, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EPIPE {
+            var now = timespec(tv_sec: 0, tv_nsec: 0)
+            _ = sigtimedwait(&pipeSignal, nil, &now)
+        }
+    }
+
+    /// Closes stdin with no line written: the end of input, a question left unanswered.
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
     }
 
     func kill9() {
