@@ -11,7 +11,7 @@ Peers, measured in the same run on the same data:
   conditional GETs): the server's own limit.
 
 Screen figures come from the real binary on a pseudo-terminal, with COFFER_BENCH_TRACE=FILE
-(Sources/coffer/BenchTrace.swift) writing when frames reach the terminal.
+(Sources/coffer/Output/BenchTrace.swift) writing when frames reach the terminal.
 """
 
 import base64
