@@ -318,9 +318,10 @@ final class PairingTests: XCTestCase {
         let receiver = try RunningCoffer(["--vault", friend.path, "receive", "--server", server.absoluteString, code, "--name", "bob"],
                                          home: friend.root, environment: ["XDG_RUNTIME_DIR": friend.root.path])
         sender.waitFor("allow? [y/N]")
-        receiver.waitFor("Confirmation number")
+        receiver.waitFor("does the sender's screen show this number?")
         XCTAssertTrue(silent.readUntilClosed(seconds: 10).closed, "the agent closes a connection silent for its read timeout")
         sleep(1)
+        receiver.say("y")
         sender.answer("y")
         let received = receiver.finish()
         assertOK(received)

@@ -78,13 +78,17 @@ public enum TerminalText {
     }
 
     private static func sanitized(_ text: String, keepingLayout: Bool) -> String {
-        guard !isSafe(text) else { return text }
+        let isEscaped = { (scalar: Unicode.Scalar) in
+            isUnsafe(scalar) && !(keepingLayout && (scalar == "\n" || scalar == "\t"))
+        }
+        // Most text holds nothing to escape (and notes their newlines): returned as it is.
+        guard text.unicodeScalars.contains(where: isEscaped) else { return text }
         var shown = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            if keepingLayout && (scalar == "\n" || scalar == "\t") || !isUnsafe(scalar) {
-                shown.append(scalar)
-            } else {
+            if isEscaped(scalar) {
                 shown.append(contentsOf: escape(scalar).unicodeScalars)
+            } else {
+                shown.append(scalar)
             }
         }
         return String(shown)
