@@ -47,12 +47,8 @@ public struct InvitationGuest: Sendable {
 
         private func revealAfterKey(polling interval: TimeInterval) async throws -> InvitationGuest {
             while await rendezvous.serverNow() < expires {
-                let found: (object: [String: Any], seen: Rendezvous.Seen)?
-                do {
-                    found = try await rendezvous.read(.key)
-                } catch KintoError.unauthorized {
-                    throw InvitationError.unknown  // the inviter gave up and removed the rendezvous
-                }
+                // Gone: the inviter gave up and removed the rendezvous.
+                let found = try await rendezvous.read(.key, ifGone: .unknown)
                 if let (object, seen) = found {
                     let inviter = try InvitationRecords.PublicKey(object)
                     let reveal = try await rendezvous.write(.reveal, InvitationRecords.PublicKey(key: handshake.publicKey).object)
@@ -82,12 +78,8 @@ public struct InvitationGuest: Sendable {
     /// Reads the invitation and writes the claim: a name and a commitment to a key not shown yet.
     static func sendClaim(server: URL, code: InvitationCode, kind: InvitationKind, name: String) async throws -> PendingClaim {
         let rendezvous = Rendezvous(server: server, keys: try RendezvousKeys(code: code))
-        let found: (object: [String: Any], seen: Rendezvous.Seen)?
-        do {
-            found = try await rendezvous.read(.invite)
-        } catch KintoError.unauthorized {
-            throw InvitationError.unknown  // no such account: the code names nothing (any more)
-        }
+        // No such account: the code names nothing (any more).
+        let found = try await rendezvous.read(.invite, ifGone: .unknown)
         guard let (object, invite) = found else { throw InvitationError.unknown }
         let offer = try InvitationRecords.Offer(object)
         guard offer.kind == kind.rawValue else {
@@ -145,12 +137,8 @@ public struct InvitationGuest: Sendable {
     func waitForAnswer(polling interval: TimeInterval = 0.5) async throws -> Data {
         defer { Task { [rendezvous] in try? await rendezvous.remove() } }
         while await rendezvous.serverNow() < expires {
-            let found: (object: [String: Any], seen: Rendezvous.Seen)?
-            do {
-                found = try await rendezvous.read(.answer)
-            } catch KintoError.unauthorized {
-                throw InvitationError.unknown  // the inviter gave up and removed the rendezvous
-            }
+            // Gone: the inviter gave up and removed the rendezvous.
+            let found = try await rendezvous.read(.answer, ifGone: .unknown)
             if let (answer, _) = found {
                 do {
                     try await rendezvous.confirmUnchanged(records)

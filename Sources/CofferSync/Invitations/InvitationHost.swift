@@ -93,7 +93,7 @@ public struct InvitationHost: Sendable {
     /// fixed before anyone could see the key it will be combined with.
     func takeClaim(polling interval: TimeInterval) async throws -> PendingClaim {
         while await rendezvous.serverNow() < expires {
-            if let (object, seen) = try await readOrEnd(.claim) {
+            if let (object, seen) = try await rendezvous.read(.claim, ifGone: .replaced) {
                 let claim = try InvitationRecords.Claim(object)
                 let key = try await rendezvous.write(.key, InvitationRecords.PublicKey(key: handshake.publicKey).object)
                 return PendingClaim(claim: claim, records: [.invite: invite, .claim: seen, .key: key])
@@ -107,7 +107,7 @@ public struct InvitationHost: Sendable {
     /// this side saw, and derives the number over the whole exchange.
     func awaitReveal(of pending: PendingClaim, polling interval: TimeInterval) async throws -> Claim {
         while await rendezvous.serverNow() < expires {
-            if let (object, seen) = try await readOrEnd(.reveal) {
+            if let (object, seen) = try await rendezvous.read(.reveal, ifGone: .replaced) {
                 let reveal = try InvitationRecords.PublicKey(object)
                 let transcript = PairingTranscript(kind: offer.kind, expires: offer.expires,
                                                    name: pending.claim.name, commitment: pending.claim.commitment,
@@ -128,16 +128,6 @@ public struct InvitationHost: Sendable {
             try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
         }
         throw InvitationError.expired
-    }
-
-    /// The record `id`; an account gone from under this side (anyone with the code can remove
-    /// it) ends the exchange.
-    private func readOrEnd(_ id: Rendezvous.Record) async throws -> (object: [String: Any], seen: Rendezvous.Seen)? {
-        do {
-            return try await rendezvous.read(id)
-        } catch KintoError.unauthorized {
-            throw InvitationError.replaced
-        }
     }
 
     /// Answers a claim: `payload` sealed to the agreement when allowed, a refusal otherwise —

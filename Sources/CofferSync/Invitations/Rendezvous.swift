@@ -39,6 +39,16 @@ struct Rendezvous: Sendable {
         return (object, Seen(box: stored.fields["box"] ?? "", lastModified: stored.lastModified))
     }
 
+    /// `read`, with `gone` thrown when the account is no longer there (its credentials refused:
+    /// the other side, or anyone with the code, removed it).
+    func read(_ id: Record, ifGone gone: InvitationError) async throws -> (object: [String: Any], seen: Seen)? {
+        do {
+            return try await read(id)
+        } catch KintoError.unauthorized {
+            throw gone
+        }
+    }
+
     /// Writes the record `id` once, sealed with the code's key.
     ///
     /// - Throws: `alreadyThere` when the record exists and is not this write's own (an earlier
