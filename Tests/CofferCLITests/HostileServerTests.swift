@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import GRDB
 import XCTest
@@ -7,9 +8,9 @@ import XCTest
 extension SyncCommandTests {
     /// A 500 whose message holds escapes: `sync` shows it escaped, the vault keeps it escaped and
     /// cut, `status` and `coffer` outside a terminal show it escaped, even as an old vault kept it raw.
-    func testAServerMessageIsShownAndStoredEscaped() throws {
+    func testAServerMessageIsShownAndStoredEscaped() async throws {
         let vault = try makeVault()
-        let proxy = try PassThroughProxy(upstream: try SyncCommandServer.require())
+        let proxy = try FaultProxy(upstream: try SyncCommandServer.require())
         proxies.append(proxy)
         let account = (user: "cli-\(UUID().uuidString.lowercased())", password: "pw-\(UUID().uuidString)")
         assertOK(try vault.run(["account", "signup", "--server", proxy.url.absoluteString, "--user", account.user,
@@ -17,7 +18,7 @@ extension SyncCommandTests {
                                unlock: false))
         _ = try vault.add("Waits for the server")
 
-        try proxy.fail(mode: "status_500", message: Hostile.text("server") + String(repeating: "x", count: 2_000))
+        try await proxy.setFault(.status500, count: -1, message: Hostile.text("server") + String(repeating: "x", count: 2_000))
         let sync = try vault.run(["sync"], unlock: false)
         XCTAssertEqual(sync.status, 11, sync.summary)
         assertTerminalSafe(sync, shows: [Hostile.shown("server")])

@@ -10,7 +10,7 @@ import XCTest
 final class SyncCommandTests: XCTestCase {
     private var server: URL!
     private var vaults: [TestVault] = []
-    var proxies: [PassThroughProxy] = []
+    var proxies: [FaultProxy] = []
 
     override func setUpWithError() throws {
         server = try SyncCommandServer.require()
@@ -229,10 +229,10 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(status["pending"] as? Int, 0)
     }
 
-    func testSyncWithTheServerGoneIsOfflineAndABrokenServerIsNetwork() throws {
+    func testSyncWithTheServerGoneIsOfflineAndABrokenServerIsNetwork() async throws {
         let a = try makeVault()
         _ = try a.add("Kept while offline")
-        let proxy = try PassThroughProxy(upstream: server)
+        let proxy = try FaultProxy(upstream: server)
         proxies.append(proxy)
         let account = newAccount()
         let signup = try a.run(["account", "signup", "--server", proxy.url.absoluteString, "--user", account.user,
@@ -241,7 +241,7 @@ final class SyncCommandTests: XCTestCase {
         _ = try a.add("Added before the failures")
 
         // 11: the server answers 500.
-        try proxy.fail(mode: "status_500")
+        try await proxy.setFault(.status500, count: -1)
         assertError(try a.run(["sync"], unlock: false), 11)
         XCTAssertEqual(try a.status()["lastError"] as? String, "NETWORK")
 
@@ -304,74 +304,6 @@ enum SyncCommandServer {
         }.resume()
         done.wait()
         return try box.result.get()
-    }
-}
-
-/// `Resources/scripts/fault-proxy.py` in front of the server: a server address the test can make
-/// misbehave (`fail(mode:)`) or vanish (`stop()`: the port is closed).
-final class PassThroughProxy {
-    let url: URL
-    private let process: Process
-    private let controlURL: URL
-
-    init(upstream: URL) throws {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // CofferCLITests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()  // repository
-            .appendingPathComponent("Resources/scripts/fault-proxy.py")
-        var origin = URLComponents(url: upstream, resolvingAgainstBaseURL: false) ?? URLComponents()
-        origin.path = ""
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--upstream", origin.url?.absoluteString ?? "", "--port", "0"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var firstLine = Data()
-        while !firstLine.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            firstLine.append(chunk)
-        }
-        guard let port = Int(String(decoding: firstLine, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
-            process.waitUntilExit()
-            throw CommandTestFailure("fault-proxy.py did not print its port")
-        }
-        var proxied = URLComponents(url: upstream, resolvingAgainstBaseURL: false) ?? URLComponents()
-        proxied.host = "127.0.0.1"
-        proxied.port = port
-        guard let url = proxied.url, let controlURL = URL(string: "http://127.0.0.1:\(port)/__fault__") else {
-            process.terminate()
-            throw CommandTestFailure("bad proxy URL")
-        }
-        self.process = process
-        self.url = url
-        self.controlURL = controlURL
-    }
-
-    /// Every request from now on gets `mode` (see the script's modes); `message` is the error
-    /// body's text for `status_500`.
-    func fail(mode: String, message: String? = nil) throws {
-        var request = URLRequest(url: controlURL)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        var spec: [String: Any] = ["mode": mode, "count": -1]
-        if let message { spec["message"] = message }
-        request.httpBody = try JSONSerialization.data(withJSONObject: spec)
-        let (_, status) = try SyncCommandServer.send(request)
-        guard status == 200 else { throw CommandTestFailure("the proxy refused the fault \(mode)") }
-    }
-
-    /// Stops the proxy (idempotent); its port is closed afterwards.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
     }
 }
 

@@ -538,7 +538,7 @@ final class SyncFaultTests: XCTestCase {
         try await raw.put("items", target.id, targetRecord)
 
         let report = await b.sync()
-        XCTAssertEqual(report.error, .network)
+        XCTAssertEqual(report.error, .rollback)
         XCTAssertEqual(report.rolledBack, 1, report.message ?? "")
         let onB = try await b.items()
         XCTAssertEqual(onB[target.id], target, "B's target is untouched")

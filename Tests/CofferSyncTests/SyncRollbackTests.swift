@@ -47,7 +47,7 @@ final class SyncRollbackTests: XCTestCase {
         try await raw.put("items", item.id, old)
         let report = await b.sync()
         XCTAssertEqual(report.rolledBack, 1)
-        XCTAssertEqual(report.error, .network)
+        XCTAssertEqual(report.error, .rollback)
         XCTAssertTrue(report.message?.contains("older") == true, report.message ?? "")
         let onB = try await b.items()
         XCTAssertEqual(onB[item.id]?.entry.password, "new password", "the replay did not undo the change")
@@ -151,7 +151,7 @@ final class SyncRollbackTests: XCTestCase {
         try await raw.put("items", item.id, old)
         let locked = await b.sync()
         XCTAssertEqual(locked.rolledBack, 1)
-        XCTAssertEqual(locked.error, .network)
+        XCTAssertEqual(locked.error, .rollback)
         XCTAssertTrue(locked.message?.contains("unlock") == true, locked.message ?? "")
         let stable = try b.vault.database.read { try VaultDatabase.stableItem(item.id, in: $0) }
         XCTAssertEqual(stable?.encrypted, current, "B's stable version is untouched")

@@ -120,12 +120,15 @@ public final class FaultProxy: @unchecked Sendable {
     }
 
     /// Makes the next `count` requests whose path contains `match` (after `skip` of them pass)
-    /// fail in `mode`; `count` -1 means every one. `seconds` is the delay, `Retry-After` or `Backoff`.
-    public func setFault(_ mode: Mode, count: Int = 1, match: String = "", seconds: Double = 1, skip: Int = 0) async throws {
+    /// fail in `mode`; `count` -1 means every one. `seconds` is the delay, `Retry-After` or `Backoff`;
+    /// `message` the error body's text for `status500`.
+    public func setFault(_ mode: Mode, count: Int = 1, match: String = "", seconds: Double = 1, skip: Int = 0,
+                         message: String? = nil) async throws {
         var request = URLRequest(url: controlURL)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        let spec: [String: Any] = ["mode": mode.rawValue, "count": count, "match": match, "seconds": seconds, "skip": skip]
+        var spec: [String: Any] = ["mode": mode.rawValue, "count": count, "match": match, "seconds": seconds, "skip": skip]
+        if let message { spec["message"] = message }
         request.httpBody = try JSONSerialization.data(withJSONObject: spec)
         let (_, response) = try await session.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else {

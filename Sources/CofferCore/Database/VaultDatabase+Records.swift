@@ -193,12 +193,6 @@ extension VaultDatabase {
         return try stableItem(id, in: db).map { CurrentItemRecord(record: $0, hasLocalChange: false, hasConflict: false) }
     }
 
-    /// Keeps a merge's review (⚑), sealed (`ItemReviewSealing`), replacing an earlier one.
-    static func saveReview(id: String, sealed: String, now: Timestamp, in db: Database) throws {
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO reviews (id, created, sealed) VALUES (?, ?, ?)")
-            .execute(arguments: [id, now.milliseconds, sealed])
-    }
-
     static func decodeStored<Record: Decodable>(_ type: Record.Type, _ text: String) throws -> Record {
         do {
             return try RecordCoding.decode(type, from: text)

@@ -91,11 +91,10 @@ extension Vault {
     /// Items merged on unlock and not yet reviewed, with every field where the two versions differed.
     public func reviews() throws -> [ItemReview] {
         let session = try unlockedSession()
-        let rows = try database.read { db in try Row.fetchAll(db, sql: "SELECT id, sealed FROM reviews ORDER BY created") }
-        return try rows.compactMap { row in
-            let id: String = row["id"]
+        let rows = try database.read { db in try VaultDatabase.sealedReviews(in: db) }
+        return try rows.compactMap { id, text in
             guard let key = session.ring.withKey(for: id, { SymmetricKey(data: $0) }),
-                  let sealed = Data(base64Encoded: row["sealed"] as String) else { return nil }
+                  let sealed = Data(base64Encoded: text) else { return nil }
             let plaintext = try Envelope.open(sealed, symmetricKey: key, collection: "reviews", id: id)
             return try? JSONDecoder().decode(ItemReview.self, from: plaintext)
         }

@@ -261,7 +261,7 @@ public actor Vault {
             return nil
         }
         try database.read { db in
-            reviewed = Set(try String.fetchAll(db, sql: "SELECT id FROM reviews"))
+            reviewed = try VaultDatabase.reviewedIDs(in: db)
             try VaultDatabase.forEachCurrentItemRow(in: db) { row in
                 if let missing = keep(row) { waiting.append(missing) }
             }
@@ -379,7 +379,7 @@ public actor Vault {
             }
             let current = try ItemSealing.open(stored.record, ring: session.ring)
             let (saved, review) = Self.edit(edited, from: base, over: current, at: now, by: device)
-            if acceptingReview { try db.execute(sql: "DELETE FROM reviews WHERE id = ?", arguments: [edited.id]) }
+            if acceptingReview { try VaultDatabase.removeReview(edited.id, in: db) }
             if let review { try saveReview(review, ring: session.ring, now: now, in: db) }
             guard saved.item != current else { return saved }
             try ItemValidation.validate(saved.item)
@@ -435,7 +435,7 @@ public actor Vault {
             guard try VaultDatabase.currentItem(id, in: db) != nil else { throw CoreError.noSuchItem(id: id) }
             try VaultDatabase.recordLocalChange(ItemRecord.tombstone(id: id, lastModified: 0), in: db)
             CrashPoint.reach("vault.remove.inside-write")
-            try db.execute(sql: "DELETE FROM reviews WHERE id = ?", arguments: [id])
+            try VaultDatabase.removeReview(id, in: db)
         }
         CrashPoint.reach("vault.remove.after-write")
     }

@@ -94,6 +94,6 @@ extension VaultDatabase {
         status.items = stable - replaced + local.itemsKept
         status.pending = local.all
         status.conflicts = try conflictCount(in: db)
-        status.unreviewed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM reviews") ?? 0
+        status.unreviewed = try VaultDatabase.reviewCount(in: db)
     }
 }

@@ -54,9 +54,8 @@ public actor SyncEngine {
             report.message = refused.description
         } catch let error as CoreError where error.isStorageFailure {
             // The vault file itself (a full disk), not the server: said as it is.
-            report.error = .network
+            report.error = .disk
             report.message = error.description
-            report.isLocalFailure = true
         } catch {
             report.error = .network
             report.message = "Sync stopped: \(error)"
@@ -143,7 +142,7 @@ public actor SyncEngine {
         if report.rolledBack > 0 && report.error != .network {
             // A hostile or restored-from-backup server: say so even when everything else went well.
             let next = report.conflictsWaiting > 0 ? "it waits for an unlock to be merged with ours" : "ours was kept and merged (⚑)"
-            report.error = .network
+            report.error = .rollback
             report.message = "The server sent \(report.rolledBack) record(s) older than this device's (a rollback or replay); nothing was overwritten: \(next)."
         }
     }

@@ -11,6 +11,10 @@ public enum SyncErrorName: String, Sendable, Equatable, Codable {
     case syncLocked = "SYNC_LOCKED"
     /// Credentials missing or refused (401/403).
     case syncAuth = "SYNC_AUTH"
+    /// The server sent records older than this device's (a rollback or a replay); ours were kept.
+    case rollback = "ROLLBACK"
+    /// This device's vault file could not be read or written (a full disk): not the server's doing.
+    case disk = "DISK"
 }
 
 /// Where a running sync is, for progress displays.
@@ -51,9 +55,8 @@ public struct SyncReport: Sendable, Equatable {
     /// Another device locked this one (a `lock` or `signout` message handled in this sync).
     public var remoteLock: DeviceLockNotice?
     /// The sync stopped because this device's vault could not be read or written (a full disk),
-    /// not because of the server. `error` still names one of the Lockbox errors (NETWORK) for
-    /// the screen and `status`; a command exits 1 ("any other error") for it, not 11.
-    public var isLocalFailure = false
+    /// not because of the server: a command exits 1 ("any other error") for it.
+    public var isLocalFailure: Bool { error == .disk }
 
     public init(error: SyncErrorName? = nil, message: String? = nil) {
         self.error = error

@@ -55,7 +55,7 @@ enum SyncOutcomePrinter {
         if let error = report.error {
             // The message may quote the server (made safe where it was read; again here, for an agent's).
             let message = TerminalText.message(report.message ?? error.rawValue)
-            if report.isLocalFailure == true { throw CommandFailure(message) }
+            if error == .disk { throw CommandFailure(message) }
             throw SyncFailure(name: error, description: message)
         }
         Terminal.write("Synced: \(report.downloaded) received, \(report.uploaded) sent, \(report.merged) merged.\n")

@@ -20,14 +20,14 @@ enum ExitStatus {
     /// Every code with what it means: the man page's EXIT CODES section is written from this.
     static let meanings: [(code: Int32, meaning: String)] = [
         (ok, "success (for `health`, also when it found weak, reused, old or breached passwords)"),
-        (failure, "any other error, said in one sentence on stderr"),
+        (failure, "any other error, said in one sentence on stderr (a sync's DISK: this device's vault file could not be written)"),
         (usage, "usage: an unknown command or option, or a value out of range"),
         (wrongPassphrase, "wrong passphrase"),
         (noSuchItem, "no such item"),
         (invalidItem, "invalid item (or an import that was refused)"),
         (ambiguous, "AMBIGUOUS: a name matches several items"),
         (offline, "OFFLINE: the sync server cannot be reached"),
-        (network, "NETWORK: the connection failed or the server answered with an error"),
+        (network, "NETWORK: the connection failed or the server answered with an error; ROLLBACK: the server sent records older than this device's, which kept its own"),
         (syncLocked, "SYNC_LOCKED: conflicts wait for the vault to be unlocked"),
         (syncAuth, "SYNC_AUTH: the sync account's password was refused"),
         (invite, "INVITE: the invitation code is unknown, expired, used or declined, or its number was not confirmed"),
@@ -54,7 +54,8 @@ enum ExitStatus {
     static func code(for name: SyncErrorName) -> Int32 {
         switch name {
         case .offline: return offline
-        case .network: return network
+        case .network, .rollback: return network
+        case .disk: return failure
         case .syncLocked: return syncLocked
         case .syncAuth: return syncAuth
         }
