@@ -32,6 +32,36 @@ final class ScreenBesideCommandsTests: XCTestCase {
         XCTAssertEqual(try integrityCheck(vault.path), "ok")
     }
 
+    /// Issue 30: `Title ↵ Esc n screen-3 ↵` typed in one go (one send-keys) while `coffer add`
+    /// writes beside the screen. The keys after ↵ wait for the save and act on the page it leads
+    /// to: Esc closes the form after the save, n opens a new one, and the second title is a second
+    /// item. Before the fix, Esc asked "Discard your changes?" during the save, the question stayed
+    /// over the saved item's detail, and `n s c r e` answered it, synced, copied, revealed and
+    /// opened the item to rename it "screen-2en-3".
+    func testKeysTypedDuringASaveActOnThePageAfterIt() throws {
+        let vault = try TestVault.make()
+        defer { vault.destroy() }
+        let screen = try ScreenSession(vault: vault.path, home: vault.root)
+        try screen.unlock(passphrase: vault.passphrase)
+        let writer = CommandWriter(vault: vault, prefix: "cli")
+        var typed: [String] = []
+        for round in 1...3 {
+            let first = "screen-\(2 * round)", second = "screen-\(2 * round + 1)"
+            try screen.press("n")
+            screen.expect("New item")
+            try screen.press(first, "Enter", "Escape", "n", second, "Enter")
+            typed += [first, second]
+            screen.expect("Saved “\(second)”")
+            try screen.press("Escape")
+            screen.expect("/ filter")
+        }
+        let written = writer.stop()
+        XCTAssertFalse(written.isEmpty, "the command beside the screen wrote nothing")
+        let titles = try vault.list().compactMap { $0["title"] as? String }
+        XCTAssertEqual(titles.sorted(), (typed + written).sorted(), "every title as typed, each once, nothing renamed")
+        XCTAssertFalse(screen.screen.contains("Discard"), screen.screen)
+    }
+
     /// A form opened before a command changed the item saves only what it changed: the
     /// command's username and notes stay.
     func testAStaleFormEditKeepsTheCommandsChange() throws {
@@ -80,6 +110,36 @@ final class ScreenBesideCommandsTests: XCTestCase {
         try vault.ok(["rm", third])
         screen.expectGone("third (renamed)", timeout: 3)
         screen.expect("/i · 1 of 2", timeout: 3)  // the filter stays
+    }
+}
+
+/// `coffer add --title PREFIX-N` again and again on a thread of its own until stopped: a command
+/// writing to the vault beside the screen.
+final class CommandWriter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isStopped = false
+    private var titles: [String] = []
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(vault: TestVault, prefix: String) {
+        Thread.detachNewThread { [self] in
+            var count = 0
+            while !lock.withLock({ isStopped }) {
+                count += 1
+                let title = "\(prefix)-\(count)"
+                if let result = try? vault.run(["add", "--title", title]), result.status == 0 {
+                    lock.withLock { titles.append(title) }
+                }
+            }
+            finished.signal()
+        }
+    }
+
+    /// Stops after the command running now; returns the titles whose `add` exited 0.
+    func stop() -> [String] {
+        lock.withLock { isStopped = true }
+        finished.wait()
+        return lock.withLock { titles }
     }
 }
 

@@ -44,8 +44,9 @@ final class ConflictUpdateTests: XCTestCase {
         XCTAssertEqual(driver.state.items[0].badges, " ⚑↑ ")
 
         // Review: load, swap the username to the other device's, accept.
-        driver.press(.character("v"), effects: [.loadReviews])
+        driver.press(.character("v"), effects: [.loadReviews]) { $0.awaiting = AwaitedWork(.reviews) }
         driver.send(.reviewsLoaded([Fixtures.review, Fixtures.secondReview])) { state in
+            state.awaiting = nil
             state.page = .review(ReviewState(reviews: [Fixtures.review, Fixtures.secondReview]))
         }
         var review = ReviewState(reviews: [Fixtures.review, Fixtures.secondReview])

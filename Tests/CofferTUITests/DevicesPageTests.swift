@@ -62,20 +62,12 @@ final class DevicesPageTests: XCTestCase {
         var state = devicesPage()
         XCTAssertEqual(Update.apply(.key(.character("i")), to: &state, now: now), [.openInvitation])
         XCTAssertEqual(KeyBindings.binding(for: .character("i"), in: .devices)?.disabledReason(state), "An invitation is open.")
-        let code = try InvitationCode(parsing: "K7Q4-M2XP-9RT".dropLast() + "\(checkSymbol("K7Q4M2XP9R"))")
+        let code = try Self.code()
         _ = Update.apply(.invitationOpened(code: code.description, expires: now.addingTimeInterval(600),
                                            server: "https://kinto.example/v1"), to: &state, now: now)
         assertSnapshot(Render.frame(state, size: .standard, now: now), named: "devices-invitation")
 
-        let handshake = PairingHandshake(), claimant = PairingHandshake()
-        let offer = InvitationRecords.Offer(kind: "device", expires: 1_767_226_200_000)
-        let host = InvitationHost(code: code, expires: now.addingTimeInterval(600), kind: .device,
-                                  rendezvous: Rendezvous(server: URL(string: "http://127.0.0.1:9/v1")!, keys: try RendezvousKeys(code: code)),
-                                  handshake: handshake, offer: offer, invite: Rendezvous.Seen(box: "", lastModified: 1))
-        let agreement = try claimant.agree(PairingTranscript(kind: offer.kind, expires: offer.expires, name: "laptop",
-                                                             commitment: PairingTranscript.commitment(to: claimant.publicKey),
-                                                             inviterKey: handshake.publicKey, claimantKey: claimant.publicKey))
-        let ticket = InvitationTicket(host: host, claim: InvitationHost.Claim(name: "laptop", agreement: agreement, records: [:]))
+        let (ticket, agreement) = try claim(named: "laptop")
         XCTAssertEqual(Update.apply(.invitationClaimed(ticket), to: &state, now: now), [])
         guard case .confirm(let confirmation) = state.overlay else { return XCTFail("no question asked") }
         XCTAssertEqual(confirmation.question, "\(agreement.confirmation) · “laptop” wants to join · allow?")
@@ -96,17 +88,8 @@ final class DevicesPageTests: XCTestCase {
     func testAClaimantsNameCannotHideTheNumber() throws {
         var state = devicesPage()
         _ = Update.apply(.key(.character("i")), to: &state, now: now)
-        let code = try InvitationCode(parsing: "K7Q4-M2XP-9RT".dropLast() + "\(checkSymbol("K7Q4M2XP9R"))")
-        let handshake = PairingHandshake(), claimant = PairingHandshake()
-        let offer = InvitationRecords.Offer(kind: "device", expires: 1_767_226_200_000)
-        let host = InvitationHost(code: code, expires: now.addingTimeInterval(600), kind: .device,
-                                  rendezvous: Rendezvous(server: URL(string: "http://127.0.0.1:9/v1")!, keys: try RendezvousKeys(code: code)),
-                                  handshake: handshake, offer: offer, invite: Rendezvous.Seen(box: "", lastModified: 1))
         let name = "laptop\u{201D} wants to join · 0000-00 · allow?" + String(repeating: " ", count: 120) + "\u{1B}[8m\r"
-        let agreement = try claimant.agree(PairingTranscript(kind: offer.kind, expires: offer.expires, name: name,
-                                                             commitment: PairingTranscript.commitment(to: claimant.publicKey),
-                                                             inviterKey: handshake.publicKey, claimantKey: claimant.publicKey))
-        let ticket = InvitationTicket(host: host, claim: InvitationHost.Claim(name: name, agreement: agreement, records: [:]))
+        let (ticket, agreement) = try claim(named: name)
         _ = Update.apply(.invitationClaimed(ticket), to: &state, now: now)
         guard case .confirm(let confirmation) = state.overlay else { return XCTFail("no question asked") }
         XCTAssertTrue(confirmation.question.hasPrefix("\(agreement.confirmation) · “laptop"), confirmation.question)
@@ -117,8 +100,48 @@ final class DevicesPageTests: XCTestCase {
         XCTAssertFalse(screen.contains("\u{1B}"), screen)
     }
 
+    /// A claim arrives only for the Devices page that shows the invitation: after that page was
+    /// left, or when the screen locks with the question open, the answer is no (issue 30: a
+    /// question is never left over, nor asked on, a page it does not belong to).
+    func testAClaimWithoutItsDevicesPageIsDeclined() throws {
+        var state = devicesPage()
+        _ = Update.apply(.key(.character("i")), to: &state, now: now)
+        _ = Update.apply(.key(.escape), to: &state, now: now)
+        _ = Update.apply(.key(.character("n")), to: &state, now: now)
+        let (ticket, _) = try claim(named: "laptop")
+        XCTAssertEqual(Update.apply(.invitationClaimed(ticket), to: &state, now: now), [.answerInvitation(ticket, allow: false)])
+        XCTAssertNil(state.overlay, "asked over the form, the next typed y would allow the device unread")
+        XCTAssertEqual(state.notice?.text, "Declined “laptop”: the Devices page that invited it was closed.")
+
+        var asking = devicesPage()
+        _ = Update.apply(.key(.character("i")), to: &asking, now: now)
+        _ = Update.apply(.invitationClaimed(ticket), to: &asking, now: now)
+        let effects = Update.apply(.tick, to: &asking, now: now.addingTimeInterval(301))  // auto-lock
+        XCTAssertTrue(asking.isLocked)
+        XCTAssertTrue(effects.contains(.answerInvitation(ticket, allow: false)), "\(effects)")
+        XCTAssertNil(asking.overlay)
+    }
+
+    static func code() throws -> InvitationCode {
+        try InvitationCode(parsing: "K7Q4-M2XP-9RT".dropLast() + "\(checkSymbol("K7Q4M2XP9R"))")
+    }
+
+    /// A claim by `name` on `code()`'s invitation, and the agreement whose number it shows.
+    func claim(named name: String) throws -> (InvitationTicket, PairingHandshake.Agreement) {
+        let code = try Self.code()
+        let handshake = PairingHandshake(), claimant = PairingHandshake()
+        let offer = InvitationRecords.Offer(kind: "device", expires: 1_767_226_200_000)
+        let host = InvitationHost(code: code, expires: now.addingTimeInterval(600), kind: .device,
+                                  rendezvous: Rendezvous(server: URL(string: "http://127.0.0.1:9/v1")!, keys: try RendezvousKeys(code: code)),
+                                  handshake: handshake, offer: offer, invite: Rendezvous.Seen(box: "", lastModified: 1))
+        let agreement = try claimant.agree(PairingTranscript(kind: offer.kind, expires: offer.expires, name: name,
+                                                             commitment: PairingTranscript.commitment(to: claimant.publicKey),
+                                                             inviterKey: handshake.publicKey, claimantKey: claimant.publicKey))
+        return (InvitationTicket(host: host, claim: InvitationHost.Claim(name: name, agreement: agreement, records: [:])), agreement)
+    }
+
     /// The check symbol that makes `symbols` a valid code (Luhn mod 32), found by trying each.
-    private func checkSymbol(_ symbols: String) -> Character {
+    private static func checkSymbol(_ symbols: String) -> Character {
         "0123456789ABCDEFGHJKMNPQRSTVWXYZ".first { (try? InvitationCode(parsing: symbols + String($0))) != nil } ?? "0"
     }
 }

@@ -27,12 +27,12 @@ final class FormUpdateTests: XCTestCase {
         var saved = Fixtures.bank
         saved.entry.username = "alice.smit"
         driver.press(.enter, effects: [.saveItem(saved, base: Fixtures.bank)]) { state in
-            form.isSaving = true
-            state.page = .form(form)
+            state.awaiting = AwaitedWork(.save(closesForm: false))
         }
         driver.clock.advance(1)
         saved.modified = Timestamp(driver.clock.now)
         driver.send(.itemSaved(saved), effects: [.reload]) { state in
+            state.awaiting = nil
             state.items[1] = ScreenItem(saved, hasLocalChange: true, hasConflict: true)
             state.page = .detail(DetailState(itemID: "b2"))
             state.notice = Notice("Saved “Bank”.", until: driver.clock.now.addingTimeInterval(5))
@@ -128,7 +128,8 @@ final class FormUpdateTests: XCTestCase {
         _ = Update.apply(.key(.character("e")), to: &driver.state, now: driver.clock.now)
         driver.type("!")
         driver.press(.escape) { state in
-            state.overlay = .confirm(Confirmation(question: "Discard your changes?", action: .discardChanges))
+            state.overlay = .confirm(Confirmation(question: "Discard your changes?", action: .discardChanges,
+                                                  askedOn: .form(itemID: "b2")))
         }
         driver.press(.character("y")) { state in
             state.overlay = nil
@@ -165,11 +166,10 @@ final class FormUpdateTests: XCTestCase {
         let driver = editing(Fixtures.bank)
         _ = Update.apply(.key(.character("e")), to: &driver.state, now: driver.clock.now)
         guard case .form(var form) = driver.state.page else { return XCTFail("no form") }
-        form.isSaving = true
-        driver.state.page = .form(form)
+        driver.state.awaiting = AwaitedWork(.save(closesForm: false))
         driver.send(.itemSaveFailed(.invalid([FieldProblem(field: "entry.notes", reason: "contains a NUL character"),
                                               FieldProblem(field: "history", reason: "has more than 100 entries")]))) { state in
-            form.isSaving = false
+            state.awaiting = nil
             form.problems = [.notes: ["Contains a NUL character."]]
             form.formProblems = ["History has more than 100 entries."]
             form.focus = .notes

@@ -134,13 +134,17 @@ final class ListUpdateTests: XCTestCase {
         let driver = Driver(Fixtures.unlocked())
         driver.press(.character("j")) { $0.list.selectedID = "b2" }
         driver.press(.character("d")) { state in
-            state.overlay = .confirm(Confirmation(question: "Delete “Bank”?", action: .deleteItem(id: "b2")))
+            state.overlay = .confirm(Confirmation(question: "Delete “Bank”?", action: .deleteItem(id: "b2"), askedOn: .list))
         }
         driver.press(.character("n")) { $0.overlay = nil }
         _ = Update.apply(.key(.character("d")), to: &driver.state, now: driver.clock.now)
-        driver.press(.character("y"), effects: [.deleteItem(id: "b2", title: "Bank")]) { $0.overlay = nil }
+        driver.press(.character("y"), effects: [.deleteItem(id: "b2", title: "Bank")]) { state in
+            state.overlay = nil
+            state.awaiting = AwaitedWork(.deletion(itemID: "b2"))
+        }
         driver.clock.advance(1)
         driver.send(.itemDeleted(id: "b2", title: "Bank"), effects: [.reload]) { state in
+            state.awaiting = nil
             state.items.removeAll { $0.id == "b2" }
             state.list.selectedID = "a1"
             state.notice = Notice("Deleted “Bank”.", until: driver.clock.now.addingTimeInterval(5))

@@ -13,7 +13,9 @@ final class ReviewUpdateTests: XCTestCase {
 
     func testOneSideRowsAndAnItemWithoutRowsAreReviewedAndAccepted() {
         let driver = Driver(reviewingState())
+        driver.press(.character("v"), effects: [.loadReviews]) { $0.awaiting = AwaitedWork(.reviews) }
         driver.send(.reviewsLoaded([Fixtures.oneSideReview, Fixtures.lastUseReview])) { state in
+            state.awaiting = nil
             state.page = .review(ReviewState(reviews: [Fixtures.oneSideReview, Fixtures.lastUseReview]))
         }
         guard case .review(let loaded) = driver.state.page else { return XCTFail("not on the review page") }

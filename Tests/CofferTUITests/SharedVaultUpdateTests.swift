@@ -72,10 +72,11 @@ final class SharedVaultUpdateTests: XCTestCase {
         var kept = Fixtures.bank
         kept.title += "!"
         XCTAssertEqual(state.overlay, .confirm(Confirmation(
-            question: "“Bank!” was removed elsewhere. Keep your version as a new item?", action: .keepAsNewItem(kept))))
+            question: "“Bank!” was removed elsewhere. Keep your version as a new item?", action: .keepAsNewItem(kept),
+            askedOn: .form(itemID: Fixtures.bank.id))))
         XCTAssertEqual(Update.apply(.key(.character("y")), to: &state, now: Date()), [.saveItem(kept, base: nil)])
-        guard case .form(let form) = state.page else { return XCTFail("the form closed") }
-        XCTAssertTrue(form.isSaving)
+        guard case .form = state.page else { return XCTFail("the form closed") }
+        XCTAssertTrue(state.isSaving)
         let created = Item(id: "fresh", title: kept.title, created: kept.created)
         _ = Update.apply(.itemSaved(created), to: &state, now: Date())
         XCTAssertEqual(state.page, .detail(DetailState(itemID: "fresh")))

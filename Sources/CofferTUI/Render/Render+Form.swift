@@ -39,7 +39,9 @@ extension Render {
                 y += 1
             }
         }
-        if form.isSaving, y + 1 < body.bottom { grid.write("Saving…", x: x, y: y + 1, style: .accent) }
+        if case .save(let closesForm)? = state.awaiting?.kind, y + 1 < body.bottom {
+            grid.write(closesForm ? "Saving… then closing" : "Saving…", x: x, y: y + 1, style: .accent)
+        }
         if let generator = form.generator { drawGenerator(generator, body: body, into: &grid) }
     }
 

@@ -35,7 +35,6 @@ struct ItemForm: Sendable, Equatable {
     var formProblems: [String] = []
     var isPasswordRevealed = false
     var generator: GeneratorState?
-    var isSaving = false
     var hasChanges = false
 
     /// A form for a new item, or for editing `item`.

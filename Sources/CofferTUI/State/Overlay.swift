@@ -7,6 +7,10 @@ enum Overlay: Sendable, Equatable {
 }
 
 /// A yes/no question before something that cannot be taken back.
+///
+/// A question belongs to the page it was asked on: once that page has gone (a save or a deletion
+/// ended, another process removed the item), `Update` closes it unanswered, so the next key never
+/// answers it over a page it was not asked on (issue 30).
 struct Confirmation: Sendable, Equatable {
     enum Action: Sendable, Equatable {
         case deleteItem(id: String)
@@ -21,9 +25,20 @@ struct Confirmation: Sendable, Equatable {
 
     var question: String
     var action: Action
+    /// The page the question was asked on.
+    var askedOn: Page.Identity
 
-    init(question: String, action: Action) {
+    init(question: String, action: Action, askedOn: Page.Identity) {
         self.question = question
         self.action = action
+        self.askedOn = askedOn
+    }
+
+    /// Whether the question still stands in `state`: its page shows, and the item it would delete
+    /// is still there.
+    func stands(in state: ScreenState) -> Bool {
+        guard state.page.identity == askedOn else { return false }
+        if case .deleteItem(let id) = action { return state.item(id) != nil }
+        return true
     }
 }

@@ -11,6 +11,28 @@ enum Page: Sendable, Equatable {
     case devices(DevicesState)
     case health(HealthState)
 
+    /// Which page this is, whatever it shows at the moment: a question belongs to one
+    /// (`Confirmation.askedOn`).
+    enum Identity: Sendable, Equatable {
+        case firstRun, locked, list, review, devices, health
+        case detail(itemID: String)
+        /// The form of an item (nil: a new item).
+        case form(itemID: String?)
+    }
+
+    var identity: Identity {
+        switch self {
+        case .firstRun: return .firstRun
+        case .locked: return .locked
+        case .list: return .list
+        case .detail(let detail): return .detail(itemID: detail.itemID)
+        case .form(let form): return .form(itemID: form.itemID)
+        case .review: return .review
+        case .devices: return .devices
+        case .health: return .health
+        }
+    }
+
     var isLocked: Bool {
         switch self {
         case .firstRun, .locked: return true

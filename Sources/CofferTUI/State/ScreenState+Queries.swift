@@ -26,6 +26,12 @@ extension ScreenState {
         }
     }
 
+    /// The form's save is running: its outcome decides the next page (`AwaitedWork`).
+    var isSaving: Bool {
+        if case .save? = awaiting?.kind { return true }
+        return false
+    }
+
     /// Rows of items the list page has room for.
     var listRows: Int { max(1, size.height - 4) }
 

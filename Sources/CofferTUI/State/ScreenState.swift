@@ -37,6 +37,8 @@ struct ScreenState: Sendable, Equatable {
     var sync: SyncDisplay
     var scheduler: SyncScheduler
     var busy: Busy?
+    /// A save, deletion or load whose outcome decides the next page, with the keys typed meanwhile.
+    var awaiting: AwaitedWork?
     var clipboard: ClipboardCountdown?
     var notice: Notice?
     /// The unlock is still opening items: `items` holds those opened so far.

@@ -143,7 +143,7 @@ final class Runtime {
         case .saveItem(let item, let base):
             save(item, base: base)
         case .deleteItem(let id, let title):
-            withVault { vault, inbox in
+            withVault(failing: { .itemDeleteFailed(id: id, message: $0) }) { vault, inbox in
                 try await vault.remove(id)
                 inbox.post(.itemDeleted(id: id, title: title))
             }
@@ -170,7 +170,9 @@ final class Runtime {
             startSync()
         case .loadReviews:
             let load = services.loadReviews
-            withVault { vault, inbox in inbox.post(.reviewsLoaded(try await load(vault))) }
+            withVault(failing: ScreenEvent.reviewsLoadFailed) { vault, inbox in
+                inbox.post(.reviewsLoaded(try await load(vault)))
+            }
         case .resolveReview(let review):
             let resolve = services.resolveReview
             withVault { vault, inbox in
@@ -238,15 +240,17 @@ final class Runtime {
         }
     }
 
-    /// Runs `work` off the loop with the open vault; a thrown error becomes a notice.
-    private func withVault(_ work: @escaping @Sendable (Vault, Inbox) async throws -> Void) {
+    /// Runs `work` off the loop with the open vault; a thrown error becomes `failing`'s event
+    /// (a notice, unless the screen waits on this work: `AwaitedWork`).
+    private func withVault(failing: @escaping @Sendable (String) -> ScreenEvent = ScreenEvent.operationFailed,
+                           _ work: @escaping @Sendable (Vault, Inbox) async throws -> Void) {
         guard let vault else { return }
         let inbox = self.inbox
         Task.detached {
             do {
                 try await work(vault, inbox)
             } catch {
-                inbox.post(.operationFailed("\(error)"))
+                inbox.post(failing("\(error)"))
             }
         }
     }

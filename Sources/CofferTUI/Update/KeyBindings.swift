@@ -99,10 +99,7 @@ enum KeyBindings {
                    contexts: [.form]),
         KeyBinding(keys: [.backTab, .up], action: .previousField, description: "Previous field", contexts: [.form]),
         KeyBinding(keys: [.enter], action: .save, description: "Save", hint: "↵ save", contexts: [.form],
-                   disabledReason: { state in
-                       if case .form(let form) = state.page, form.isSaving { return "Saving…" }
-                       return nil
-                   }),
+                   disabledReason: { $0.isSaving ? "Saving…" : nil }),
         KeyBinding(keys: [.escape], action: .cancelEdit, description: "Cancel (asks if changed)",
                    hint: "Esc cancel", contexts: [.form]),
         KeyBinding(keys: [.control("g")], action: .openGenerator, description: "Password generator",

@@ -28,9 +28,13 @@ enum ScreenEvent: Sendable, Equatable {
     case itemSaved(Item, mergedConflicts: [String]? = nil)
     case itemSaveFailed(SaveFailure)
     case itemDeleted(id: String, title: String)
+    /// `.deleteItem` failed; the text says why.
+    case itemDeleteFailed(id: String, message: String)
     case operationFailed(String)
     case passwordGenerated(String)
     case reviewsLoaded([ConflictReview])
+    /// `.loadReviews` failed; the text says why.
+    case reviewsLoadFailed(String)
     case reviewResolved(itemID: String)
 
     case devicesLoaded([KnownDevice])

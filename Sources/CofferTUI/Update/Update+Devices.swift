@@ -17,9 +17,17 @@ extension Update {
             updateInvitation(in: &state) { $0 = DeviceInvitation(stage: .waiting(code: code, expires: expires, server: server)) }
             return []
         case .invitationClaimed(let ticket):
+            let name = TerminalText.name(ticket.claim.name)
+            // The question belongs to the Devices page that shows the invitation: asked over any
+            // other page, a key typed there could answer it unread. That page gone, the answer is no.
+            guard case .devices(let page) = state.page, page.invitation != nil else {
+                state.notice = Notice("Declined \u{201C}\(name)\u{201D}: the Devices page that invited it was closed.",
+                                      until: now.addingTimeInterval(Notice.lifetime))
+                return [.answerInvitation(ticket, allow: false)]
+            }
             // The number first: a name is someone else's text, shown escaped and cut short after it.
-            let question = "\(ticket.claim.agreement.confirmation) · \u{201C}\(TerminalText.name(ticket.claim.name))\u{201D} wants to join · allow?"
-            state.overlay = .confirm(Confirmation(question: question, action: .allowInvitation(ticket)))
+            let question = "\(ticket.claim.agreement.confirmation) · \u{201C}\(name)\u{201D} wants to join · allow?"
+            state.overlay = .confirm(Confirmation(question: question, action: .allowInvitation(ticket), askedOn: .devices))
             return []
         case .invitationFinished(let text):
             updateInvitation(in: &state) { $0 = nil }
@@ -56,10 +64,10 @@ extension Update {
             return [.sendToDevice(.lock, id: device.id, name: name)]
         case .signOutDevice:
             state.overlay = .confirm(Confirmation(question: "Sign \(name) out of the sync account?",
-                                                  action: .signOutDevice(id: device.id, name: name)))
+                                                  action: .signOutDevice(id: device.id, name: name), askedOn: .devices))
         case .removeDevice:
             state.overlay = .confirm(Confirmation(question: "Remove \(name) from the account?",
-                                                  action: .removeDevice(id: device.id, name: name)))
+                                                  action: .removeDevice(id: device.id, name: name), askedOn: .devices))
         default:
             break
         }

@@ -12,16 +12,28 @@ extension Update {
             } else if !state.isLocked {
                 state.items.append(ScreenItem(item, hasLocalChange: true))
             }
-            if case .form(let form) = state.page, form.isSaving {
-                state.page = .detail(DetailState(itemID: item.id))
-                state.list.selectedID = item.id
-                keepSelectionVisible(in: &state)
-            }
             state.notice = Notice(savedMessage(item, mergedConflicts: mergedConflicts), until: now.addingTimeInterval(Notice.lifetime))
-            return [.reload] + schedule(state.scheduler.handle(.localChange, now: now), in: &state, now: now)
+            let effects = [.reload] + schedule(state.scheduler.handle(.localChange, now: now), in: &state, now: now)
+            // The form's own save: its page comes now, then the keys typed while it ran act on it.
+            guard case .save(let closesForm)? = state.awaiting?.kind,
+                  let keys = endAwaiting(.save(closesForm: closesForm), in: &state) else { return effects }
+            state.list.selectedID = item.id
+            if closesForm {
+                leaveForm(&state)
+            } else if case .form = state.page {
+                state.page = .detail(DetailState(itemID: item.id))
+            }
+            keepSelectionVisible(in: &state)
+            return effects + replay(keys, in: &state, now: now)
         case .itemSaveFailed(let failure):
-            guard case .form(var form) = state.page else { return [] }
-            form.isSaving = false
+            guard case .save(let closesForm)? = state.awaiting?.kind,
+                  let keys = endAwaiting(.save(closesForm: closesForm), in: &state),
+                  case .form(var form) = state.page else { return [] }
+            // The form stays with its error; what was typed for the page after it is dropped.
+            if closesForm || !keys.isEmpty {
+                state.notice = Notice("Not saved, so the form stays open; the keys typed meanwhile were not used.",
+                                      isError: true, until: now.addingTimeInterval(Notice.lifetime))
+            }
             switch failure {
             case .invalid(let problems): place(problems, in: &form)
             case .removedMeanwhile: offerToKeepAsNew(&form, in: &state, now: now)
@@ -59,7 +71,8 @@ extension Update {
             }
         case .cancelEdit:
             if form.hasChanges {
-                state.overlay = .confirm(Confirmation(question: "Discard your changes?", action: .discardChanges))
+                state.overlay = .confirm(Confirmation(question: "Discard your changes?", action: .discardChanges,
+                                                      askedOn: state.page.identity))
                 return []
             }
             leaveForm(&state)
@@ -145,12 +158,11 @@ extension Update {
     /// The item being edited is gone (another process removed it): ask whether to keep the form's
     /// version as a new item rather than lose what was typed.
     static func offerToKeepAsNew(_ form: inout ItemForm, in state: inout ScreenState, now: Date) {
-        form.isSaving = false
         let (item, problems) = formItem(form, now: now)
         guard problems.isEmpty else { return place(problems, in: &form) }
         state.overlay = .confirm(Confirmation(
             question: "“\(item.title)” was removed elsewhere. Keep your version as a new item?",
-            action: .keepAsNewItem(item)))
+            action: .keepAsNewItem(item), askedOn: .form(itemID: form.itemID)))
     }
 
     /// Validates the form; returns the save effect, or none with the problems placed under their fields.
@@ -170,7 +182,7 @@ extension Update {
             place(problems, in: &form)
             return []
         }
-        form.isSaving = true
+        state.awaiting = AwaitedWork(.save(closesForm: false))
         return [.saveItem(item, base: form.base)]
     }
 
@@ -249,7 +261,7 @@ extension Update {
     }
 
     static func typeForm(_ key: Key, in state: inout ScreenState) -> [Effect] {
-        guard case .form(var form) = state.page, form.focus != .disabled, !form.isSaving else { return [] }
+        guard case .form(var form) = state.page, form.focus != .disabled, !state.isSaving else { return [] }
         guard form.texts[form.focus]?.edit(with: key) == true else { return [] }
         form.hasChanges = true
         form.problems[form.focus] = nil

@@ -34,7 +34,7 @@ extension Update {
         case .deleteItem:
             guard let item = state.currentItem else { return [] }
             state.overlay = .confirm(Confirmation(question: "Delete “\(item.displayTitle)”?",
-                                                  action: .deleteItem(id: item.id)))
+                                                  action: .deleteItem(id: item.id), askedOn: state.page.identity))
         case .copyPassword:
             return copy(.password, in: &state, now: now)
         case .copyUsername:
@@ -44,6 +44,7 @@ extension Update {
         case .copyTOTP:
             return copy(.totp, in: &state, now: now)
         case .reviewConflicts:
+            state.awaiting = AwaitedWork(.reviews)
             return [.loadReviews]
         default:
             break
@@ -155,6 +156,9 @@ extension Update {
         if case .detail(let detail) = state.page, detail.itemID == id { state.page = .list }
         keepSelectionVisible(in: &state)
         state.notice = Notice("Deleted “\(title)”.", until: now.addingTimeInterval(Notice.lifetime))
-        return [.reload] + schedule(state.scheduler.handle(.localChange, now: now), in: &state, now: now)
+        let effects = [.reload] + schedule(state.scheduler.handle(.localChange, now: now), in: &state, now: now)
+        // The keys typed after the confirmation act on the page the deletion leads to.
+        guard let keys = endAwaiting(.deletion(itemID: id), in: &state) else { return effects }
+        return effects + replay(keys, in: &state, now: now)
     }
 }

@@ -6,11 +6,17 @@ extension Update {
         guard !state.isLocked else { return [] }
         switch event {
         case .reviewsLoaded(let reviews):
-            guard !reviews.isEmpty else {
+            // Only the page that asked (`v`) opens them; the keys typed since act on what it shows.
+            guard let keys = endAwaiting(.reviews, in: &state) else { return [] }
+            if reviews.isEmpty {
                 state.notice = Notice("No merged item waits for review.", until: now.addingTimeInterval(Notice.lifetime))
-                return []
+            } else {
+                state.page = .review(ReviewState(reviews: reviews))
             }
-            state.page = .review(ReviewState(reviews: reviews))
+            return replay(keys, in: &state, now: now)
+        case .reviewsLoadFailed(let message):
+            state.notice = Notice(message, isError: true, until: now.addingTimeInterval(Notice.lifetime))
+            _ = endAwaiting(.reviews, in: &state)  // the keys were for the review page
             return []
         case .reviewResolved(let itemID):
             var effects: [Effect] = [.reload]

@@ -62,6 +62,10 @@ extension Update {
     static func lock(_ state: inout ScreenState, now: Date, reason: String?) -> [Effect] {
         guard !state.isLocked else { return [] }
         var effects: [Effect] = [.lockVault]
+        // A question over the unlocked page goes with it (an invitation's is answered no), and so
+        // do keys kept for a page after a save: they may be text typed into a form.
+        effects += closeOverlay(in: &state)
+        state.awaiting = nil
         if state.clipboard != nil {
             state.clipboard = nil
             effects.append(.clearClipboard)
@@ -73,7 +77,6 @@ extension Update {
         state.list = ListState()
         state.list.sort = sort
         state.page = .locked(UnlockPrompt())
-        state.overlay = nil
         state.notice = reason.map { Notice($0, until: now.addingTimeInterval(Notice.lifetime)) }
         // Repaint every cell so nothing secret survives in the terminal's buffer.
         return effects + [.redraw]

@@ -6,15 +6,22 @@ import Foundation
 ///
 /// No clock, no randomness, no I/O: `now` is a parameter and anything else is an `Effect` the
 /// runtime performs, posting the outcome back as an event. Tests drive it with a fake clock.
+///
+/// After every event a question whose page has gone is closed (`Confirmation.stands(in:)`).
 enum Update {
     static func apply(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
+        let effects = applyEvent(event, to: &state, now: now)
+        return effects + closeStaleQuestion(in: &state)
+    }
+
+    private static func applyEvent(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
         switch event {
         case .started:
             guard state.hasVault else { return [] }
             return schedule(state.scheduler.handle(.start, now: now), in: &state, now: now)
         case .key(let key):
             state.lastInput = now
-            return handle(key, in: &state, now: now)
+            return press(key, in: &state, now: now)
         case .resized(let size):
             state.size = size
             keepSelectionVisible(in: &state)
@@ -33,12 +40,14 @@ enum Update {
             return applyForm(event, to: &state, now: now)
         case .itemDeleted(let id, let title):
             return itemDeleted(&state, id: id, title: title, now: now)
-        case .operationFailed(let message):
+        case .itemDeleteFailed(let id, let message):
             state.notice = Notice(message, isError: true, until: now.addingTimeInterval(Notice.lifetime))
-            if case .form(var form) = state.page, form.isSaving {
-                form.isSaving = false
-                state.page = .form(form)
-            }
+            _ = endAwaiting(.deletion(itemID: id), in: &state)  // the keys were for the list after it
+            return []
+        case .operationFailed(let message):
+            // A save ends with `.itemSaved` or `.itemSaveFailed`, never here: this failure may be
+            // any other work's (a reload), and must not end an awaited save.
+            state.notice = Notice(message, isError: true, until: now.addingTimeInterval(Notice.lifetime))
             if case .review(var review) = state.page {
                 review.saving.removeAll()
                 state.page = .review(review)
@@ -46,7 +55,7 @@ enum Update {
             return []
         case .devicesLoaded, .deviceActionFinished, .invitationOpened, .invitationClaimed, .invitationFinished:
             return applyDevices(event, to: &state, now: now)
-        case .reviewsLoaded, .reviewResolved:
+        case .reviewsLoaded, .reviewsLoadFailed, .reviewResolved:
             return applyReview(event, to: &state, now: now)
         case .healthChecked(let findings):
             return healthChecked(findings, in: &state)
@@ -56,6 +65,36 @@ enum Update {
     }
 
     // MARK: Keys
+
+    /// A key: handled now, or kept for the page that awaited work will show (`AwaitedWork`).
+    static func press(_ key: Key, in state: inout ScreenState, now: Date) -> [Effect] {
+        guard var awaiting = state.awaiting else { return handle(key, in: &state, now: now) }
+        if awaiting.kind == .save(closesForm: false), awaiting.keys.isEmpty, key == .escape {
+            // Esc on the form while it saves: nothing is left to discard, so close once saved.
+            awaiting.kind = .save(closesForm: true)
+        } else if awaiting.keys.count < AwaitedWork.limit {
+            awaiting.keys.append(key)
+        } else {
+            state.notice = Notice("Still waiting for the last action: this key was not kept.", isError: true,
+                                  until: now.addingTimeInterval(Notice.lifetime))
+        }
+        state.awaiting = awaiting
+        return []
+    }
+
+    /// Ends the wait for `kind` when that is the awaited work; returns the keys typed meanwhile,
+    /// or nil when it was not awaited (a lock ended the wait).
+    static func endAwaiting(_ kind: AwaitedWork.Kind, in state: inout ScreenState) -> [Key]? {
+        guard let awaiting = state.awaiting, awaiting.kind == kind else { return nil }
+        state.awaiting = nil
+        return awaiting.keys
+    }
+
+    /// Keys typed ahead of awaited work, applied in order to the page its outcome has just set. A
+    /// key that starts new awaited work keeps the rest for that work's outcome.
+    static func replay(_ keys: [Key], in state: inout ScreenState, now: Date) -> [Effect] {
+        keys.flatMap { press($0, in: &state, now: now) }
+    }
 
     static func handle(_ key: Key, in state: inout ScreenState, now: Date) -> [Effect] {
         let context = KeyContext.current(of: state)
@@ -151,18 +190,33 @@ enum Update {
         guard isYes else { return [] }
         switch confirmation.action {
         case .deleteItem(let id):
+            state.awaiting = AwaitedWork(.deletion(itemID: id))
             return [.deleteItem(id: id, title: state.item(id)?.displayTitle ?? id)]
         case .discardChanges:
             leaveForm(&state)
             return []
         case .keepAsNewItem(let item):
-            guard case .form(var form) = state.page else { return [] }
-            form.isSaving = true
-            state.page = .form(form)
+            guard case .form = state.page else { return [] }
+            state.awaiting = AwaitedWork(.save(closesForm: false))
             return [.saveItem(item, base: nil)]
         case .signOutDevice, .removeDevice, .allowInvitation:
             return confirmed(confirmation.action)
         }
+    }
+
+    /// Closes a question whose page has gone, unanswered (`Confirmation.stands(in:)`).
+    static func closeStaleQuestion(in state: inout ScreenState) -> [Effect] {
+        guard case .confirm(let confirmation) = state.overlay, !confirmation.stands(in: state) else { return [] }
+        return closeOverlay(in: &state)
+    }
+
+    /// Closes the help or a question without an answer. An invitation's question is answered no,
+    /// so the new device hears at once rather than when the code expires.
+    static func closeOverlay(in state: inout ScreenState) -> [Effect] {
+        defer { state.overlay = nil }
+        guard case .confirm(let confirmation) = state.overlay,
+              case .allowInvitation(let ticket) = confirmation.action else { return [] }
+        return answerInvitation(ticket, allow: false, in: &state)
     }
 
     // MARK: Time

@@ -1,0 +1,30 @@
+/// Work whose outcome decides the next page, and the keys typed before it came (architecture §5).
+///
+/// A save shows the saved item's detail (or the form again, with its error); a deletion shows the
+/// list; loading the reviews shows the review page. While such work runs, the page the person will
+/// see next is not on the screen yet, so keys wait here, in order, and `Update` applies them to the
+/// page the outcome shows, as if the work had ended before the first of them. A failure keeps the
+/// page and drops them: they were typed for a page that did not come. Locking drops them too (they
+/// may be text typed into a form).
+struct AwaitedWork: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        /// The form's save. `closesForm`: Esc came while it ran, so once saved the form closes to
+        /// where it was opened from, instead of showing the saved item.
+        case save(closesForm: Bool)
+        /// A deletion the user confirmed.
+        case deletion(itemID: String)
+        /// The merged items to review (`v`).
+        case reviews
+    }
+
+    var kind: Kind
+    /// Keys typed while the work runs, oldest first; at most `limit`.
+    var keys: [Key] = []
+
+    /// Keys kept at most: a save waits seconds at worst (another process holding the vault's lock).
+    static let limit = 256
+
+    init(_ kind: Kind) {
+        self.kind = kind
+    }
+}
