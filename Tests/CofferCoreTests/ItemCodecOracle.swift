@@ -67,13 +67,37 @@ struct RandomItems {
         }
     }
 
+    /// A member name none of `known` (or the empty name's corner: it is a name too).
+    mutating func memberName(avoiding known: Set<String>) -> String {
+        let name = string(maximumPieces: 3)
+        return known.contains(name) ? name + "·" : name
+    }
+
     mutating func item() -> Item {
-        let entry = Entry(kind: int(0..<4) == 0 ? string() : Entry.loginKind, username: string(), password: string(),
+        var entry = Entry(kind: int(0..<4) == 0 ? string() : Entry.loginKind, username: string(), password: string(),
                           notes: string(maximumPieces: 20), totp: int(0..<2) == 0 ? nil : string())
+        // Kinds' fields, custom fields, and a newer version's members (issue 30): text members of
+        // the entry are fields; its other members, and the item's, are kept as they came.
+        let entryNames: Set = ["kind", "username", "password", "notes", "totp", "custom"]
+        for _ in 0..<int(0..<3) { entry.fields[memberName(avoiding: entryNames)] = string() }
+        entry.custom = (0..<int(0..<3)).map { index in
+            CustomField(id: "f\(index)", label: string(), value: string(), typeName: int(0..<3) == 0 ? string() : "hidden")
+        }
+        for _ in 0..<int(0..<2) {
+            var extra = value()
+            if extra == .null || extra.stringValue != nil { extra = .array([extra]) }
+            entry.extra[memberName(avoiding: entryNames.union(entry.fields.keys))] = extra
+        }
         let history = (0..<int(0..<4)).map { _ in HistoryEntry(created: timestamp(), patch: value()) }
-        return Item(id: int(0..<3) == 0 ? string() : Item.newID(), title: string(),
-                    origins: (0..<int(0..<3)).map { _ in string() }, tags: (0..<int(0..<3)).map { _ in string() },
-                    entry: entry, disabled: int(0..<2) == 0, created: timestamp(), modified: timestamp(),
-                    lastUsed: int(0..<2) == 0 ? nil : timestamp(), history: history)
+        var item = Item(id: int(0..<3) == 0 ? string() : Item.newID(), title: string(),
+                        origins: (0..<int(0..<3)).map { _ in string() }, tags: (0..<int(0..<3)).map { _ in string() },
+                        entry: entry, disabled: int(0..<2) == 0, created: timestamp(), modified: timestamp(),
+                        lastUsed: int(0..<2) == 0 ? nil : timestamp(), history: history)
+        if int(0..<4) == 0 {
+            let itemNames: Set = ["id", "title", "origins", "tags", "entry", "disabled", "created", "modified", "last_used",
+                                  "history", "times"]
+            item.extra[memberName(avoiding: itemNames)] = value()
+        }
+        return item
     }
 }

@@ -11,7 +11,7 @@ final class ItemReviewJSONTests: XCTestCase {
     private func review(_ seed: Int) -> ItemReview {
         func text(_ n: Int) -> String { tricky[(seed + n) % tricky.count] }
         let stamp = FieldStamp(at: Timestamp(milliseconds: 1_767_225_600_000 + Int64(seed) * 1_001), by: text(1))
-        var single = ItemMerge.FieldConflict(field: ItemField.allCases[seed % ItemField.allCases.count],
+        var single = ItemMerge.FieldConflict(field: ItemField.builtIn[seed % ItemField.builtIn.count],
                                              local: text(2), remote: text(3),
                                              changedOn: [.both, .local, .remote][seed % 3],
                                              chosen: [.local, .remote, .combined][seed % 3])

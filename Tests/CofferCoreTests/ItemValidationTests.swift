@@ -95,10 +95,35 @@ final class ItemValidationTests: XCTestCase {
         }
     }
 
-    func testEntryKindMustBeLogin() {
+    /// Issue 30: every kind is stored, one this version does not know too (a newer device's);
+    /// only a kind that is no name is refused.
+    func testEntryKindIsAnyNameButNotNothing() {
         var item = Fixture.item()
-        item.entry.kind = "note"
-        XCTAssertEqual(fields(item), ["entry.kind"])
+        for kind in ["login", "note", "card", "identity", "ssh-key", "kind_of_2030"] {
+            item.entry.kind = kind
+            XCTAssertEqual(fields(item), [], kind)
+        }
+        for kind in ["", "card two", "card\u{1B}[2J", String(repeating: "k", count: 101)] {
+            item.entry.kind = kind
+            XCTAssertEqual(fields(item), ["entry.kind"], kind.debugDescription)
+        }
+    }
+
+    func testKindAndCustomFieldsAreChecked() {
+        var item = Fixture.item()
+        item.entry.kind = "card"
+        item.entry.fields = ["number": "4111111111111111", "expiry_month": "13", "expiry_year": "25",
+                             "cardholder": overLimit]
+        item.entry.custom = [CustomField(id: "f1", label: " ", value: "v"), CustomField(id: "f1", label: "PIN hint", value: "x"),
+                             CustomField(id: "f3", label: "Long", value: String(repeating: "v", count: 10_001), type: .hidden)]
+        XCTAssertEqual(Set(fields(item)), ["entry.expiry_month", "entry.expiry_year", "entry.cardholder",
+                                           "custom[0].label", "custom[1].id", "custom[2].value"])
+        item.entry.fields = ["number": "4111111111111111", "expiry_month": "7", "expiry_year": "2031"]
+        item.entry.custom = [CustomField(id: "f1", label: "Bank", value: "ACME"),
+                             CustomField(id: "f2", label: "Future", value: "x", typeName: "colour")]
+        XCTAssertEqual(fields(item), [], "a type of a newer version is kept")
+        item.entry.custom = (0...ItemValidation.customFieldLimit).map { CustomField(id: "f\($0)", label: "L", value: "") }
+        XCTAssertEqual(fields(item), ["custom"])
     }
 
     func testModifiedBeforeCreatedIsRejected() {
@@ -110,7 +135,7 @@ final class ItemValidationTests: XCTestCase {
     func testErrorNamesEveryBadField() {
         var item = Fixture.item(id: "not valid", title: "", username: overLimit, password: overLimit,
                                 origins: ["ok.example", overLimit], tags: [overLimit])
-        item.entry.kind = "card"
+        item.entry.kind = "card two"
         item.entry.notes = String(repeating: "n", count: 10_001)
         item.entry.totp = overLimit
         item.history = Array(repeating: HistoryEntry(created: Fixture.epoch, patch: .object([:])), count: 101)

@@ -103,7 +103,8 @@ final class TOTPTests: XCTestCase {
         XCTAssertEqual(try value("id"), item.id)
         XCTAssertEqual(try value("title"), "GitHub")
         XCTAssertNil(FieldSelector(name: "kind"))
-        XCTAssertNil(FieldSelector(name: "secret"))
+        XCTAssertEqual(FieldSelector(name: "secret"), .other("secret"), "any other name is a kind's or a custom field")
+        XCTAssertNil(try value("secret"), "a login has no field named secret")
         for name in FieldSelector.names { XCTAssertNotNil(FieldSelector(name: name), name) }
         item.entry.totp = nil
         item.origins = []

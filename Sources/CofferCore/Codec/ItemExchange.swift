@@ -7,20 +7,30 @@ public enum ItemExchange {
         case conflict, merged, pending, disabled, waitingForKey = "waiting-for-key"
     }
 
-    /// The list shape: `{id, title, username, origins, tags, disabled, created, modified, badges}`.
+    /// The list shape: `{id, kind, title, username, origins, tags, disabled, created, modified, badges}`.
     public static func summary(_ item: Item, badges: [Badge]) -> [String: Any] {
         [
-            "id": item.id, "title": item.title, "username": item.entry.username, "origins": item.origins,
-            "tags": item.tags, "disabled": item.disabled, "created": item.created.iso8601,
+            "id": item.id, "kind": item.entry.kind, "title": item.title, "username": item.entry.username,
+            "origins": item.origins, "tags": item.tags, "disabled": item.disabled, "created": item.created.iso8601,
             "modified": item.modified.iso8601, "badges": badges.map(\.rawValue),
         ]
     }
 
-    /// The show shape: the summary plus notes, last_used and history; secrets only when `reveal`.
-    /// Without `reveal`, history patches have their password and totp values masked.
+    /// The show shape: the summary plus notes, the kind's other fields, custom fields, last_used
+    /// and history; secrets only when `reveal`. Without `reveal`, secret fields are left out,
+    /// secret custom fields lose their value, and history patches have their secrets masked.
     public static func detail(_ item: Item, badges: [Badge], reveal: Bool) -> [String: Any] {
         var object = summary(item, badges: badges)
         object["notes"] = item.entry.notes
+        let fields = item.entry.fields.filter { reveal || !ItemField.isSecret($0.key) }
+        if !fields.isEmpty { object["fields"] = fields }
+        if !item.entry.custom.isEmpty {
+            object["custom"] = item.entry.custom.map { field -> [String: Any] in
+                var shown: [String: Any] = ["id": field.id, "label": field.label, "type": field.type]
+                if reveal || !field.isSecret { shown["value"] = field.value }
+                return shown
+            }
+        }
         object["last_used"] = item.lastUsed?.iso8601 ?? NSNull()
         object["history"] = item.history.map { entry -> [String: Any] in
             ["created": entry.created.iso8601, "patch": foundationValue(reveal ? entry.patch : masked(entry.patch))]
@@ -119,7 +129,10 @@ public enum ItemExchange {
     /// An item as the export file holds it (the `show --json --reveal` shape).
     struct ExportedItem: Decodable {
         var id: String?
+        var kind: String?
         var title: String
+        var fields: [String: String]?
+        var custom: [CustomField]?
         var username: String?
         var password: String?
         var notes: String?
@@ -133,7 +146,8 @@ public enum ItemExchange {
         var history: [HistoryEntry]?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case id, title, username, password, notes, totp, origins, tags, disabled, created, modified, history, badges
+            case id, kind, title, fields, custom, username, password, notes, totp, origins, tags, disabled, created, modified,
+                 history, badges
             case lastUsed = "last_used"
         }
 
@@ -153,6 +167,12 @@ public enum ItemExchange {
             guard container.contains(.title) else { throw ImportProblem(reason: "lacks \"title\"") }
             id = try container.decodeIfPresent(String.self, forKey: .id)
             title = try container.decode(String.self, forKey: .title)
+            kind = try container.decodeIfPresent(String.self, forKey: .kind)
+            fields = try container.decodeIfPresent([String: String].self, forKey: .fields)
+            custom = try container.decodeIfPresent([CustomField].self, forKey: .custom)
+            if let names = fields?.keys, let reserved = names.first(where: ItemKind.entryMembers.contains) {
+                throw ImportProblem(reason: "has a field named \"\(reserved)\" in \"fields\"; it goes at the top")
+            }
             username = try container.decodeIfPresent(String.self, forKey: .username)
             password = try container.decodeIfPresent(String.self, forKey: .password)
             notes = try container.decodeIfPresent(String.self, forKey: .notes)
@@ -172,7 +192,8 @@ public enum ItemExchange {
         func item(now: Timestamp) -> Item {
             let created = created ?? now
             return Item(id: id ?? Item.newID(), title: title, origins: origins ?? [], tags: tags ?? [],
-                        entry: Entry(username: username ?? "", password: password ?? "", notes: notes ?? "", totp: totp),
+                        entry: Entry(kind: kind ?? Entry.loginKind, username: username ?? "", password: password ?? "",
+                                     notes: notes ?? "", totp: totp, fields: fields ?? [:], custom: custom ?? []),
                         disabled: disabled ?? false, created: created, modified: modified ?? created,
                         lastUsed: lastUsed, history: history ?? [])
         }
@@ -189,8 +210,8 @@ public enum ItemExchange {
 
     static func masked(_ patch: JSONValue) -> JSONValue {
         guard case .object(var members) = patch else { return patch }
-        for secret in ItemField.allCases.filter(\.isSecret).map(\.rawValue) where members[secret] != nil && members[secret] != .null {
-            members[secret] = .string("••••••••")
+        for name in members.keys where ItemField.isSecret(name) && members[name] != .null {
+            members[name] = .string("••••••••")
         }
         return .object(members)
     }

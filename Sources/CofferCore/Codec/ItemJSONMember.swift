@@ -2,8 +2,34 @@ import Foundation
 
 /// A member name the item codec knows, matched against a key's bytes without building a `String`.
 protocol ItemJSONMember: RawRepresentable<Int> {
+    init?(bytes: UnsafeBufferPointer<UInt8>)
     /// The name as written in the JSON (for errors).
     var name: String { get }
+}
+
+extension JSONScanner {
+    /// Reads an object member by member, the one loop of the item codecs: `known` gets each member
+    /// `Member` names, `other` every other one by name (skipped when `other` is nil). A known
+    /// member named twice is refused: which one would win is a guess.
+    mutating func readMembers<Member: ItemJSONMember>(
+        _ what: String, known: (Member, inout JSONScanner) throws -> Void,
+        other: ((String, inout JSONScanner) throws -> Void)? = nil
+    ) throws {
+        var count = 0
+        var seen: UInt32 = 0
+        try enterObject(what)
+        while let key = try nextKey(after: count) {
+            count += 1
+            guard let member = withBytes(of: key, { Member(bytes: $0) }) else {
+                if let other { try other(string(of: key), &self) } else { try skipValue() }
+                continue
+            }
+            let bit = UInt32(1) << UInt32(member.rawValue)
+            guard seen & bit == 0 else { throw ItemJSONError.duplicateMember(member.name) }
+            seen |= bit
+            try known(member, &self)
+        }
+    }
 }
 
 /// Whether `bytes` spell `literal` exactly.
@@ -38,13 +64,14 @@ enum ItemMember: Int, ItemJSONMember {
 }
 
 enum EntryMember: Int, ItemJSONMember {
-    case kind, username, password, notes, totp
+    case kind, username, password, notes, totp, custom
 
     init?(bytes: UnsafeBufferPointer<UInt8>) {
         switch bytes.count {
         case 4 where spells(bytes, "kind"): self = .kind
         case 4 where spells(bytes, "totp"): self = .totp
         case 5 where spells(bytes, "notes"): self = .notes
+        case 6 where spells(bytes, "custom"): self = .custom
         case 8 where spells(bytes, "username"): self = .username
         case 8 where spells(bytes, "password"): self = .password
         default: return nil
@@ -75,6 +102,22 @@ enum StampMember: Int, ItemJSONMember {
         switch bytes.count {
         case 2 where spells(bytes, "at"): self = .at
         case 2 where spells(bytes, "by"): self = .by
+        default: return nil
+        }
+    }
+
+    var name: String { "\(self)" }
+}
+
+enum CustomFieldMember: Int, ItemJSONMember {
+    case id, label, value, type
+
+    init?(bytes: UnsafeBufferPointer<UInt8>) {
+        switch bytes.count {
+        case 2 where spells(bytes, "id"): self = .id
+        case 4 where spells(bytes, "type"): self = .type
+        case 5 where spells(bytes, "label"): self = .label
+        case 5 where spells(bytes, "value"): self = .value
         default: return nil
         }
     }

@@ -1,6 +1,7 @@
 /// Reads an item from its plaintext JSON with `JSONScanner`, accepting what `JSONDecoder` accepted
-/// for `Item`: members in any order, unknown members ignored, `last_used` and `totp` absent or
-/// null. A member named twice is refused (the writer never does it; which one wins is a guess).
+/// for `Item`: members in any order, `last_used` and `totp` absent or null. A member named twice
+/// is refused (the writer never does it; which one wins is a guess). Members this version does not
+/// know — a newer version's — are kept (`Item.extra`, `Entry.fields`, `Entry.extra`), never dropped.
 enum ItemJSONReader {
     static func item(from bytes: UnsafeBufferPointer<UInt8>) throws -> Item {
         var scanner = JSONScanner(bytes)
@@ -13,16 +14,8 @@ enum ItemJSONReader {
         var id: String?, title: String?, origins: [String]?, tags: [String]?, entry: Entry?, disabled: Bool?
         var created: Timestamp?, modified: Timestamp?, lastUsed: Timestamp?, history: [HistoryEntry]?
         var times = FieldTimes()
-        var seen = Members()
-        try scanner.enterObject("an item")
-        while let key = try scanner.nextKey(after: seen.count) {
-            let name = scanner.withBytes(of: key) { ItemMember(bytes: $0) }
-            guard let name else {
-                seen.count += 1
-                try scanner.skipValue()
-                continue
-            }
-            try seen.insert(name)
+        var extra: [String: JSONValue] = [:]
+        try scanner.readMembers("an item") { (name: ItemMember, scanner) in
             switch name {
             case .id: id = try scanner.readString("id")
             case .title: title = try scanner.readString("title")
@@ -36,6 +29,8 @@ enum ItemJSONReader {
             case .history: history = try readHistory(&scanner)
             case .times: times = try readTimes(&scanner)
             }
+        } other: { name, scanner in
+            guard extra.updateValue(try scanner.readValue(), forKey: name) == nil else { throw ItemJSONError.duplicateMember(name) }
         }
         guard let id else { throw ItemJSONError.missingMember("id") }
         guard let title else { throw ItemJSONError.missingMember("title") }
@@ -47,11 +42,11 @@ enum ItemJSONReader {
         guard let modified else { throw ItemJSONError.missingMember("modified") }
         guard let history else { throw ItemJSONError.missingMember("history") }
         return Item(id: id, title: title, origins: origins, tags: tags, entry: entry, disabled: disabled,
-                    created: created, modified: modified, lastUsed: lastUsed, history: history, times: times)
+                    created: created, modified: modified, lastUsed: lastUsed, history: history, times: times,
+                    extra: extra)
     }
 
-    /// `{"password": {"at": TIME, "by": DEVICE}, …}`; a field name this version does not know (a
-    /// newer device's) is skipped.
+    /// `{"password": {"at": TIME, "by": DEVICE}, …}`, every name kept (a newer device's too).
     private static func readTimes(_ scanner: inout JSONScanner) throws -> FieldTimes {
         var times = FieldTimes()
         var members = 0
@@ -61,20 +56,8 @@ enum ItemJSONReader {
             members += 1
             let name = scanner.string(of: key)
             guard named.insert(name).inserted else { throw ItemJSONError.duplicateMember(name) }
-            guard let field = ItemField(rawValue: name), FieldTimes.timed.contains(field) else {
-                try scanner.skipValue()
-                continue
-            }
             var at: Timestamp?, by: String?
-            var seen = Members()
-            try scanner.enterObject("a field time")
-            while let key = try scanner.nextKey(after: seen.count) {
-                guard let member = scanner.withBytes(of: key, { StampMember(bytes: $0) }) else {
-                    seen.count += 1
-                    try scanner.skipValue()
-                    continue
-                }
-                try seen.insert(member)
+            try scanner.readMembers("a field time") { (member: StampMember, scanner) in
                 switch member {
                 case .at: at = try readTimestamp(&scanner, "at")
                 case .by: by = try scanner.readString("by")
@@ -82,36 +65,63 @@ enum ItemJSONReader {
             }
             guard let at else { throw ItemJSONError.missingMember("at") }
             guard let by else { throw ItemJSONError.missingMember("by") }
-            times[field] = FieldStamp(at: at, by: by)
+            times.set(FieldStamp(at: at, by: by), named: name)
         }
         return times
     }
 
+    /// The entry: a login's members by name, `custom` as its array; any other text member is a
+    /// kind's field, any other value kept as it came.
     private static func readEntry(_ scanner: inout JSONScanner) throws -> Entry {
         var kind: String?, username: String?, password: String?, notes: String?, totp: String?
-        var seen = Members()
-        try scanner.enterObject("entry")
-        while let key = try scanner.nextKey(after: seen.count) {
-            let name = scanner.withBytes(of: key) { EntryMember(bytes: $0) }
-            guard let name else {
-                seen.count += 1
-                try scanner.skipValue()
-                continue
-            }
-            try seen.insert(name)
+        var custom: [CustomField] = []
+        var fields: [String: String] = [:]
+        var extra: [String: JSONValue] = [:]
+        try scanner.readMembers("entry") { (name: EntryMember, scanner) in
             switch name {
             case .kind: kind = try scanner.readString("kind")
             case .username: username = try scanner.readString("username")
             case .password: password = try scanner.readString("password")
             case .notes: notes = try scanner.readString("notes")
             case .totp: totp = try scanner.skipNull() ? nil : try scanner.readString("totp")
+            case .custom: custom = try readCustomFields(&scanner)
+            }
+        } other: { name, scanner in
+            guard fields[name] == nil, extra[name] == nil else { throw ItemJSONError.duplicateMember(name) }
+            if try scanner.peek() == UInt8(ascii: "\"") {
+                fields[name] = try scanner.readString(name)
+            } else if try !scanner.skipNull() {
+                extra[name] = try scanner.readValue()
             }
         }
         guard let kind else { throw ItemJSONError.missingMember("kind") }
         guard let username else { throw ItemJSONError.missingMember("username") }
         guard let password else { throw ItemJSONError.missingMember("password") }
         guard let notes else { throw ItemJSONError.missingMember("notes") }
-        return Entry(kind: kind, username: username, password: password, notes: notes, totp: totp)
+        return Entry(kind: kind, username: username, password: password, notes: notes, totp: totp, fields: fields,
+                     custom: custom, extra: extra)
+    }
+
+    private static func readCustomFields(_ scanner: inout JSONScanner) throws -> [CustomField] {
+        var fields: [CustomField] = []
+        try scanner.enterArray("custom")
+        while try scanner.hasNextElement(after: fields.count) {
+            var id: String?, label: String?, value: String?, type: String?
+            try scanner.readMembers("a custom field") { (member: CustomFieldMember, scanner) in
+                switch member {
+                case .id: id = try scanner.readString("id")
+                case .label: label = try scanner.readString("label")
+                case .value: value = try scanner.readString("value")
+                case .type: type = try scanner.readString("type")
+                }
+            }
+            guard let id else { throw ItemJSONError.missingMember("id") }
+            guard let label else { throw ItemJSONError.missingMember("label") }
+            guard let value else { throw ItemJSONError.missingMember("value") }
+            guard let type else { throw ItemJSONError.missingMember("type") }
+            fields.append(CustomField(id: id, label: label, value: value, typeName: type))
+        }
+        return fields
     }
 
     private static func readHistory(_ scanner: inout JSONScanner) throws -> [HistoryEntry] {
@@ -119,16 +129,7 @@ enum ItemJSONReader {
         try scanner.enterArray("history")
         while try scanner.hasNextElement(after: history.count) {
             var created: Timestamp?, patch: JSONValue?
-            var seen = Members()
-            try scanner.enterObject("a history entry")
-            while let key = try scanner.nextKey(after: seen.count) {
-                let name = scanner.withBytes(of: key) { HistoryMember(bytes: $0) }
-                guard let name else {
-                    seen.count += 1
-                    try scanner.skipValue()
-                    continue
-                }
-                try seen.insert(name)
+            try scanner.readMembers("a history entry") { (name: HistoryMember, scanner) in
                 switch name {
                 case .created: created = try readTimestamp(&scanner, "created")
                 case .patch: patch = try scanner.readValue()
@@ -156,18 +157,5 @@ enum ItemJSONReader {
             throw ItemJSONError.malformed("\(what) is not an ISO-8601 UTC time", offset: start)
         }
         return time
-    }
-}
-
-/// Which known members an object has had, to refuse a repeat; `count` counts unknown ones too.
-struct Members {
-    var count = 0
-    private var bits: UInt32 = 0
-
-    mutating func insert<Member: ItemJSONMember>(_ member: Member) throws {
-        let bit = UInt32(1) << UInt32(member.rawValue)
-        guard bits & bit == 0 else { throw ItemJSONError.duplicateMember(member.name) }
-        bits |= bit
-        count += 1
     }
 }

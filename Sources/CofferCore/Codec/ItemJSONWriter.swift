@@ -17,23 +17,15 @@ struct ItemJSONWriter {
     }
 
     mutating func write(_ item: Item) throws {
+        // A newer version's members interleave with ours in sorted order: the general path.
+        guard item.extra.isEmpty else { return try value(Self.jsonValue(of: item)) }
         raw(#"{"created":"#)
         timestamp(item.created)
         raw(#","disabled":"#)
         raw(item.disabled ? "true" : "false")
-        raw(#","entry":{"kind":"#)
-        string(item.entry.kind)
-        raw(#","notes":"#)
-        string(item.entry.notes)
-        raw(#","password":"#)
-        string(item.entry.password)
-        if let totp = item.entry.totp {
-            raw(#","totp":"#)
-            string(totp)
-        }
-        raw(#","username":"#)
-        string(item.entry.username)
-        raw(#"},"history":["#)
+        raw(#","entry":"#)
+        try entry(item.entry)
+        raw(#","history":["#)
         for (index, step) in item.history.enumerated() {
             raw(index == 0 ? #"{"created":"# : #",{"created":"#)
             timestamp(step.created)
@@ -55,9 +47,9 @@ struct ItemJSONWriter {
         strings(item.tags)
         if !item.times.isEmpty {
             raw(#","times":{"#)
-            for (index, (field, stamp)) in item.times.sorted.enumerated() {
+            for (index, (name, stamp)) in item.times.sorted.enumerated() {
                 if index > 0 { raw(",") }
-                string(field.rawValue)
+                string(name)
                 raw(#":{"at":"#)
                 timestamp(stamp.at)
                 raw(#","by":"#)
@@ -69,6 +61,46 @@ struct ItemJSONWriter {
         raw(#","title":"#)
         string(item.title)
         raw("}")
+    }
+
+    /// A login's entry by hand; one with a kind's fields, custom fields or a newer version's
+    /// members through its JSON value (sorted with the rest).
+    private mutating func entry(_ entry: Entry) throws {
+        guard entry.fields.isEmpty, entry.custom.isEmpty, entry.extra.isEmpty else { return try value(entry.jsonValue) }
+        raw(#"{"kind":"#)
+        string(entry.kind)
+        raw(#","notes":"#)
+        string(entry.notes)
+        raw(#","password":"#)
+        string(entry.password)
+        if let totp = entry.totp {
+            raw(#","totp":"#)
+            string(totp)
+        }
+        raw(#","username":"#)
+        string(entry.username)
+        raw("}")
+    }
+
+    /// The whole item as a JSON value: the same members `write` writes, plus `extra`.
+    static func jsonValue(of item: Item) -> JSONValue {
+        var members = item.extra
+        members["created"] = .string(item.created.iso8601)
+        members["disabled"] = .bool(item.disabled)
+        members["entry"] = item.entry.jsonValue
+        members["history"] = .array(item.history.map { .object(["created": .string($0.created.iso8601), "patch": $0.patch]) })
+        members["id"] = .string(item.id)
+        if let lastUsed = item.lastUsed { members["last_used"] = .string(lastUsed.iso8601) }
+        members["modified"] = .string(item.modified.iso8601)
+        members["origins"] = .array(item.origins.map(JSONValue.string))
+        members["tags"] = .array(item.tags.map(JSONValue.string))
+        if !item.times.isEmpty {
+            members["times"] = .object(Dictionary(uniqueKeysWithValues: item.times.sorted.map {
+                ($0.name, JSONValue.object(["at": .string($0.stamp.at.iso8601), "by": .string($0.stamp.by)]))
+            }))
+        }
+        members["title"] = .string(item.title)
+        return .object(members)
     }
 
     mutating func integer(_ value: Int64) {
@@ -131,7 +163,7 @@ struct ItemJSONWriter {
 
     /// A history patch. Object members in byte order; numbers as Swift prints them, without a
     /// trailing ".0" (what `JSONEncoder` did); NaN and infinity cannot be written.
-    private mutating func value(_ value: JSONValue) throws {
+    mutating func value(_ value: JSONValue) throws {
         switch value {
         case .null: raw("null")
         case .bool(let flag): raw(flag ? "true" : "false")

@@ -35,15 +35,7 @@ enum ItemRecordJSON {
         var scanner = JSONScanner(bytes)
         var id: String?, active: String?, origins: [String]?, tags: [String]?, encrypted: String?
         var lastModified: Int64?, deleted: Bool?
-        var seen = Members()
-        try scanner.enterObject("an item record")
-        while let key = try scanner.nextKey(after: seen.count) {
-            guard let name = scanner.withBytes(of: key, { RecordMember(bytes: $0) }) else {
-                seen.count += 1
-                try scanner.skipValue()
-                continue
-            }
-            try seen.insert(name)
+        try scanner.readMembers("an item record") { (name: RecordMember, scanner) in
             switch name {
             case .id: id = try scanner.readString("id")
             case .active: active = try scanner.readString("active")

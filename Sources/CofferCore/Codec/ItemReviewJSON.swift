@@ -27,6 +27,14 @@ enum ItemReviewJSON {
             writer.raw(#","combined":"#)
             writer.string(combined)
         }
+        if let field = conflict.customLocal {
+            writer.raw(#","customLocal":"#)
+            write(field, to: &writer)
+        }
+        if let field = conflict.customRemote {
+            writer.raw(#","customRemote":"#)
+            write(field, to: &writer)
+        }
         writer.raw(#","field":"#)
         writer.string(conflict.field.rawValue)
         if let lists = conflict.lists {
@@ -50,6 +58,18 @@ enum ItemReviewJSON {
             writer.raw(#","remoteStamp":"#)
             write(stamp, to: &writer)
         }
+        writer.raw("}")
+    }
+
+    private static func write(_ field: CustomField, to writer: inout ItemJSONWriter) {
+        writer.raw(#"{"id":"#)
+        writer.string(field.id)
+        writer.raw(#","label":"#)
+        writer.string(field.label)
+        writer.raw(#","type":"#)
+        writer.string(field.type)
+        writer.raw(#","value":"#)
+        writer.string(field.value)
         writer.raw("}")
     }
 

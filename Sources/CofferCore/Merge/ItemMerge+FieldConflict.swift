@@ -35,6 +35,21 @@ extension ItemMerge {
         /// compared them (the later one won).
         public var localStamp: FieldStamp?
         public var remoteStamp: FieldStamp?
+        /// For a custom field: each side's whole field (label and type too), nil where that side
+        /// has none (added on the other, or removed).
+        public var customLocal: CustomField?
+        public var customRemote: CustomField?
+
+        /// Whether the values are secrets: a custom field's by its type, any other by its name.
+        public var isSecret: Bool {
+            if field.customID != nil { return (customLocal ?? customRemote)?.isSecret ?? true }
+            return field.isSecret
+        }
+
+        /// What a review calls the field: a custom field's label, any other's name.
+        public var label: String {
+            (customLocal ?? customRemote)?.label ?? field.rawValue
+        }
 
         /// A single value.
         public init(field: ItemField, local: String, remote: String, changedOn: ChangedOn = .both, chosen: Choice) {
@@ -57,7 +72,7 @@ extension ItemMerge {
         }
 
         enum CodingKeys: String, CodingKey {
-            case field, local, remote, combined, lists, changedOn, chosen, localStamp, remoteStamp
+            case field, local, remote, combined, lists, changedOn, chosen, localStamp, remoteStamp, customLocal, customRemote
         }
 
         /// Reviews stored before one-side fields and lists were recorded hold only fields changed on both sides.
@@ -72,6 +87,8 @@ extension ItemMerge {
             chosen = try container.decode(Choice.self, forKey: .chosen)
             localStamp = try container.decodeIfPresent(FieldStamp.self, forKey: .localStamp)
             remoteStamp = try container.decodeIfPresent(FieldStamp.self, forKey: .remoteStamp)
+            customLocal = try container.decodeIfPresent(CustomField.self, forKey: .customLocal)
+            customRemote = try container.decodeIfPresent(CustomField.self, forKey: .customRemote)
         }
     }
 

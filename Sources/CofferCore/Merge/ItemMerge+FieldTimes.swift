@@ -31,7 +31,7 @@ extension ItemMerge {
             } else if ours.by != theirs.by {
                 remoteIsLater = ours.by.utf8.lexicographicallyPrecedes(theirs.by.utf8)
             } else {
-                remoteIsLater = local.value(of: field).utf8.lexicographicallyPrecedes(remote.value(of: field).utf8)
+                remoteIsLater = (local.value(of: field) ?? "").utf8.lexicographicallyPrecedes((remote.value(of: field) ?? "").utf8)
             }
             return LaterChange(chosen: remoteIsLater ? .remote : .local, local: ours, remote: theirs)
         }

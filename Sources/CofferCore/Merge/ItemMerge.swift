@@ -55,7 +55,7 @@ public enum ItemMerge {
             let changed = changedOn(path, field)
             var conflict = FieldConflict(field: field, local: describe(localValue), remote: describe(remoteValue),
                                          changedOn: changed, chosen: changed == .remote ? .remote : .local)
-            if changed == .both, localWasShared, FieldTimes.timed.contains(field) {
+            if changed == .both, localWasShared, FieldTimes.carriesTime(field) {
                 let later = LaterChange.decide(field, local: local, remote: remote, stable: stable, now: now,
                                                remoteServerTime: remoteServerTime)
                 conflict.chosen = later.chosen
@@ -67,6 +67,17 @@ public enum ItemMerge {
             }
             if conflict.chosen == .remote { working[keyPath: path] = remoteValue }
             conflicts.append(conflict)
+        }
+
+        /// A custom field, by id: added on one side only, kept; removed on one side and untouched
+        /// on the other, removed; changed (or changed and removed) on both, the later change.
+        func pickCustom(_ id: String) {
+            let path = \Item.entry[custom: id]
+            let before = conflicts.count
+            pick(.custom(id), path) { $0?.value ?? "" }
+            guard conflicts.count > before else { return }
+            conflicts[before].customLocal = local[keyPath: path]
+            conflicts[before].customRemote = remote[keyPath: path]
         }
 
         func combine(_ field: ItemField, _ path: WritableKeyPath<Item, [String]>) {
@@ -87,6 +98,8 @@ public enum ItemMerge {
         pick(.notes, \.entry.notes) { $0 }
         pick(.totp, \.entry.totp) { $0 ?? "" }
         pick(.kind, \.entry.kind) { $0 }
+        for name in Self.kindFieldNames(local, remote) { pick(.named(name), \.entry.fields[name]) { $0 ?? "" } }
+        for id in Self.customIDs(local, remote) { pickCustom(id) }
         combine(.origins, \.origins)
         combine(.tags, \.tags)
 
@@ -99,6 +112,8 @@ public enum ItemMerge {
         // The values the merge dropped go into history, so nothing either side had is lost: a
         // remote value it did not keep, or ours where a later remote change won. Only those: a
         // value a side did not change is stable's, which local's own history entry holds.
+        if let entryExtra = Self.union(local.entry.extra, remote.entry.extra) { working.entry.extra = entryExtra }
+        if let extra = Self.union(local.extra, remote.extra) { working.extra = extra }
         let mergedEntry = working.entry
         var beforeMerge = mergedEntry
         func keepDropped<Value: Equatable>(_ path: WritableKeyPath<Entry, Value>) {
@@ -117,10 +132,31 @@ public enum ItemMerge {
         keepDropped(\.password)
         keepDropped(\.notes)
         keepDropped(\.totp)
+        for name in Self.kindFieldNames(local, remote) { keepDropped(\.fields[name]) }
+        for id in Self.customIDs(local, remote) { keepDropped(\.[custom: id]) }
         working.entry = beforeMerge
         working.replaceEntry(with: mergedEntry, at: now)
         working.modified = max(now, working.created)
         return Outcome(merged: working, conflicts: conflicts)
+    }
+
+    /// The names of the kind fields either side has (a card's `number`), sorted.
+    static func kindFieldNames(_ local: Item, _ remote: Item) -> [String] {
+        Set(local.entry.fields.keys).union(remote.entry.fields.keys).sorted()
+    }
+
+    /// The ids of the custom fields either side has: local's in order, then remote's others.
+    static func customIDs(_ local: Item, _ remote: Item) -> [String] {
+        var ids = local.entry.custom.map(\.id)
+        for field in remote.entry.custom where !ids.contains(field.id) { ids.append(field.id) }
+        return ids
+    }
+
+    /// A newer version's members both sides carry: ours, with the ones only remote has added;
+    /// nil when remote adds none. This version cannot tell which side changed them.
+    static func union(_ local: [String: JSONValue], _ remote: [String: JSONValue]) -> [String: JSONValue]? {
+        guard remote.keys.contains(where: { local[$0] == nil }) else { return nil }
+        return local.merging(remote) { ours, _ in ours }
     }
 
     /// Three-way merge of a list treated as a set: additions and removals from both sides, in

@@ -15,17 +15,21 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
     public var history: [HistoryEntry]
     /// When each single-valued field last changed (the Airmail journal); empty for items older than that.
     public var times: FieldTimes
+    /// Members a newer version wrote that this one does not know, kept as they came so an edit
+    /// here never drops them (architecture §2).
+    public var extra: [String: JSONValue]
 
     public static let historyLimit = 100
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case id, title, origins, tags, entry, disabled, created, modified, history, times
         case lastUsed = "last_used"
     }
 
     public init(id: String = Item.newID(), title: String, origins: [String] = [], tags: [String] = [],
                 entry: Entry = Entry(), disabled: Bool = false, created: Timestamp, modified: Timestamp? = nil,
-                lastUsed: Timestamp? = nil, history: [HistoryEntry] = [], times: FieldTimes = FieldTimes()) {
+                lastUsed: Timestamp? = nil, history: [HistoryEntry] = [], times: FieldTimes = FieldTimes(),
+                extra: [String: JSONValue] = [:]) {
         self.id = id
         self.title = title
         self.origins = origins
@@ -37,6 +41,7 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
         self.lastUsed = lastUsed
         self.history = history
         self.times = times
+        self.extra = extra
     }
 
     // `times` is left out when empty, as the hand-written codec does: items sealed before field
@@ -53,7 +58,8 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
                   modified: try container.decode(Timestamp.self, forKey: .modified),
                   lastUsed: try container.decodeIfPresent(Timestamp.self, forKey: .lastUsed),
                   history: try container.decode([HistoryEntry].self, forKey: .history),
-                  times: try container.decodeIfPresent(FieldTimes.self, forKey: .times) ?? FieldTimes())
+                  times: try container.decodeIfPresent(FieldTimes.self, forKey: .times) ?? FieldTimes(),
+                  extra: try JSONMemberKey.unknownMembers(of: decoder, known: Set(CodingKeys.allCases.map(\.rawValue))))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -69,6 +75,8 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
         try container.encodeIfPresent(lastUsed, forKey: .lastUsed)
         try container.encode(history, forKey: .history)
         if !times.isEmpty { try container.encode(times, forKey: .times) }
+        var others = encoder.container(keyedBy: JSONMemberKey.self)
+        for (name, value) in extra { try others.encode(value, forKey: JSONMemberKey(name)) }
     }
 
     /// A new client-generated id (UUID v4, lowercase): unique without asking the server.
@@ -85,53 +93,144 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
-/// The login data of an item.
-public struct Entry: Codable, Sendable, Equatable {
+/// What an item holds besides its title, origins and tags: its kind, the kind's fields, notes and
+/// custom fields. A login's fields have their own properties (they predate kinds); every other
+/// kind's fields are in `fields`, by name. In the item's JSON all of them are members of `entry`.
+public struct Entry: Sendable, Equatable {
     public var kind: String
     public var username: String
     public var password: String
     public var notes: String
     public var totp: String?
+    /// The kind's other fields by name (a card's `number`), and text members a newer kind wrote.
+    public var fields: [String: String]
+    /// The user's own fields, in the order shown.
+    public var custom: [CustomField]
+    /// Members of other types a newer version wrote, kept as they came.
+    public var extra: [String: JSONValue]
 
     public static let loginKind = "login"
 
     public init(kind: String = Entry.loginKind, username: String = "", password: String = "", notes: String = "",
-                totp: String? = nil) {
+                totp: String? = nil, fields: [String: String] = [:], custom: [CustomField] = [],
+                extra: [String: JSONValue] = [:]) {
         self.kind = kind
         self.username = username
         self.password = password
         self.notes = notes
         self.totp = totp
+        self.fields = fields
+        self.custom = custom
+        self.extra = extra
     }
 
-    /// The entry as a JSON object (absent `totp` is left out), the shape merge patches apply to.
+    /// A field of the kind by name, wherever it is kept: a login's in its own property, any other's
+    /// in `fields`. Setting "" or nil clears it.
+    public subscript(field name: String) -> String? {
+        get {
+            switch name {
+            case "username": return username
+            case "password": return password
+            case "notes": return notes
+            case "totp": return totp
+            default: return fields[name]
+            }
+        }
+        set {
+            switch name {
+            case "username": username = newValue ?? ""
+            case "password": password = newValue ?? ""
+            case "notes": notes = newValue ?? ""
+            case "totp": totp = newValue.flatMap { $0.isEmpty ? nil : $0 }
+            default: fields[name] = newValue.flatMap { $0.isEmpty ? nil : $0 }
+            }
+        }
+    }
+
+    /// The entry as a JSON object (absent `totp` and empty `custom` left out), the shape merge
+    /// patches apply to.
     public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = [
-            "kind": .string(kind), "username": .string(username), "password": .string(password),
-            "notes": .string(notes),
-        ]
+        var members = extra
+        for (name, value) in fields { members[name] = .string(value) }
+        members["kind"] = .string(kind)
+        members["username"] = .string(username)
+        members["password"] = .string(password)
+        members["notes"] = .string(notes)
         if let totp { members["totp"] = .string(totp) }
+        if !custom.isEmpty { members["custom"] = .array(custom.map(\.jsonValue)) }
         return .object(members)
     }
 
-    /// Rebuilds an entry from its JSON object; nil when a member has the wrong type.
+    /// Rebuilds an entry from its JSON object; nil when a known member has the wrong type. Other
+    /// text members are the kind's fields; members of other types are kept in `extra`.
     public init?(jsonValue: JSONValue) {
         guard let members = jsonValue.objectValue else { return nil }
-        func text(_ name: String) -> String?? {
-            switch members[name] {
-            case nil: return .some(nil)
-            case .string(let value)?: return .some(value)
+        var entry = Entry()
+        for (name, value) in members {
+            switch (name, value) {
+            case (_, .null): continue
+            case ("kind", .string(let text)): entry.kind = text
+            case ("username", .string(let text)): entry.username = text
+            case ("password", .string(let text)): entry.password = text
+            case ("notes", .string(let text)): entry.notes = text
+            case ("totp", .string(let text)): entry.totp = text
+            case ("custom", .array(let elements)):
+                var custom: [CustomField] = []
+                for element in elements {
+                    guard let field = CustomField(jsonValue: element) else { return nil }
+                    custom.append(field)
+                }
+                entry.custom = custom
+            case (let other, .string(let text)) where !ItemKind.entryMembers.contains(other): entry.fields[other] = text
+            case (let other, _) where !ItemKind.entryMembers.contains(other): entry.extra[other] = value
             default: return nil
             }
         }
-        guard let kind = text("kind"), let username = text("username"), let password = text("password"),
-              let notes = text("notes"), let totp = text("totp") else { return nil }
-        self.init(kind: kind ?? Entry.loginKind, username: username ?? "", password: password ?? "",
-                  notes: notes ?? "", totp: totp)
+        self = entry
     }
 
-    /// The names of the entry's fields that merge and review compare one by one.
+    /// The names of the login fields that merge and review compare one by one.
     public static let fieldNames = ["kind", "username", "password", "notes", "totp"]
+}
+
+extension Entry: Codable {
+    public init(from decoder: Decoder) throws {
+        let value = try JSONValue(from: decoder)
+        guard let members = value.objectValue else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "entry is not an object"))
+        }
+        for required in ["kind", "username", "password", "notes"] where members[required] == nil {
+            throw DecodingError.keyNotFound(JSONMemberKey(required), .init(codingPath: decoder.codingPath,
+                                                                           debugDescription: "entry lacks \(required)"))
+        }
+        guard let entry = Entry(jsonValue: value) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "entry has a member of the wrong type"))
+        }
+        self = entry
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try jsonValue.encode(to: encoder)
+    }
+}
+
+/// Any member name, for the members a `CodingKeys` enum does not list.
+struct JSONMemberKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+
+    /// The members of the object `decoder` holds that are not in `known`.
+    static func unknownMembers(of decoder: Decoder, known: Set<String>) throws -> [String: JSONValue] {
+        let container = try decoder.container(keyedBy: JSONMemberKey.self)
+        var members: [String: JSONValue] = [:]
+        for key in container.allKeys where !known.contains(key.stringValue) {
+            members[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
+        }
+        return members
+    }
 }
 
 /// One step back in an item's history: applying `patch` to the entry gives its previous state.

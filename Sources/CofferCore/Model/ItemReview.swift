@@ -22,6 +22,10 @@ extension Item {
             setList(conflict.field, to: lists.values(of: choice))
             return
         }
+        if let id = conflict.field.customID {
+            if choice != .combined { entry[custom: id] = choice == .local ? conflict.customLocal : conflict.customRemote }
+            return
+        }
         switch choice {
         case .local: setField(conflict.field, to: conflict.local)
         case .remote: setField(conflict.field, to: conflict.remote)
@@ -40,6 +44,7 @@ extension Item {
         case .totp: entry.totp = value.isEmpty ? nil : value
         case .kind: entry.kind = value
         case .origins, .tags: break  // lists take their values whole (setList)
+        default: entry[field: field.rawValue] = value  // a kind's field by name ("" clears it)
         }
     }
 

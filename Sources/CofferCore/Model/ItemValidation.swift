@@ -25,9 +25,13 @@ public enum ItemValidation {
                 problems.append(FieldProblem(field: "tags[\(index)]", reason: "must not be empty"))
             }
         }
-        if item.entry.kind != Entry.loginKind {
-            problems.append(FieldProblem(field: "entry.kind", reason: "must be \"login\""))
+        // A kind this version does not know is a newer device's: kept, never refused.
+        if item.entry.kind.isEmpty || !item.entry.kind.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) {
+            problems.append(FieldProblem(field: "entry.kind", reason: "must be a name such as \"login\" or \"card\""))
         }
+        check(item.entry.kind, "entry.kind", 100, into: &problems)
+        checkKindFields(of: item.entry, into: &problems)
+        checkCustomFields(item.entry.custom, into: &problems)
         check(item.entry.username, "entry.username", shortTextLimit, into: &problems)
         check(item.entry.password, "entry.password", shortTextLimit, into: &problems)
         check(item.entry.notes, "entry.notes", notesLimit, into: &problems)
@@ -45,6 +49,48 @@ public enum ItemValidation {
     public static func validate(_ item: Item) throws {
         let found = problems(in: item)
         if !found.isEmpty { throw CoreError.invalidItem(id: item.id, problems: found) }
+    }
+
+    /// At most this many custom fields on one item.
+    public static let customFieldLimit = 100
+
+    private static func checkKindFields(of entry: Entry, into problems: inout [FieldProblem]) {
+        let kind = ItemKind.named(entry.kind)
+        for (name, value) in entry.fields.sorted(by: { $0.key < $1.key }) {
+            check(name, "entry field name", 100, into: &problems)
+            check(value, "entry.\(name)", shortTextLimit, into: &problems)
+            guard let format = kind?.field(name)?.format, !value.isEmpty else { continue }
+            switch format {
+            case .text: break
+            case .month:
+                if !(1...12).contains(Int(value) ?? 0) {
+                    problems.append(FieldProblem(field: "entry.\(name)", reason: "must be a month from 1 to 12"))
+                }
+            case .year:
+                if value.count != 4 || Int(value) == nil {
+                    problems.append(FieldProblem(field: "entry.\(name)", reason: "must be a year of four digits"))
+                }
+            }
+        }
+    }
+
+    private static func checkCustomFields(_ fields: [CustomField], into problems: inout [FieldProblem]) {
+        if fields.count > customFieldLimit {
+            problems.append(FieldProblem(field: "custom", reason: "has \(fields.count) fields, the limit is \(customFieldLimit)"))
+        }
+        var ids = Set<String>()
+        for (index, field) in fields.enumerated() {
+            let name = "custom[\(index)]"
+            if !RecordID.isValid(field.id) || !ids.insert(field.id).inserted {
+                problems.append(FieldProblem(field: "\(name).id", reason: "must be a unique id of letters, digits, '-' or '_'"))
+            }
+            if field.label.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                problems.append(FieldProblem(field: "\(name).label", reason: "must not be empty"))
+            }
+            check(field.label, "\(name).label", shortTextLimit, into: &problems)
+            check(field.type, "\(name).type", 100, into: &problems)
+            check(field.value, "\(name).value", notesLimit, into: &problems)
+        }
     }
 
     private static func check(_ text: String, _ field: String, _ limit: Int, into problems: inout [FieldProblem]) {

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Case- and diacritic-insensitive substring search over title, username, origins, tags and notes
-/// (what `coffer search` and the screen's `/` filter match).
+/// Case- and diacritic-insensitive substring search over title, username, origins, tags, notes,
+/// a kind's fields that are not secret, and custom fields' labels and (not hidden) values: what
+/// `coffer search` and the screen's `/` filter match. Secrets are never searched.
 public struct ItemMatcher: Sendable {
     public let query: String
     private let words: [String]
@@ -20,7 +21,20 @@ public struct ItemMatcher: Sendable {
         return words.indices.allSatisfy { index in
             contains(item.title, index) || contains(item.entry.username, index) || contains(item.entry.notes, index)
                 || item.origins.contains { contains($0, index) } || item.tags.contains { contains($0, index) }
+                || Self.forEachShownField(of: item.entry) { contains($0, index) }
         }
+    }
+
+    /// Calls `body` with each text of a kind's or custom field search covers, until it returns
+    /// true; whether one did. Nothing for a login without custom fields (the common case).
+    @discardableResult
+    static func forEachShownField(of entry: Entry, _ body: (String) -> Bool) -> Bool {
+        for (name, value) in entry.fields where !ItemField.isSecret(name) { if body(value) { return true } }
+        for field in entry.custom {
+            if body(field.label) { return true }
+            if !field.isSecret, body(field.value) { return true }
+        }
+        return false
     }
 
     /// An item's searchable fields, folded once, each followed by a NUL: its row in a long-lived
@@ -36,6 +50,10 @@ public struct ItemMatcher: Sendable {
         add(item.entry.notes)
         item.origins.forEach(add)
         item.tags.forEach(add)
+        forEachShownField(of: item.entry) { field in
+            add(field)
+            return false
+        }
     }
 
     /// The query's words, folded, as bytes: what `SearchTexts.rows(matching:)` looks for in the

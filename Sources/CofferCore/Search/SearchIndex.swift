@@ -34,7 +34,8 @@ struct SearchIndex {
         var textLength: Int
     }
 
-    private static let magic = Array("CSI1".utf8)
+    /// CSI2: the text holds a kind's shown fields and custom fields' labels and shown values (issue 30).
+    private static let magic = Array("CSI2".utf8)
     private static let header = magic.count + 4
     static let collection = "search-index"
     static let entriesPerChunk = 4096

@@ -27,15 +27,7 @@ package enum RecordListing {
     private static func entries(of bytes: UnsafeBufferPointer<UInt8>) throws -> [Entry] {
         var scanner = JSONScanner(bytes)
         var entries: [Entry]?
-        var members = 0
-        try scanner.enterObject("a record listing")
-        while let key = try scanner.nextKey(after: members) {
-            members += 1
-            guard scanner.withBytes(of: key, { spells($0, "data") }) else {
-                try scanner.skipValue()
-                continue
-            }
-            guard entries == nil else { throw ItemJSONError.duplicateMember("data") }
+        try scanner.readMembers("a record listing") { (_: ListingMember, scanner) in
             entries = try records(&scanner)
         }
         try scanner.expectEnd()
@@ -50,19 +42,11 @@ package enum RecordListing {
             _ = try scanner.peek()
             let start = scanner.position
             var id: String?, lastModified: Int64?
-            var members = 0
-            try scanner.enterObject("a record")
-            while let key = try scanner.nextKey(after: members) {
-                members += 1
-                switch scanner.withBytes(of: key, { RecordMember(bytes: $0) }) {
-                case .id?:
-                    guard id == nil else { throw ItemJSONError.duplicateMember("id") }
-                    id = try scanner.readString("id")
-                case .lastModified?:
-                    guard lastModified == nil else { throw ItemJSONError.duplicateMember("last_modified") }
-                    lastModified = try scanner.readWholeNumber("last_modified")
-                default:
-                    try scanner.skipValue()
+            try scanner.readMembers("a record") { (member: RecordMember, scanner) in
+                switch member {
+                case .id: id = try scanner.readString("id")
+                case .lastModified: lastModified = try scanner.readWholeNumber("last_modified")
+                default: try scanner.skipValue()
                 }
             }
             guard let id else { throw ItemJSONError.missingMember("id") }
@@ -71,4 +55,16 @@ package enum RecordListing {
         }
         return entries
     }
+}
+
+/// The one member of a listing page this reader takes.
+enum ListingMember: Int, ItemJSONMember {
+    case data
+
+    init?(bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 4, spells(bytes, "data") else { return nil }
+        self = .data
+    }
+
+    var name: String { "data" }
 }

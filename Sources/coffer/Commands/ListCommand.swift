@@ -8,11 +8,14 @@ struct ListCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: "Only items with this tag.") var tag: String?
     @Option(help: "Only items for this origin (host or URL).") var origin: String?
+    @Option(help: ArgumentHelp("Only items of this kind (\(ItemKind.known.map(\.name).joined(separator: ", ")), or a "
+                               + "newer version's).", valueName: "kind")) var kind: String?
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let vault = try await global.itemVault()
-        let listed = try await vault.items(ItemQuery(tag: tag, origin: origin))
+        var listed = try await vault.items(ItemQuery(tag: tag, origin: origin))
+        if let kind { listed = listed.filter { $0.item?.entry.kind == kind.lowercased() } }
         try ItemListing.show(listed, json: output.json)
     }
 }

@@ -27,16 +27,48 @@ struct ShowCommand: AsyncParsableCommand {
             return
         }
         let line = TerminalText.line
-        let rows: [[String]] = [
-            ["id", line(item.id)], ["title", line(item.title)], ["username", line(item.entry.username)],
-            ["password", reveal ? line(item.entry.password) : "•••••••• (--reveal to show)"],
+        var rows: [[String]] = [["id", line(item.id)], ["title", line(item.title)]]
+        if item.entry.kind == Entry.loginKind {
+            rows += [
+                ["username", line(item.entry.username)],
+                ["password", reveal ? line(item.entry.password) : "•••••••• (--reveal to show)"],
+            ]
+        } else {
+            rows.append(["kind", ItemKind.named(item.entry.kind)?.label ?? line(item.entry.kind)])
+        }
+        rows += ShownFields.rows(of: item.entry, reveal: reveal)
+        rows += [
             ["origins", item.origins.map(line).joined(separator: ", ")], ["tags", item.tags.map(line).joined(separator: ", ")],
-            ["notes", TerminalText.lines(item.entry.notes)], ["totp", item.entry.totp.map { reveal ? line($0) : "••••••••" } ?? ""],
+            ["notes", TerminalText.lines(item.entry.notes)],
+        ]
+        if item.entry.kind == Entry.loginKind {
+            rows.append(["totp", item.entry.totp.map { reveal ? line($0) : "••••••••" } ?? ""])
+        }
+        rows += [
             ["disabled", item.disabled ? "yes" : "no"], ["created", item.created.iso8601],
             ["modified", item.modified.iso8601], ["history", "\(item.history.count) change(s)"],
             ["badges", Badges.symbols(badges)],
         ]
         for line in Table.format(rows) { Output.line(line) }
+    }
+}
+
+/// The rows `show` prints for a kind's own fields and the custom fields, secrets masked without
+/// `--reveal`. A field of a kind this version does not know is shown by its name, as text.
+enum ShownFields {
+    static func rows(of entry: Entry, reveal: Bool) -> [[String]] {
+        let line = TerminalText.line
+        func shown(_ value: String, secret: Bool) -> String { secret && !reveal && !value.isEmpty ? "••••••••" : line(value) }
+        var rows: [[String]] = []
+        if let kind = ItemKind.named(entry.kind), kind != .login {
+            for field in kind.fields { rows.append([field.label, shown(entry[field: field.name] ?? "", secret: field.isSecret)]) }
+        }
+        let described = Set(ItemKind.named(entry.kind)?.fields.map(\.name) ?? [])
+        for (name, value) in entry.fields.sorted(by: { $0.key < $1.key }) where !described.contains(name) {
+            rows.append([line(name), shown(value, secret: ItemField.isSecret(name))])
+        }
+        for field in entry.custom { rows.append([line(field.label), shown(field.value, secret: field.isSecret)]) }
+        return rows
     }
 }
 

@@ -4,8 +4,10 @@ import Foundation
 
 /// `--field NAME` of `show` and `copy`: which single value to print or copy.
 struct FieldOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("One field, raw: \(FieldSelector.names.joined(separator: ", ")) "
-                                            + "(totp is the current code; copy takes the password without it).", valueName: "field"))
+    @Option(name: .long, help: ArgumentHelp("One field, raw: \(FieldSelector.names.joined(separator: ", ")), or any "
+                                            + "field of the item's kind or custom field by its label (totp, and a TOTP "
+                                            + "field, give the current code; copy takes the password without it).",
+                                            valueName: "field"))
     var field: String?
 
     func validate() throws {
@@ -20,7 +22,13 @@ struct FieldOption: ParsableArguments {
         let (now, warning) = try await vault.totpTime()
         if selector == .field(.totp), let warning { Terminal.write("Warning: \(warning).\n") }
         guard let value = try selector.value(of: item, at: now) else {
-            throw CommandFailure("“\(item.title)” has no \(selector == .origin ? "origin" : "TOTP secret").")
+            let what: String
+            switch selector {
+            case .origin: what = "origin"
+            case .other(let name): what = "field “\(TerminalText.line(name))”"
+            default: what = "TOTP secret"
+            }
+            throw CommandFailure("“\(TerminalText.line(item.title))” has no \(what).")
         }
         return value
     }

@@ -17,9 +17,36 @@ struct ItemOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A TOTP secret or otpauth:// URI; '-' reads it from stdin (on the command line it shows "
                                + "in the process list and shell history).")) var totp: String?
     @Flag(inversion: .prefixedNo, help: "Mark the item disabled (or enabled).") var disabled: Bool?
+    @Option(help: ArgumentHelp("The kind of item: \(ItemKind.known.map(\.name).joined(separator: ", ")) (add only; "
+                               + "default login).", valueName: "kind")) var kind: String?
+    @Option(name: .customLong("field"), help: ArgumentHelp(
+        "LABEL=VALUE: a field of the item's kind by name or label (a card's number, an identity's email), else a "
+        + "custom text field; repeat for several; a VALUE of '-' reads it from stdin.", valueName: "label=value"))
+    var fieldValues: [String] = []
+    @Option(name: .customLong("hidden-field"), help: ArgumentHelp(
+        "LABEL=VALUE: like --field, but a custom field it makes is hidden (masked, left out of show without --reveal).",
+        valueName: "label=value"))
+    var hiddenFieldValues: [String] = []
+    @Option(name: .customLong("remove-field"), help: ArgumentHelp("LABEL: clears a field of the kind or removes a custom "
+                                                                  + "field (edit).", valueName: "label"))
+    var removedFields: [String] = []
 
     func validate() throws {
         if generate && password != nil { throw ValidationError("Give --password or --generate, not both.") }
+        if let kind, ItemKind.named(kind) == nil {
+            throw ValidationError("Unknown kind “\(kind)”; the kinds are \(ItemKind.known.map(\.name).joined(separator: ", ")).")
+        }
+        for assignment in fieldValues + hiddenFieldValues where Self.split(assignment) == nil {
+            throw ValidationError("A field is given as LABEL=VALUE, with a label before the '=': “\(assignment)” is not.")
+        }
+    }
+
+    /// `LABEL=VALUE` split at the first `=`; nil without a label.
+    static func split(_ assignment: String) -> (label: String, value: String)? {
+        guard let equals = assignment.firstIndex(of: "=") else { return nil }
+        let label = assignment[..<equals].trimmingCharacters(in: .whitespaces)
+        guard !label.isEmpty else { return nil }
+        return (label, String(assignment[assignment.index(after: equals)...]))
     }
 
     /// Replaces a `-` given for `--password` or `--totp` with the value itself: typed without echo
@@ -28,6 +55,14 @@ struct ItemOptions: ParsableArguments {
     mutating func readStandardInput() throws {
         if password == "-" { password = try Self.secretLine(prompt: "Password: ") }
         if totp == "-" { totp = try Self.secretLine(prompt: "TOTP secret: ") }
+        for (index, assignment) in fieldValues.enumerated() {
+            guard let (label, value) = Self.split(assignment), value == "-" else { continue }
+            fieldValues[index] = "\(label)=\(try Self.secretLine(prompt: "\(label): "))"
+        }
+        for (index, assignment) in hiddenFieldValues.enumerated() {
+            guard let (label, value) = Self.split(assignment), value == "-" else { continue }
+            hiddenFieldValues[index] = "\(label)=\(try Self.secretLine(prompt: "\(label): "))"
+        }
     }
 
     private static func secretLine(prompt: String) throws -> String {
@@ -58,6 +93,17 @@ struct ItemOptions: ParsableArguments {
 
     /// Applies the given options to `item`; unset options leave fields as they are.
     func apply(to item: inout Item) throws {
+        if let kind { item.entry.kind = kind }
+        let isLogin = item.entry.kind == Entry.loginKind
+        let loginOnly: [(String, Bool)] = [("--username", username != nil), ("--password", password != nil),
+                                           ("--generate", generate), ("--totp", totp != nil)]
+        if !isLogin, let (option, _) = loginOnly.first(where: \.1) {
+            let kindName = ItemKind.named(item.entry.kind)?.label.lowercased() ?? "“\(item.entry.kind)”"
+            throw ValidationError("\(option) is a login's; for a \(kindName), give its fields with --field or --hidden-field.")
+        }
+        for label in removedFields { try Self.remove(label, from: &item.entry) }
+        for assignment in fieldValues { if let (label, value) = Self.split(assignment) { Self.set(label, value, hidden: false, in: &item.entry) } }
+        for assignment in hiddenFieldValues { if let (label, value) = Self.split(assignment) { Self.set(label, value, hidden: true, in: &item.entry) } }
         if let title { item.title = title }
         if let username { item.entry.username = username }
         if let password = try generatedPassword() { item.entry.password = password }
@@ -66,5 +112,28 @@ struct ItemOptions: ParsableArguments {
         if let notes { item.entry.notes = notes }
         if let totp { item.entry.totp = totp.isEmpty ? nil : totp }
         if let disabled { item.disabled = disabled }
+    }
+
+    /// A field of the entry's kind (by name or label), else the custom field with that label
+    /// (case-insensitive), else a new custom field: text, or hidden with `hidden`.
+    static func set(_ label: String, _ value: String, hidden: Bool, in entry: inout Entry) {
+        if let field = ItemKind.named(entry.kind)?.field(label) {
+            entry[field: field.name] = value
+        } else if let index = entry.custom.firstIndex(where: { $0.label.lowercased() == label.lowercased() }) {
+            entry.custom[index].value = value
+            if hidden { entry.custom[index].type = CustomField.FieldType.hidden.rawValue }
+        } else {
+            entry.custom.append(CustomField(label: label, value: value, type: hidden ? .hidden : .text))
+        }
+    }
+
+    static func remove(_ label: String, from entry: inout Entry) throws {
+        if let field = ItemKind.named(entry.kind)?.field(label) {
+            entry[field: field.name] = nil
+        } else if let index = entry.custom.firstIndex(where: { $0.label.lowercased() == label.lowercased() }) {
+            entry.custom.remove(at: index)
+        } else {
+            throw ValidationError("The item has no field “\(TerminalText.line(label))” to remove.")
+        }
     }
 }
