@@ -337,7 +337,8 @@ final class ForeignImportTests: XCTestCase {
         XCTAssertEqual(result.out, "")
         XCTAssertEqual(try permissions(path), 0o600)
         let table = try CSVTable(try Data(contentsOf: URL(fileURLWithPath: path)), file: "export.csv")
-        XCTAssertEqual(table.header, ["title", "username", "password", "url", "origins", "tags", "notes", "totp", "created", "modified"])
+        XCTAssertEqual(table.header, ["title", "username", "password", "url", "origins", "tags", "notes", "totp", "created", "modified",
+                                      "kind", "fields"])
         XCTAssertEqual(table.rows.map { $0.values[0] }, ["Café ☕", "Me", "Visa", "日本 note"], "sorted by title")
         let login = table.rows[0].values
         XCTAssertEqual(Array(login[1...5]), ["ünï", "new-pw", "https://café.example", "https://café.example https://login.café.example",

@@ -138,13 +138,22 @@ final class ImportParserTests: XCTestCase {
                         entry: Entry(username: "ünï", password: "p,w", notes: "line 1\nline 2", totp: ImportFixtures.totpURI),
                         created: Timestamp(milliseconds: 1_000), modified: Timestamp(milliseconds: 2_000))
         let text = ItemCSV.text([item])
-        XCTAssertTrue(text.hasPrefix("\"title\",\"username\",\"password\",\"url\",\"origins\",\"tags\",\"notes\",\"totp\",\"created\",\"modified\"\r\n"))
+        XCTAssertTrue(text.hasPrefix("\"title\",\"username\",\"password\",\"url\",\"origins\",\"tags\",\"notes\",\"totp\",\"created\",\"modified\",\"kind\",\"fields\"\r\n"))
         let table = try CSVTable(Data(text.utf8), file: "out.csv")
         XCTAssertEqual(table.header, ItemCSV.header)
         XCTAssertEqual(table.rows.map(\.values), [[
             "Café, \"quoted\"", "ünï", "p,w", "https://a.example", "https://a.example b.example", "Work, 東京", "line 1\nline 2",
-            ImportFixtures.totpURI, "1970-01-01T00:00:01.000Z", "1970-01-01T00:00:02.000Z",
+            ImportFixtures.totpURI, "1970-01-01T00:00:01.000Z", "1970-01-01T00:00:02.000Z", "login", "",
         ]])
+    }
+
+    /// A card's fields and custom fields have no column of their own: they are in `fields`, not lost.
+    func testExportCSVKeepsAKindsFieldsAndCustomFields() throws {
+        let card = Item(title: "Visa", entry: Entry(kind: "card", fields: ["number": "4111", "cardholder": "A. Person", "later": "x"],
+                                                    custom: [CustomField(label: "Bank", value: "ACME, Inc.")]),
+                        created: Timestamp(milliseconds: 1_000))
+        let table = try CSVTable(Data(ItemCSV.text([card]).utf8), file: "out.csv")
+        XCTAssertEqual(table.rows.first?.values.suffix(2), ["card", "Cardholder: A. Person\nNumber: 4111\nlater: x\nBank: ACME, Inc."])
     }
 }
 
