@@ -51,6 +51,11 @@ let package = Package(
             name: "CofferSystem",
             dependencies: ["CofferCore", "CSodium"]
         ),
+        // The agent (`coffer unlock`): its socket protocol, server, lifecycle and client.
+        .target(
+            name: "CofferAgent",
+            dependencies: ["CofferCore", "CofferSync", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "CofferTUI",
             dependencies: ["CofferSync", "CofferCore", "CofferSystem", "CNcursesw"]
@@ -58,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "coffer",
             dependencies: [
-                "CofferCore", "CofferSync", "CofferSystem", "CofferTUI",
+                "CofferAgent", "CofferCore", "CofferSync", "CofferSystem", "CofferTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -88,6 +93,7 @@ let package = Package(
         .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore", "CofferTestSupport"]),
         .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore", "CofferSystem", "CofferTestSupport"],
                     exclude: ["Snapshots"]),
+        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "CofferCore", "CofferSync", "CofferTestSupport"]),
         .testTarget(name: "CofferCLITests", dependencies: ["CofferCore", "CofferSync", "CofferTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
