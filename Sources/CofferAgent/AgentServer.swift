@@ -84,17 +84,19 @@ public final class AgentServer: @unchecked Sendable {
     private func serve(_ connection: AgentSocket) {
         guard connection.peerUID == getuid() else { return }
         while true {
-            let frame: Data
+            var frame: Data
             switch connection.receiveRequest(within: readTimeout) {
             case .request(let data):
                 frame = data
             case .end, .stalled:
                 return
             case .tooLarge(let length):
-                try? connection.send(Self.encoded(.failure(AgentFailure(.other, Self.refusal(length)))))
+                if let refusal = Self.encoded(.failure(AgentFailure(.other, Self.refusal(length)))) { try? connection.send(refusal) }
                 return
             }
-            guard let request = try? JSONDecoder().decode(AgentRequest.self, from: frame) else { return }
+            let decoded = try? JSONDecoder().decode(AgentRequest.self, from: frame)
+            wipe(&frame)
+            guard let request = decoded else { return }
             if let event = AgentLifecycle.Event(arrivalOf: request) { perform(record(event)) }
             let status = self.status()
             let response = blocking { await self.service.handle(request, status: status) }
@@ -105,11 +107,13 @@ public final class AgentServer: @unchecked Sendable {
             default:
                 break
             }
-            guard (try? connection.send(Self.encoded(response))) != nil else { return }
+            let isAnswered = Self.encoded(response).map { (try? connection.send($0)) != nil } ?? false
             if case .lock = request {
+                // Once answered; a client gone before it read the answer asked to lock all the same.
                 perform(record(.lockRequested))
                 return
             }
+            guard isAnswered else { return }
         }
     }
 
@@ -121,12 +125,12 @@ public final class AgentServer: @unchecked Sendable {
             + "run `coffer lock` and try again without the agent."
     }
 
-    /// `response` as JSON; the failure to encode it instead, should an item not encode.
-    private static func encoded(_ response: AgentResponse) -> Data {
+    /// `response` as JSON; should an item in it not encode, the failure to encode it.
+    private static func encoded(_ response: AgentResponse) -> Data? {
         do {
             return try JSONEncoder().encode(response)
         } catch {
-            return (try? JSONEncoder().encode(AgentResponse.failure(AgentFailure(reporting: error)))) ?? Data("{}".utf8)
+            return try? JSONEncoder().encode(AgentResponse.failure(AgentFailure(reporting: error)))
         }
     }
 
