@@ -49,7 +49,8 @@ public struct AgentFailure: Error, Sendable, Equatable, Codable, CustomStringCon
         public init(_ name: SyncErrorName) {
             switch name {
             case .offline: self = .offline
-            case .network: self = .network
+            case .network, .rollback: self = .network
+            case .disk: self = .other
             case .syncLocked: self = .syncLocked
             case .syncAuth: self = .syncAuth
             }
