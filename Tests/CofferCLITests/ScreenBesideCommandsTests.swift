@@ -32,10 +32,10 @@ final class ScreenBesideCommandsTests: XCTestCase {
         XCTAssertEqual(try integrityCheck(vault.path), "ok")
     }
 
-    /// Issue 30: `Title ↵ Esc n screen-3 ↵` typed in one go (one send-keys) while `coffer add`
+    /// Issue 30: `Title ↵ Esc n ↵ screen-3 ↵` typed in one go (one send-keys) while `coffer add`
     /// writes beside the screen. The keys after ↵ wait for the save and act on the page it leads
-    /// to: Esc closes the form after the save, n opens a new one, and the second title is a second
-    /// item. Before the fix, Esc asked "Discard your changes?" during the save, the question stayed
+    /// to: Esc closes the form after the save, n asks the kind and ↵ opens a login's form, and the
+    /// second title is a second item. Before the fix, Esc asked "Discard your changes?" during the save, the question stayed
     /// over the saved item's detail, and `n s c r e` answered it, synced, copied, revealed and
     /// opened the item to rename it "screen-2en-3".
     func testKeysTypedDuringASaveActOnThePageAfterIt() throws {
@@ -47,9 +47,9 @@ final class ScreenBesideCommandsTests: XCTestCase {
         var typed: [String] = []
         for round in 1...3 {
             let first = "screen-\(2 * round)", second = "screen-\(2 * round + 1)"
-            try screen.press("n")
+            try screen.press("n", "Enter")
             screen.expect("New item")
-            try screen.press(first, "Enter", "Escape", "n", second, "Enter")
+            try screen.press(first, "Enter", "Escape", "n", "Enter", second, "Enter")
             typed += [first, second]
             screen.expect("Saved “\(second)”")
             try screen.press("Escape")

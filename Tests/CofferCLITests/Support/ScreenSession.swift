@@ -79,12 +79,14 @@ final class ScreenSession {
         expect("unlocked", timeout: 30, file: file, line: line)
     }
 
-    /// Adds an item from the list page (`n`, the title, Enter) and waits for "Saved" (the
-    /// screen's acknowledgement), then goes back to the list. Returns whether it came.
+    /// Adds a login from the list page (`n`, Enter for the kind, the title, Enter) and waits for
+    /// "Saved" (the screen's acknowledgement), then goes back to the list. Returns whether it came.
     @discardableResult
     func addItem(title: String, file: StaticString = #filePath, line: UInt = #line) throws -> Bool {
         try press("n")
-        expect("New item", file: file, line: line)
+        expect("which kind?", file: file, line: line)
+        try press("Enter")
+        expect("New item · Login", file: file, line: line)
         try type(title)
         try press("Enter")
         let saved = expect("Saved “\(title)”", file: file, line: line)
