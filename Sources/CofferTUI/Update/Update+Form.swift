@@ -289,7 +289,8 @@ extension Update {
             if name.hasPrefix("custom["), let close = name.firstIndex(of: "]"),
                let index = Int(name[name.index(name.startIndex, offsetBy: 7)..<close]), form.custom.indices.contains(index) {
                 let id = form.custom[index].id
-                return (name.hasSuffix(".value") ? .customValue(id) : .customLabel(id), reason)
+                let member = name[name.index(after: close)...].drop { $0 == "." }
+                return (member == "value" ? .customValue(id) : .customLabel(id), "Its \(member) \(problem.reason).")
             }
             return (nil, problem.description.prefix(1).uppercased() + problem.description.dropFirst() + ".")
         }

@@ -32,6 +32,9 @@ final class ScreenSession {
 
     var screen: String { tmux.screen }
 
+    /// What the screen put on the clipboard (tmux keeps what OSC 52 sets).
+    var pasteBuffer: String { tmux.pasteBuffer }
+
     /// The pid of the `coffer` the pane's shell runs.
     var cofferPID: Int32? { tmux.programPID }
 
