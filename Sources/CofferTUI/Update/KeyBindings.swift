@@ -72,7 +72,7 @@ enum KeyBindings {
                    contexts: [.list, .detail], disabledReason: { state in
                        needsReadableItem(state) ?? state.currentItem?.item.flatMap(totpProblem)
                    }),
-        KeyBinding(keys: [.enter], action: .copyField, description: "Copy the field under the cursor",
+        KeyBinding(keys: [.enter], action: .copyField, description: "Copy the field at ▸",
                    hint: "↵ copy", contexts: [.detail], disabledReason: { state in
                        if let reason = needsReadableItem(state) { return reason }
                        guard case .detail(let detail) = state.page, let item = state.currentItem?.item,
