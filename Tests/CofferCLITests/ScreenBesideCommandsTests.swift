@@ -32,10 +32,10 @@ final class ScreenBesideCommandsTests: XCTestCase {
         XCTAssertEqual(try integrityCheck(vault.path), "ok")
     }
 
-    /// Issue 30: `Title ↵ Esc n screen-3 ↵` typed in one go (one send-keys) while `coffer add`
+    /// Issue 30: `Title ↵ Esc n ↵ screen-3 ↵` typed in one go (one send-keys) while `coffer add`
     /// writes beside the screen. The keys after ↵ wait for the save and act on the page it leads
-    /// to: Esc closes the form after the save, n opens a new one, and the second title is a second
-    /// item. Before the fix, Esc asked "Discard your changes?" during the save, the question stayed
+    /// to: Esc closes the form after the save, n asks the kind and ↵ opens a login's form, and the
+    /// second title is a second item. Before the fix, Esc asked "Discard your changes?" during the save, the question stayed
     /// over the saved item's detail, and `n s c r e` answered it, synced, copied, revealed and
     /// opened the item to rename it "screen-2en-3".
     func testKeysTypedDuringASaveActOnThePageAfterIt() throws {
@@ -47,9 +47,9 @@ final class ScreenBesideCommandsTests: XCTestCase {
         var typed: [String] = []
         for round in 1...3 {
             let first = "screen-\(2 * round)", second = "screen-\(2 * round + 1)"
-            try screen.press("n")
+            try screen.press("n", "Enter")
             screen.expect("New item")
-            try screen.press(first, "Enter", "Escape", "n", second, "Enter")
+            try screen.press(first, "Enter", "Escape", "n", "Enter", second, "Enter")
             typed += [first, second]
             screen.expect("Saved “\(second)”")
             try screen.press("Escape")
@@ -110,6 +110,97 @@ final class ScreenBesideCommandsTests: XCTestCase {
         try vault.ok(["rm", third])
         screen.expectGone("third (renamed)", timeout: 3)
         screen.expect("/i · 1 of 2", timeout: 3)  // the filter stays
+    }
+}
+
+extension ScreenBesideCommandsTests {
+    /// Issue 30: a card made on the screen — its kind's fields, the secret ones typed masked, and
+    /// a custom field added, given a label and made hidden — is the card the command line shows,
+    /// with a real id for the custom field.
+    func testACardMadeOnTheScreenIsTheCardTheCommandShows() throws {
+        let vault = try TestVault.make()
+        defer { vault.destroy() }
+        let screen = try ScreenSession(vault: vault.path, home: vault.root)
+        try screen.unlock(passphrase: vault.passphrase)
+        try screen.press("n")
+        screen.expect("which kind?")
+        try screen.press("c")
+        screen.expect("New item · Card")
+        for (index, text) in ["Visa", "Alice Smith", "4111 1111 1111 1111", "12", "2029", "737", "4321"].enumerated() {
+            if index > 0 { try screen.press("Tab") }
+            try screen.type(text)
+        }
+        try screen.press("C-n")
+        try screen.type("Bank line")
+        try screen.press("Tab")
+        try screen.type("+44 20 7946 0000")
+        try screen.press("C-t")
+        screen.expect("hidden")
+        for secret in ["4111", "737", "4321", "+44 20"] {
+            XCTAssertFalse(screen.screen.contains(secret), "\(secret) shows as typed:\n\(screen.screen)")
+        }
+        try screen.press("Enter")
+        screen.expect("Saved “Visa”")
+        screen.expect("Bank line")
+        XCTAssertFalse(screen.screen.contains("+44 20"), "the hidden field is masked on the detail:\n\(screen.screen)")
+
+        let listed = try vault.list(["--kind", "card"])
+        XCTAssertEqual(listed.compactMap { $0["title"] as? String }, ["Visa"])
+        let id = try XCTUnwrap(listed.first?["id"] as? String)
+        let shown = try vault.show(id, reveal: true)
+        XCTAssertEqual(shown["kind"] as? String, "card")
+        XCTAssertEqual(shown["fields"] as? [String: String], [
+            "cardholder": "Alice Smith", "number": "4111 1111 1111 1111", "expiry_month": "12", "expiry_year": "2029",
+            "code": "737", "pin": "4321",
+        ])
+        let custom = try XCTUnwrap(shown["custom"] as? [[String: String]])
+        XCTAssertEqual(custom.map { [$0["label"], $0["type"], $0["value"]] }, [["Bank line", "hidden", "+44 20 7946 0000"]])
+        let fieldID = try XCTUnwrap(custom.first?["id"])
+        XCTAssertFalse(fieldID.hasPrefix("new-field"), "the form's placeholder id was stored: \(fieldID)")
+        XCTAssertNotNil(UUID(uuidString: fieldID), "not a random id: \(fieldID)")
+        let masked = try vault.show(id)
+        XCTAssertNil((masked["custom"] as? [[String: String]])?.first?["value"], "a hidden value without --reveal")
+    }
+
+    /// Issue 30: `coffer edit` adds a hidden custom field while the screen shows the card: the
+    /// detail shows it (masked) within a second, the cursor reaches it and Enter copies it. A second
+    /// `edit` adds a field while the screen's form for the card is open: saving the form merges
+    /// into that version, field by field, keeping both fields.
+    func testACustomFieldAddedByACommandShowsOnTheScreensDetailAndSurvivesItsForm() throws {
+        let vault = try TestVault.make()
+        defer { vault.destroy() }
+        let id = try vault.add("Visa", ["--kind", "card", "--field", "cardholder=Alice Smith",
+                                        "--field", "number=4111 1111 1111 1111"])
+        let screen = try ScreenSession(vault: vault.path, home: vault.root)
+        try screen.unlock(passphrase: vault.passphrase)
+        screen.expect("Visa")
+        try screen.press("Enter")
+        screen.expect("Cardholder")
+        XCTAssertFalse(screen.screen.contains("Bank line"))
+
+        try vault.ok(["edit", id, "--hidden-field", "Bank line=+44 20 7946 0000"])
+        screen.expect("Bank line", timeout: 3)
+        XCTAssertFalse(screen.screen.contains("+44 20"), "shown unmasked:\n\(screen.screen)")
+        // Cardholder, number, month, year, code, PIN, then the new field.
+        for _ in 0..<6 { try screen.press("j") }
+        try screen.press("Enter")
+        screen.expect("Copied the field “Bank line” of “Visa”")
+        XCTAssertEqual(screen.pasteBuffer, "+44 20 7946 0000")
+
+        try screen.press("e")
+        screen.expect("Edit item · Card")
+        try vault.ok(["edit", id, "--field", "Branch=Elm St"])
+        try screen.press("End")
+        try screen.type(" (screen)")
+        try screen.press("Enter")
+        screen.expect("merged with a change made elsewhere")
+        screen.expect("Branch")
+        let shown = try vault.show(id, reveal: true)
+        XCTAssertEqual(shown["title"] as? String, "Visa (screen)")
+        let custom = try XCTUnwrap(shown["custom"] as? [[String: String]])
+        XCTAssertEqual(custom.map { $0["label"] }, ["Bank line", "Branch"])
+        XCTAssertEqual(custom.map { $0["value"] }, ["+44 20 7946 0000", "Elm St"])
+        XCTAssertEqual((shown["fields"] as? [String: String])?["number"], "4111 1111 1111 1111")
     }
 }
 

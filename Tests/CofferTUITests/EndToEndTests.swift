@@ -92,7 +92,9 @@ final class EndToEndTests: XCTestCase {
         expect(tmux, "The vault is empty", timeout: 30)
 
         try tmux.send("n")
-        expect(tmux, "New item")
+        expect(tmux, "which kind?")
+        try tmux.send("Enter")
+        expect(tmux, "New item · Login")
         try tmux.type("東京 Wiki")
         try tmux.send("Tab")
         try tmux.type("alice")

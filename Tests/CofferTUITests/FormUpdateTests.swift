@@ -42,7 +42,11 @@ final class FormUpdateTests: XCTestCase {
 
     func testValidationMessagesShowUnderTheirFields() {
         let driver = Driver(Fixtures.unlocked())
-        driver.press(.character("n")) { $0.page = .form(ItemForm()) }
+        driver.press(.character("n")) { $0.overlay = .chooseKind(KindQuestion(askedOn: .list)) }
+        driver.press(.enter) { state in
+            state.overlay = nil
+            state.page = .form(ItemForm())
+        }
         driver.type("   ")
         var form = ItemForm()
         form.texts[.title] = TextField("   ")
@@ -67,7 +71,7 @@ final class FormUpdateTests: XCTestCase {
 
     func testANewItemIsSavedWithItsFields() {
         let driver = Driver(Fixtures.unlocked())
-        _ = Update.apply(.key(.character("n")), to: &driver.state, now: driver.clock.now)
+        for key in [Key.character("n"), .enter] { _ = Update.apply(.key(key), to: &driver.state, now: driver.clock.now) }
         driver.type("Forge")
         _ = Update.apply(.key(.tab), to: &driver.state, now: driver.clock.now)
         driver.type("me")
@@ -89,6 +93,7 @@ final class FormUpdateTests: XCTestCase {
         _ = Update.apply(.key(.character("e")), to: &driver.state, now: driver.clock.now)
         driver.press(.control("g"), effects: [.generatePassword(GeneratorSettings())]) { state in
             form.generator = GeneratorState()
+            form.generatorTarget = .password
             state.page = .form(form)
         }
         driver.send(.passwordGenerated("Abcdefghijk23456789!")) { state in
@@ -109,6 +114,7 @@ final class FormUpdateTests: XCTestCase {
         }
         driver.press(.enter) { state in
             form.generator = nil
+            form.generatorTarget = nil
             form.texts[.password] = TextField("a-b-c-d-e-f-g")
             form.hasChanges = true
             state.page = .form(form)

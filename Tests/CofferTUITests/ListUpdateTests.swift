@@ -92,7 +92,7 @@ final class ListUpdateTests: XCTestCase {
         let driver = Driver(Fixtures.unlocked())
         driver.press(.character("j")) { $0.list.selectedID = "b2" }
         driver.press(.enter) { $0.page = .detail(DetailState(itemID: "b2")) }
-        driver.press(.character("r")) { $0.page = .detail(DetailState(itemID: "b2", isPasswordRevealed: true)) }
+        driver.press(.character("r")) { $0.page = .detail(DetailState(itemID: "b2", isRevealed: true)) }
         driver.press(.escape) { $0.page = .list }
     }
 

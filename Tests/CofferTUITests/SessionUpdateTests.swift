@@ -113,7 +113,7 @@ final class SessionUpdateTests: XCTestCase {
 
     func testIdleTimeLocksAndDropsEverySecret() {
         var start = Fixtures.unlocked()
-        start.page = .detail(DetailState(itemID: "a1", isPasswordRevealed: true))
+        start.page = .detail(DetailState(itemID: "a1", isRevealed: true))
         start.list.filter = TextField("git")
         start.list.sort = .modified
         start.clipboard = ClipboardCountdown(field: .password, until: FakeClock.start.addingTimeInterval(400))

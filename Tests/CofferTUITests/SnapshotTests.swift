@@ -89,7 +89,7 @@ final class SnapshotTests: XCTestCase {
 
     func testDetailRevealed() {
         var state = Fixtures.unlocked()
-        state.page = .detail(DetailState(itemID: "a1", isPasswordRevealed: true))
+        state.page = .detail(DetailState(itemID: "a1", isRevealed: true))
         state.clipboard = ClipboardCountdown(field: .password, until: now.addingTimeInterval(7))
         assertSnapshot(frame(state), named: "detail-revealed")
     }

@@ -82,10 +82,10 @@ final class TypeAheadUpdateTests: XCTestCase {
 
     static func typing(_ text: String) -> [Key] { text.map { Key.character($0) } }
 
-    /// The form for a new item, opened from the list.
+    /// The form for a new login, opened from the list (`n`, then Enter: the kind a login).
     func newItemForm() -> Harness {
         let harness = Harness(Fixtures.unlocked())
-        harness.press(.character("n"))
+        harness.press([.character("n"), .enter])
         return harness
     }
 
@@ -109,7 +109,7 @@ final class TypeAheadUpdateTests: XCTestCase {
     /// holds both titles as typed (no "Titleen-3" rename) and the second item's detail shows with
     /// no question over it: the same state as when each save ends before the next key.
     func testKeysTypedAheadOfASaveActOnThePageAfterIt() {
-        let keys = Self.typing("Title") + [.enter, .escape] + Self.typing("nscreen-3") + [.enter]
+        let keys = Self.typing("Title") + [.enter, .escape, .character("n"), .enter] + Self.typing("screen-3") + [.enter]
         let atOnce = newItemForm()
         for key in keys {
             atOnce.press(key)
@@ -160,7 +160,7 @@ final class TypeAheadUpdateTests: XCTestCase {
     /// (they were meant for the page after it), and only keys typed after the failure act on the
     /// form: the same state as when the failure comes before them.
     func testASaveThatFailsDropsTheKeysTypedMeanwhile() {
-        let keys = Self.typing("Title") + [.enter, .escape] + Self.typing("nscreen-3") + [.enter]
+        let keys = Self.typing("Title") + [.enter, .escape, .character("n"), .enter] + Self.typing("screen-3") + [.enter]
         let enter = 5
         for finishing in Array(enter..<keys.count) {
             let typed = run(keys, finishingAfter: finishing) {

@@ -28,7 +28,7 @@ public struct ItemMatcher: Sendable {
     /// Calls `body` with each text of a kind's or custom field search covers, until it returns
     /// true; whether one did. Nothing for a login without custom fields (the common case).
     @discardableResult
-    static func forEachShownField(of entry: Entry, _ body: (String) -> Bool) -> Bool {
+    public static func forEachShownField(of entry: Entry, _ body: (String) -> Bool) -> Bool {
         for (name, value) in entry.fields where !ItemField.isSecret(name) { if body(value) { return true } }
         for field in entry.custom {
             if body(field.label) { return true }

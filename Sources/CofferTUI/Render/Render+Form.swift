@@ -1,54 +1,145 @@
 import CofferCore
 
-/// The item form: one field per row, its problems under it, the generator in a box.
+/// The item form: one field per row (a custom field's label and value on one), its hint or its
+/// problems under it, the generator in a box. A form taller than the page scrolls with the focus.
 extension Render {
     static let formLabelWidth = 11
+    /// The columns a custom field's type takes at the end of its row.
+    static let formTypeWidth = 8
+
+    /// One row of the form before scrolling.
+    enum FormRow: Equatable {
+        case formProblem(String)
+        case blank
+        /// A field's row (a custom field's: its label and value).
+        case field(ItemForm.Field)
+        case hint(String)
+        case problem(String)
+        case note(String)
+        case saving(String)
+    }
+
+    /// The label column's width: the kind's longest label and two spaces, at least `formLabelWidth`.
+    static func formLabelWidth(for form: ItemForm) -> Int {
+        let longest = form.fields.map { DisplayWidth.of(form.label($0)) }.max() ?? 0
+        return min(DetailLayout.widestLabelColumn, max(formLabelWidth, longest + 2))
+    }
+
+    /// The form's rows in order, and the range of those that belong to the focused field.
+    static func formRows(_ state: ScreenState, form: ItemForm) -> (rows: [FormRow], focused: ClosedRange<Int>) {
+        var rows: [FormRow] = form.formProblems.map(FormRow.formProblem)
+        if !rows.isEmpty { rows.append(.blank) }
+        var focused = 0...0
+        for field in form.fields {
+            if case .customValue = field { continue }  // on its label's row
+            if form.editsFields, field == (form.fields.first { $0.customID != nil } ?? .disabled) {
+                rows.append(.note(form.custom.isEmpty ? "Custom fields: none (^N adds one)" : "Custom fields"))
+            }
+            let start = rows.count
+            rows.append(.field(field))
+            let ownFields = field.customID.map { [ItemForm.Field.customLabel($0), .customValue($0)] } ?? [field]
+            let problems = ownFields.flatMap { form.problems[$0] ?? [] }
+            if ownFields.contains(form.focus), form.generator == nil, problems.isEmpty,
+               let hint = fieldHint(form.focus, form: form) {
+                rows.append(.hint(hint))
+            }
+            rows += problems.map(FormRow.problem)
+            if ownFields.contains(form.focus) { focused = start...(rows.count - 1) }
+        }
+        if !form.editsFields {
+            rows += [.blank, .note("A kind from a newer version (“\(TerminalText.line(form.kindName))”): its fields stay as they are.")]
+        }
+        if case .save(let closesForm)? = state.awaiting?.kind {
+            rows += [.blank, .saving(closesForm ? "Saving… then closing" : "Saving…")]
+        }
+        return (rows, focused)
+    }
 
     static func drawForm(_ state: ScreenState, form: ItemForm, body: Body, into grid: inout Grid) {
         let x = 2
-        let valueX = x + formLabelWidth
+        let labelWidth = formLabelWidth(for: form)
+        let valueX = x + labelWidth
         let valueWidth = body.width - valueX - 2
-        var y = body.top + 1
-        for problem in form.formProblems {
-            grid.write("✗ " + problem, x: x, y: y, style: .error)
-            y += 1
-        }
-        if !form.formProblems.isEmpty { y += 1 }
-        for field in ItemForm.Field.allCases where y < body.bottom {
-            let isFocused = form.focus == field && form.generator == nil
-            grid.write(field.label, x: x, y: y, style: isFocused ? .bold : .dimmed)
-            if field == .disabled {
-                let mark = form.isDisabled ? "[x] yes, hide it from use" : "[ ] no"
-                grid.write(mark, x: valueX, y: y, style: isFocused ? .underlined : .plain)
-                if isFocused, state.overlay == nil { grid.cursor = Grid.Position(x: valueX + 1, y: y) }
-            } else if let text = form.texts[field] {
-                let shown = fieldText(text, field: field, isRevealed: form.isPasswordRevealed)
-                let fieldStyle = isFocused ? Style(isUnderlined: true) : Style.plain
-                grid.fill(x: valueX, y: y, width: valueWidth, style: fieldStyle)
-                let (visible, cursorColumn) = scrolled(shown, cursor: text.cursor, width: valueWidth)
-                grid.write(visible, x: valueX, y: y, style: fieldStyle, maxWidth: valueWidth)
-                if isFocused, state.overlay == nil { grid.cursor = Grid.Position(x: valueX + cursorColumn, y: y) }
-            }
-            if let hint = fieldHint(field, form: form), form.problems[field] == nil, isFocused {
-                grid.write(hint, x: valueX, y: y + 1, style: .dimmed, maxWidth: valueWidth)
-                y += 1
-            }
-            y += 1
-            for problem in form.problems[field] ?? [] where y < body.bottom {
+        let (rows, focused) = formRows(state, form: form)
+        let top = body.top + 1
+        let room = max(1, body.bottom - top)
+        // Scrolled so the focused field, its hint and its problems show (and the form's own problems
+        // while nothing below them is focused).
+        var start = 0
+        if focused.upperBound >= room { start = min(focused.lowerBound, focused.upperBound - room + 1) }
+        for (offset, row) in rows.dropFirst(start).prefix(room).enumerated() {
+            let y = top + offset
+            switch row {
+            case .formProblem(let problem):
+                grid.write("✗ " + problem, x: x, y: y, style: .error, maxWidth: body.width - x - 1)
+            case .blank:
+                break
+            case .note(let text):
+                grid.write(text, x: x, y: y, style: .dimmed, maxWidth: body.width - x - 1)
+            case .saving(let text):
+                grid.write(text, x: x, y: y, style: .accent)
+            case .hint(let text):
+                grid.write(text, x: valueX, y: y, style: .dimmed, maxWidth: valueWidth)
+            case .problem(let problem):
                 grid.write("✗ " + problem, x: valueX, y: y, style: .error, maxWidth: valueWidth)
-                y += 1
+            case .field(let field):
+                drawFormField(field, form: form, state: state, x: x, labelWidth: labelWidth, valueWidth: valueWidth, y: y,
+                              into: &grid)
             }
         }
-        if case .save(let closesForm)? = state.awaiting?.kind, y + 1 < body.bottom {
-            grid.write(closesForm ? "Saving… then closing" : "Saving…", x: x, y: y + 1, style: .accent)
-        }
+        if start > 0 { grid.write("↑ more", x: body.width - 8, y: body.top, style: .dimmed) }
+        if rows.count > start + room { grid.write("↓ more", x: body.width - 8, y: body.bottom - 1, style: .dimmed) }
         if let generator = form.generator { drawGenerator(generator, body: body, into: &grid) }
     }
 
-    /// What a field shows: a masked password keeps one dot per character so the cursor lines up.
-    static func fieldText(_ text: TextField, field: ItemForm.Field, isRevealed: Bool) -> [Character] {
-        if field == .password || field == .totp, !isRevealed { return Array(repeating: "•", count: text.characters.count) }
-        return text.characters.map { $0 == "\n" || $0 == "\r\n" ? "↵" : ($0 == "\t" ? " " : $0) }
+    /// One field's row: its label (a custom field's editable one), its value, a custom field's type.
+    static func drawFormField(_ field: ItemForm.Field, form: ItemForm, state: ScreenState, x: Int, labelWidth: Int,
+                              valueWidth: Int, y: Int, into grid: inout Grid) {
+        let valueX = x + labelWidth
+        let showsCursor = form.generator == nil && state.overlay == nil
+        func drawText(_ field: ItemForm.Field, x: Int, width: Int) {
+            guard let text = form.texts[field] else { return }
+            let isFocused = form.focus == field && form.generator == nil
+            let style = isFocused ? Style(isUnderlined: true) : Style.plain
+            grid.fill(x: x, y: y, width: width, style: style)
+            let shown = fieldText(text, isMasked: form.isSecret(field) && !form.isRevealed)
+            let (visible, cursorColumn) = scrolled(shown, cursor: text.cursor, width: width)
+            grid.write(visible, x: x, y: y, style: style, maxWidth: width)
+            if isFocused, showsCursor { grid.cursor = Grid.Position(x: x + cursorColumn, y: y) }
+        }
+        switch field {
+        case .customLabel(let id):
+            drawText(.customLabel(id), x: x, width: labelWidth - 1)
+            let type = form.custom.first { $0.id == id }?.type ?? ""
+            drawText(.customValue(id), x: valueX, width: valueWidth - formTypeWidth - 1)
+            grid.write(TextLayout.truncated(TerminalText.line(type), to: formTypeWidth), x: valueX + valueWidth - formTypeWidth,
+                       y: y, style: .dimmed)
+        case .disabled:
+            let isFocused = form.focus == field && form.generator == nil
+            grid.write(form.label(field), x: x, y: y, style: isFocused ? .bold : .dimmed)
+            let mark = form.isDisabled ? "[x] yes, hide it from use" : "[ ] no"
+            grid.write(mark, x: valueX, y: y, style: isFocused ? .underlined : .plain)
+            if isFocused, showsCursor { grid.cursor = Grid.Position(x: valueX + 1, y: y) }
+        default:
+            let isFocused = form.focus == field && form.generator == nil
+            grid.write(TextLayout.truncated(form.label(field), to: labelWidth - 1), x: x, y: y,
+                       style: isFocused ? .bold : .dimmed)
+            drawText(field, x: valueX, width: valueWidth)
+        }
+    }
+
+    /// What a field shows: a masked one keeps one dot per character so the cursor lines up; a
+    /// character that could drive the terminal (an item's text may come from another device)
+    /// shows as one mark, so the cursor lines up too.
+    static func fieldText(_ text: TextField, isMasked: Bool) -> [Character] {
+        if isMasked { return Array(repeating: "•", count: text.characters.count) }
+        return text.characters.map { character in
+            switch character {
+            case "\n", "\r\n": return "↵"
+            case "\t": return " "
+            default: return character.unicodeScalars.contains(where: TerminalText.isUnsafe) ? "\u{FFFD}" : character
+            }
+        }
     }
 
     /// The part of a field that fits `width` columns with the cursor in view, and the cursor's column.
@@ -68,14 +159,29 @@ extension Render {
         return (visible, columns(start..<cursor))
     }
 
+    /// The line under the focused field (unless a problem is shown there).
     static func fieldHint(_ field: ItemForm.Field, form: ItemForm) -> String? {
+        let reveal = form.isRevealed ? "^R hides it" : "^R shows it"
         switch field {
-        case .password: return form.isPasswordRevealed ? "^G generates one · ^R hides it" : "^G generates one · ^R shows it"
-        case .totp: return "A base32 secret or an otpauth://totp/ URI (^R shows it)"
+        case .password: return "^G generates one · " + reveal
+        case .totp: return "A base32 secret or an otpauth://totp/ URI (\(reveal))"
+        case .kind(let name):
+            switch form.kind?.field(name)?.format {
+            case .month?: return "1 to 12"
+            case .year?: return "Four digits, e.g. 2031"
+            default: return form.isSecret(field) ? reveal : nil
+            }
         case .origins: return "Comma-separated, e.g. https://example.com, example.org"
         case .tags: return "Comma-separated"
         case .notes: return "^J starts a new line"
         case .disabled: return "Space toggles"
+        case .customLabel(let id), .customValue(let id):
+            let row = form.custom.first { $0.id == id }
+            let type = row.map { TerminalText.line($0.type) } ?? "text"
+            var parts = ["^T type: \(type)", "^X removes", "PgUp/PgDn moves"]
+            if row?.isSecret == true { parts.append(reveal) }
+            if row?.type == CustomField.FieldType.hidden.rawValue, field == .customValue(id) { parts.append("^G generates") }
+            return parts.joined(separator: " · ")
         default: return nil
         }
     }

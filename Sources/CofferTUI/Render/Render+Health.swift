@@ -30,7 +30,7 @@ extension Render {
             let style = isCursor ? Style.reversed : .plain
             if isCursor { grid.fill(y: y, style: style) }
             grid.write(isCursor ? "▸" : " ", x: 1, y: y, style: style)
-            grid.write(TextLayout.singleLine(row.title), x: 2, y: y, style: style, maxWidth: problemsX - 3)
+            grid.write(TerminalText.line(row.title), x: 2, y: y, style: style, maxWidth: problemsX - 3)
             grid.write(HealthFindings.describe(row.problems, in: state.settings.timeZone), x: problemsX, y: y,
                        style: isCursor ? style : .warning, maxWidth: body.width - problemsX - 1)
         }

@@ -1,6 +1,7 @@
 import CofferCore
 
-/// The list page: badges, title, username, first origin, tags.
+/// The list page: badges, the kind's glyph, title, username, first origin, tags. Item text goes
+/// through `TerminalText`: it may come from another device.
 extension Render {
     struct ListColumns {
         var title: Int
@@ -9,9 +10,13 @@ extension Render {
         var tags: Int
 
         static let badges = 4
+        /// The kind's glyph, after the badges and a space.
+        static let kind = ListColumns.badges + 2
+        /// Where the title starts.
+        static let text = ListColumns.kind + 2
 
         init(width: Int) {
-            let available = max(12, width - ListColumns.badges - 5)
+            let available = max(12, width - ListColumns.text - 3)
             title = available * 32 / 100
             username = available * 22 / 100
             origin = available * 26 / 100
@@ -23,7 +28,7 @@ extension Render {
         let columns = ListColumns(width: body.width)
         let header = Style(isBold: true, isUnderlined: true)
         grid.fill(y: body.top, style: header)
-        var x = ListColumns.badges + 2
+        var x = ListColumns.text
         for (name, width) in [("Title", columns.title), ("Username", columns.username), ("Origin", columns.origin),
                               ("Tags", columns.tags)] {
             grid.write(name, x: x, y: body.top, style: header, maxWidth: width)
@@ -34,8 +39,8 @@ extension Render {
         guard !rows.isEmpty else {
             let message = state.items.isEmpty
                 ? "The vault is empty. Press n to add an item."
-                : "No item matches “\(state.list.filter.text)”. Esc clears the filter."
-            grid.write(message, x: ListColumns.badges + 2, y: firstRow + 1, style: .dimmed)
+                : "No item matches “\(TerminalText.line(state.list.filter.text))”. Esc clears the filter."
+            grid.write(message, x: ListColumns.text, y: firstRow + 1, style: .dimmed)
             return
         }
         let selected = state.selectedIndex
@@ -60,8 +65,9 @@ extension Render {
         for (index, (isOn, glyph, color)) in badges.enumerated() where isOn {
             grid.write(glyph, x: 1 + index, y: y, style: base.with(color: color))
         }
-        var x = ListColumns.badges + 2
         let item = row.item
+        if let item { grid.write(String(ItemKind.columnGlyph(ofKindNamed: item.entry.kind)), x: ListColumns.kind, y: y, style: base) }
+        var x = ListColumns.text
         let origin = item?.origins.first.map(shortOrigin) ?? ""
         let cells = [
             (row.displayTitle, columns.title),
@@ -70,7 +76,7 @@ extension Render {
             (item?.tags.joined(separator: ", ") ?? "", columns.tags),
         ]
         for (text, width) in cells {
-            grid.write(TextLayout.truncated(TextLayout.singleLine(text), to: width), x: x, y: y, style: base, maxWidth: width)
+            grid.write(TextLayout.truncated(TerminalText.line(text), to: width), x: x, y: y, style: base, maxWidth: width)
             x += width + 1
         }
     }

@@ -29,7 +29,7 @@ extension Render {
             guard let index = line.rowIndex else {
                 let item = review.reviews[line.reviewIndex]
                 let saving = review.saving.contains(item.itemID) ? "  saving…" : ""
-                grid.write("⚑ " + item.title + saving, x: 1, y: y, style: .bold, maxWidth: body.width - 2)
+                grid.write("⚑ " + TerminalText.line(item.title) + saving, x: 1, y: y, style: .bold, maxWidth: body.width - 2)
                 continue
             }
             let isCursor = index == review.cursor
@@ -42,17 +42,21 @@ extension Render {
                 continue
             }
             let field = review.reviews[rows[index].review].fields[fieldIndex]
-            func shown(_ value: String) -> String {
+            /// A value as the row shows it: masked when secret, "(none)" where a side has no such
+            /// custom field, through `TerminalText` (the other device's values are strangers' bytes).
+            func shown(_ choice: FieldConflict.Choice) -> String {
+                if field.isAbsent(on: choice) { return "(none)" }
+                let value = field.value(of: choice)
                 if field.isSecret, !review.isRevealed { return value.isEmpty ? "—" : DetailLayout.mask }
-                return value.isEmpty ? "—" : TextLayout.singleLine(value)
+                return value.isEmpty ? "—" : TerminalText.line(value)
             }
             /// A value changed on both sides, with when that side changed it (the Airmail journal: the later won).
             func timed(_ value: String, _ stamp: FieldStamp?) -> String {
                 guard let stamp else { return value }
                 return value + " · " + Format.dateTime(stamp.at.date, in: state.settings.timeZone)
             }
-            let values = [field.name.rawValue, timed(shown(field.local), field.merged.localStamp),
-                          timed(shown(field.remote), field.merged.remoteStamp), kept(field, shown: shown)]
+            let values = [field.label, timed(shown(.local), field.merged.localStamp),
+                          timed(shown(.remote), field.merged.remoteStamp), kept(field, shown: shown)]
             for (value, (x, width)) in zip(values, zip(columns, [nameWidth, valueWidth, valueWidth, keptWidth])) {
                 grid.write(TextLayout.truncated(value, to: width), x: x, y: y, style: style, maxWidth: width)
             }
@@ -67,7 +71,7 @@ extension Render {
     }
 
     /// The Kept column: which value stays, and whether one device alone changed the field.
-    static func kept(_ field: FieldConflict, shown: (String) -> String) -> String {
+    static func kept(_ field: FieldConflict, shown: (FieldConflict.Choice) -> String) -> String {
         let isSwapped = field.chosen != field.mergeChoice
         let oneSide: String? = switch field.changedOn {
         case .both: nil
@@ -79,7 +83,7 @@ extension Render {
         let newer = field.changedOn == .both && field.merged.localStamp != nil ? "newer" : nil
         switch field.chosen {
         case .combined:
-            return (oneSide ?? "both") + ": " + shown(field.value(of: .combined)) + yours
+            return (oneSide ?? "both") + ": " + shown(.combined) + yours
         case .local, .remote:
             let side = field.chosen == .local ? "this device" : "other device"
             if isSwapped { return side + yours }

@@ -1,3 +1,4 @@
+import CofferCore
 import Foundation
 
 /// Draws a state into a grid: pure, so every screen can be asserted as text.
@@ -36,6 +37,8 @@ enum Render {
             drawHelp(state, body: body, into: &grid)
         case .confirm(let confirmation):
             drawConfirmation(confirmation, state: state, body: body, into: &grid)
+        case .chooseKind(let question):
+            drawKindQuestion(question, body: body, into: &grid)
         case nil:
             break
         }
@@ -81,7 +84,8 @@ enum Render {
             if state.isOpeningItems { return "opening… \(Format.count(state.items.count, "item")) so far · \(order)" }
             return "\(Format.count(state.items.count, "item")) · \(order)"
         case .detail: return "Item"
-        case .form(let form): return form.isNew ? "New item" : "Edit item"
+        case .form(let form):
+            return (form.isNew ? "New item · " : "Edit item · ") + ItemKind.shownLabel(ofKindNamed: form.kindName)
         case .review(let review): return "Review · \(Format.count(review.reviews.count, "merged item"))"
         case .devices(let page): return page.devices.map { Format.count($0.count, "device") } ?? "Devices"
         case .health: return state.health.map { "Health · " + Format.count($0.rows.count, "item") + " to fix" } ?? "Health"

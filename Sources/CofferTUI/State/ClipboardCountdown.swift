@@ -2,9 +2,16 @@ import Foundation
 
 /// A value we put on the clipboard and when we clear it (the status bar counts down).
 struct ClipboardCountdown: Sendable, Equatable {
-    enum Field: String, Sendable, Equatable {
-        case password, username, origin
-        case totp = "TOTP code"
+    /// What was copied, as a notice names it ("Copied the password of …").
+    struct Field: Sendable, Equatable {
+        var name: String
+
+        init(name: String) { self.name = name }
+
+        static let password = Field(name: "password")
+        static let username = Field(name: "username")
+        static let origin = Field(name: "origin")
+        static let totp = Field(name: "TOTP code")
     }
 
     var field: Field

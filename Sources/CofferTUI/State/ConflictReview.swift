@@ -58,7 +58,25 @@ struct FieldConflict: Sendable, Equatable {
     /// What the merge chose.
     var mergeChoice: Choice { merged.chosen }
 
-    var isSecret: Bool { name.isSecret }
+    /// Whether the values are masked until revealed: a secret field by name, a custom field whose
+    /// type is secret on either side (its type may have changed on one).
+    var isSecret: Bool {
+        merged.isSecret || merged.customLocal?.isSecret == true || merged.customRemote?.isSecret == true
+    }
+
+    /// What the review calls the field: its merge name, or a custom field's label (through
+    /// `TerminalText`: another device may have written it).
+    var label: String { TerminalText.line(merged.label) }
+
+    /// Whether a side has no such field: a custom field added on the other, or removed.
+    func isAbsent(on choice: Choice) -> Bool {
+        guard name.customID != nil else { return false }
+        switch choice {
+        case .local: return merged.customLocal == nil
+        case .remote: return merged.customRemote == nil
+        case .combined: return false
+        }
+    }
 
     func value(of choice: Choice) -> String {
         switch choice {

@@ -1,9 +1,22 @@
 import CofferCore
 import Foundation
 
-/// The list's `/` filter: every word typed must appear in the title, username, an origin, a tag
-/// or the notes (ignoring case and accents).
+/// The list's `/` filter: every word typed must appear in the title, username, an origin, a tag,
+/// the notes, a field of the kind that is not secret, or a custom field's label or (not secret)
+/// value, ignoring case and accents; a word `kind:card` keeps only the items of that kind.
 enum ItemFilter {
+    /// A filter's text taken apart: the words to find, and the kinds to keep.
+    struct Query: Sendable, Equatable {
+        /// Folded as the fields are.
+        var words: [[UInt8]]
+        /// What followed each `kind:`, lowercased: an item is kept when its kind's name starts
+        /// with one of them (`kind:c` keeps cards while `kind:card` is being typed). Empty: every kind.
+        var kinds: [String]
+    }
+
+    /// What a word starts with to name a kind rather than text to find.
+    static let kindPrefix = "kind:"
+
     static func matches(_ item: ScreenItem, query: String) -> Bool {
         ListIndex(items: [item], sort: .title).visible(query: query).count == 1
     }
@@ -13,9 +26,42 @@ enum ItemFilter {
         ListIndex(items: items, sort: sort).visible(query: query)
     }
 
-    /// The query's words, folded as the fields are.
-    static func words(_ query: String) -> [[UInt8]] {
-        query.split(whereSeparator: \.isWhitespace).map { FoldedText.bytes(String($0)) }
+    static func query(_ text: String) -> Query {
+        var query = Query(words: [], kinds: [])
+        for word in text.split(whereSeparator: \.isWhitespace) {
+            if let kind = kind(in: word) {
+                query.kinds.append(kind)
+            } else {
+                query.words.append(FoldedText.bytes(String(word)))
+            }
+        }
+        return query
+    }
+
+    /// The query's words to find, folded as the fields are (`kind:` words left out).
+    static func words(_ text: String) -> [[UInt8]] {
+        query(text).words
+    }
+
+    /// The kind a `kind:` word names, lowercased; nil for any other word.
+    static func kind<Word: StringProtocol>(in word: Word) -> String? {
+        guard word.count >= kindPrefix.count, word.prefix(kindPrefix.count).lowercased() == kindPrefix else { return nil }
+        return word.dropFirst(kindPrefix.count).lowercased()
+    }
+
+    /// The filter's text with its `kind:` words replaced by the next known kind's, in the order `n`
+    /// offers them, or by none after the last (what `K` steps through).
+    static func nextKind(in text: String) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        let names = ItemKind.known.map(\.name)
+        let next: String?
+        if let current = words.lazy.compactMap({ kind(in: $0) }).first, let index = names.firstIndex(of: current) {
+            next = index + 1 < names.count ? names[index + 1] : nil
+        } else {
+            next = names.first
+        }
+        let others = words.filter { kind(in: $0) == nil }.map(String.init)
+        return (others + (next.map { [kindPrefix + $0] } ?? [])).joined(separator: " ")
     }
 
     /// Whether every row matching `words` also matches `looser`: each looser word lies inside some

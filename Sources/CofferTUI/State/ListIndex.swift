@@ -8,8 +8,11 @@ import Foundation
 /// Rebuilt only when the items or the sort order change (`ScreenState` keeps it current).
 struct ListIndex: Sendable, Equatable {
     private(set) var sorted: [ScreenItem] = []
-    /// Every row's title, username, notes, origins and tags, folded (unreadable items: none).
+    /// Every row's title, username, notes, origins, tags and the fields search covers
+    /// (`ItemMatcher.forEachShownField`), folded (unreadable items: none).
     private var texts = SearchTexts()
+    /// Every row's kind name (unreadable items: ""), for `kind:` words.
+    private var kinds: [String] = []
     /// Each row's position in `sorted` by id, so finding the selection after a key typed into the
     /// filter is a lookup, not a walk over up to 100,000 rows.
     private var positions: [String: Int] = [:]
@@ -26,6 +29,7 @@ struct ListIndex: Sendable, Equatable {
             if row.needsReview { needingReview += 1 }
         }
         texts.reserveCapacity(rows: sorted.count)
+        kinds = sorted.map { $0.item?.entry.kind ?? "" }
         for row in sorted {
             texts.appendRow { bytes in
                 guard let item = row.item else { return }
@@ -38,6 +42,10 @@ struct ListIndex: Sendable, Equatable {
                 add(item.entry.notes)
                 item.origins.forEach(add)
                 item.tags.forEach(add)
+                ItemMatcher.forEachShownField(of: item.entry) { field in
+                    add(field)
+                    return false
+                }
             }
         }
     }
@@ -49,7 +57,17 @@ struct ListIndex: Sendable, Equatable {
 
     /// The rows the filter `query` lets through, in sort order.
     func visible(query: String) -> [ScreenItem] {
-        rows(matching: ItemFilter.words(query)).map { sorted[$0] }
+        let query = ItemFilter.query(query)
+        let found = rows(ofKinds: query.kinds, among: query.words.isEmpty ? nil : rows(matching: query.words))
+        return found.map { $0.map { sorted[$0] } } ?? sorted
+    }
+
+    /// Positions in `sorted` of the rows whose kind's name starts with one of `kinds`, among
+    /// `candidates` (every row when nil); `candidates` unchanged when `kinds` is empty.
+    func rows(ofKinds kinds: [String], among candidates: [Int]?) -> [Int]? {
+        guard !kinds.isEmpty else { return candidates }
+        let keeps = { (position: Int) in kinds.contains { self.kinds[position].hasPrefix($0) } }
+        return candidates.map { $0.filter(keeps) } ?? self.kinds.indices.filter(keeps)
     }
 
     /// Positions in `sorted` of the rows holding every word; only `candidates` are looked at when

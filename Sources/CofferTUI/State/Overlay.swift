@@ -4,6 +4,8 @@ import CofferCore
 enum Overlay: Sendable, Equatable {
     case help
     case confirm(Confirmation)
+    /// Which kind a new item is.
+    case chooseKind(KindQuestion)
 }
 
 /// A yes/no question before something that cannot be taken back.

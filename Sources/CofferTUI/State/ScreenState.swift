@@ -79,7 +79,8 @@ struct ScreenState: Sendable, Equatable {
     /// Recomputes `visibleItems`, reusing what `filterMemo` remembers of earlier queries.
     private mutating func filterVisibleItems(fromScratch: Bool) {
         if fromScratch { filterMemo = FilterMemo() }
-        let words = ItemFilter.words(list.filter.text)
+        let query = ItemFilter.query(list.filter.text)
+        let words = query.words
         var rows: [Int]?
         if !words.isEmpty {
             let found = filterMemo.rows(for: words)
@@ -87,6 +88,6 @@ struct ScreenState: Sendable, Equatable {
             filterMemo.remember(words, rows: found)
             rows = found
         }
-        visibleItems = VisibleRows(sorted: index.sorted, positions: rows)
+        visibleItems = VisibleRows(sorted: index.sorted, positions: index.rows(ofKinds: query.kinds, among: rows))
     }
 }

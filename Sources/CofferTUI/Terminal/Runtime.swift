@@ -398,6 +398,8 @@ final class Runtime {
     private func save(_ item: Item, base: Item?) {
         guard let vault else { return }
         let inbox = self.inbox
+        // Custom fields the form added get their ids here: `Update` makes no random numbers.
+        let item = ItemForm.givingIDs(toFieldsAddedIn: item, over: base, newID: Item.newID)
         Task.detached {
             do {
                 guard let base else {

@@ -3,15 +3,18 @@ enum Action: String, Sendable, Hashable, CaseIterable {
     // Moving around.
     case moveUp, moveDown, pageUp, pageDown, moveToTop, moveToBottom, open, back
     // The list.
-    case startFilter, keepFilter, clearFilter, toggleSort
+    case startFilter, keepFilter, clearFilter, toggleSort, cycleKindFilter
     // Items.
-    case newItem, editItem, deleteItem, copyPassword, copyUsername, copyOrigin, copyTOTP, toggleReveal
+    case newItem, editItem, deleteItem, copyPassword, copyUsername, copyOrigin, copyTOTP, copyField, toggleReveal
+    // The kind of a new item.
+    case chooseKind, cancelChoice
     // Everywhere.
     case syncNow, reviewConflicts, lock, help, closeHelp, quit, redraw
     // Passphrase prompts.
     case submitPassphrase, switchPassphraseField, clearOrQuit
     // The item form.
     case nextField, previousField, save, cancelEdit, openGenerator, insertNewline, toggleDisabled
+    case addCustomField, removeCustomField, moveCustomFieldUp, moveCustomFieldDown, cycleCustomFieldType
     // The generator.
     case longer, shorter, toggleWords, toggleLowercase, toggleUppercase, toggleDigits, toggleSymbols
     case regenerate, usePassword, closeGenerator

@@ -13,8 +13,9 @@ enum KeyBindings {
     static let table: [KeyBinding] = [
         // Moving around.
         KeyBinding(keys: [.down, .character("j")], action: .moveDown, description: "Move down",
-                   contexts: browsing),
-        KeyBinding(keys: [.up, .character("k")], action: .moveUp, description: "Move up", contexts: browsing),
+                   contexts: browsing.union([.kindChoice])),
+        KeyBinding(keys: [.up, .character("k")], action: .moveUp, description: "Move up",
+                   contexts: browsing.union([.kindChoice])),
         KeyBinding(keys: [.down], action: .moveDown, description: "Move down", contexts: [.filter]),
         KeyBinding(keys: [.up], action: .moveUp, description: "Move up", contexts: [.filter]),
         KeyBinding(keys: [.pageDown, .control("f")], action: .pageDown, description: "Page down",
@@ -43,24 +44,25 @@ enum KeyBindings {
                    }),
         KeyBinding(keys: [.character("t")], action: .toggleSort, description: "Sort: title / modified",
                    hint: "t sort", contexts: [.list]),
+        KeyBinding(keys: [.character("K")], action: .cycleKindFilter, description: "One kind; K again: next",
+                   contexts: [.list]),
 
         // Items.
-        KeyBinding(keys: [.character("n")], action: .newItem, description: "New item", hint: "n new",
+        KeyBinding(keys: [.character("n")], action: .newItem, description: "New item (asks its kind)", hint: "n new",
                    contexts: [.list, .detail]),
         KeyBinding(keys: [.character("e")], action: .editItem, description: "Edit the item", hint: "e edit",
                    contexts: [.list, .detail], disabledReason: needsReadableItem),
         KeyBinding(keys: [.character("d")], action: .deleteItem, description: "Delete (asks first)",
                    hint: "d delete", contexts: [.list, .detail], disabledReason: needsSelection),
+        // On the detail page ↵ copies any field, so the hint line names that instead of c and u.
         KeyBinding(keys: [.character("c")], action: .copyPassword, description: "Copy the password",
-                   hint: "c copy pw", contexts: [.list, .detail], disabledReason: { state in
-                       needsReadableItem(state) ?? (state.currentItem?.item?.entry.password.isEmpty == true
-                           ? "The item has no password." : nil)
-                   }),
+                   hint: "c copy pw", contexts: [.list], disabledReason: needsPassword),
+        KeyBinding(keys: [.character("c")], action: .copyPassword, description: "Copy the password",
+                   contexts: [.detail], disabledReason: needsPassword),
         KeyBinding(keys: [.character("u")], action: .copyUsername, description: "Copy the username",
-                   hint: "u copy user", contexts: [.list, .detail], disabledReason: { state in
-                       needsReadableItem(state) ?? (state.currentItem?.item?.entry.username.isEmpty == true
-                           ? "The item has no username." : nil)
-                   }),
+                   hint: "u copy user", contexts: [.list], disabledReason: needsUsername),
+        KeyBinding(keys: [.character("u")], action: .copyUsername, description: "Copy the username",
+                   contexts: [.detail], disabledReason: needsUsername),
         KeyBinding(keys: [.character("o")], action: .copyOrigin, description: "Copy the first origin",
                    contexts: [.list, .detail], disabledReason: { state in
                        needsReadableItem(state) ?? (state.currentItem?.item?.origins.isEmpty == true
@@ -70,12 +72,29 @@ enum KeyBindings {
                    contexts: [.list, .detail], disabledReason: { state in
                        needsReadableItem(state) ?? state.currentItem?.item.flatMap(totpProblem)
                    }),
-        KeyBinding(keys: [.character("r")], action: .toggleReveal, description: "Reveal / hide passwords",
+        KeyBinding(keys: [.enter], action: .copyField, description: "Copy the field at ▸",
+                   hint: "↵ copy", contexts: [.detail], disabledReason: { state in
+                       if let reason = needsReadableItem(state) { return reason }
+                       guard case .detail(let detail) = state.page, let item = state.currentItem?.item,
+                             let field = detail.selectedField(in: item) else { return "No field is selected." }
+                       return field.copyProblem(in: item)
+                   }),
+        KeyBinding(keys: [.character("r")], action: .toggleReveal, description: "Reveal / hide secrets",
                    hint: "r reveal", contexts: [.detail, .review]),
         KeyBinding(keys: [.character("v")], action: .reviewConflicts, description: "Review merged items (⚑)",
                    hint: "v review", contexts: [.list, .detail], disabledReason: { state in
                        state.unreviewedCount == 0 ? "No merged item waits for review." : nil
                    }),
+
+        // The kind of a new item.
+        KeyBinding(keys: [.enter], action: .chooseKind, description: "New item of the kind marked", hint: "↵ choose",
+                   contexts: [.kindChoice]),
+        KeyBinding(keys: ItemKind.known.map(\.key), action: .chooseKind,
+                   description: "New " + ItemKind.known.map { "\($0.key.displayName) \($0.label.lowercased())" }
+                       .joined(separator: ", "),
+                   hint: ItemKind.known.map(\.key.displayName).joined(separator: "/") + " kind", contexts: [.kindChoice]),
+        KeyBinding(keys: [.escape], action: .cancelChoice, description: "Cancel", hint: "Esc cancel",
+                   contexts: [.kindChoice]),
 
         // Conflict review.
         KeyBinding(keys: [.character(" "), .tab], action: .swapChoice, description: "Swap the value kept",
@@ -103,9 +122,33 @@ enum KeyBindings {
         KeyBinding(keys: [.escape], action: .cancelEdit, description: "Cancel (asks if changed)",
                    hint: "Esc cancel", contexts: [.form]),
         KeyBinding(keys: [.control("g")], action: .openGenerator, description: "Password generator",
-                   hint: "^G generate", contexts: [.form]),
-        KeyBinding(keys: [.control("r")], action: .toggleReveal, description: "Reveal / hide password",
-                   hint: "^R reveal", contexts: [.form]),
+                   hint: "^G generate", contexts: [.form], disabledReason: { state in
+                       guard case .form(let form) = state.page, form.generatorField == nil else { return nil }
+                       return "Only a password or a hidden field takes a generated password."
+                   }),
+        KeyBinding(keys: [.control("r")], action: .toggleReveal, description: "Reveal / hide secret fields",
+                   hint: "^R reveal", contexts: [.form], disabledReason: { state in
+                       guard case .form(let form) = state.page, !form.hasSecrets else { return nil }
+                       return "Nothing here is masked."
+                   }),
+        KeyBinding(keys: [.control("n")], action: .addCustomField, description: "Add a custom field",
+                   hint: "^N add field", contexts: [.form], disabledReason: { state in
+                       guard case .form(let form) = state.page else { return nil }
+                       if !form.editsFields {
+                           return "This kind comes from a newer version: its fields are kept as they are."
+                       }
+                       return form.custom.count < ItemValidation.customFieldLimit
+                           ? nil : "An item holds at most \(ItemValidation.customFieldLimit) custom fields."
+                   }),
+        KeyBinding(keys: [.control("x")], action: .removeCustomField, description: "Remove this custom field",
+                   contexts: [.form], disabledReason: { needsCustomField($0) }),
+        KeyBinding(keys: [.control("t")], action: .cycleCustomFieldType,
+                   description: "This custom field's type (text, hidden…)", contexts: [.form],
+                   disabledReason: { needsCustomField($0) }),
+        KeyBinding(keys: [.pageUp], action: .moveCustomFieldUp, description: "Move this custom field up",
+                   contexts: [.form], disabledReason: { needsCustomField($0, movedBy: -1) }),
+        KeyBinding(keys: [.pageDown], action: .moveCustomFieldDown, description: "Move this custom field down",
+                   contexts: [.form], disabledReason: { needsCustomField($0, movedBy: 1) }),
         KeyBinding(keys: [.control("j")], action: .insertNewline, description: "New line (notes)", contexts: [.form],
                    disabledReason: { state in
                        if case .form(let form) = state.page, form.focus == .notes { return nil }
@@ -218,6 +261,14 @@ enum KeyBindings {
         }
     }
 
+    static func needsPassword(_ state: ScreenState) -> String? {
+        needsReadableItem(state) ?? (state.currentItem?.item?.entry.password.isEmpty == true ? "The item has no password." : nil)
+    }
+
+    static func needsUsername(_ state: ScreenState) -> String? {
+        needsReadableItem(state) ?? (state.currentItem?.item?.entry.username.isEmpty == true ? "The item has no username." : nil)
+    }
+
     /// Why an item gives no TOTP code, or nil when it does.
     static func totpProblem(_ item: Item) -> String? {
         do {
@@ -236,6 +287,18 @@ enum KeyBindings {
         if let reason = needsReviewRow(state) { return reason }
         if case .review(let review) = state.page, review.currentField == nil {
             return "No field differs here, so nothing to swap: a accepts the merge."
+        }
+        return nil
+    }
+
+    /// Why the custom-field keys do nothing: the focus is not on a custom field (or, moving it by
+    /// `offset`, it is already first or last).
+    static func needsCustomField(_ state: ScreenState, movedBy offset: Int = 0) -> String? {
+        guard case .form(let form) = state.page, let index = form.customIndex(form.focus.customID) else {
+            return "Only on a custom field (^N adds one)."
+        }
+        guard form.custom.indices.contains(index + offset) else {
+            return offset < 0 ? "It is the first custom field." : "It is the last custom field."
         }
         return nil
     }

@@ -1,6 +1,6 @@
 /// Where keys go: each page, and each part of a page that takes its own keys.
 enum KeyContext: String, Sendable, Hashable, CaseIterable {
-    case firstRun, locked, list, filter, detail, form, generator, review, devices, health, confirm, help
+    case firstRun, locked, list, filter, detail, form, generator, review, devices, health, confirm, kindChoice, help
 
     /// Whether printable keys without a binding are typed into a field.
     var takesText: Bool {
@@ -29,6 +29,7 @@ enum KeyContext: String, Sendable, Hashable, CaseIterable {
         switch state.overlay {
         case .help: return .help
         case .confirm: return .confirm
+        case .chooseKind: return .kindChoice
         case nil: return page(of: state)
         }
     }
@@ -46,6 +47,7 @@ enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .devices: return "Devices"
         case .health: return "Password health"
         case .confirm: return "Confirm"
+        case .kindChoice: return "New item"
         case .help: return "Help"
         }
     }

@@ -56,11 +56,11 @@ extension Update {
         guard case .form(var form) = state.page else { return [] }
         var effects: [Effect] = []
         switch action {
-        case .nextField:
-            form.focus = ItemForm.Field(rawValue: (form.focus.rawValue + 1) % ItemForm.Field.allCases.count) ?? .title
-        case .previousField:
-            let count = ItemForm.Field.allCases.count
-            form.focus = ItemForm.Field(rawValue: (form.focus.rawValue + count - 1) % count) ?? .title
+        case .nextField, .previousField:
+            let fields = form.fields
+            let index = fields.firstIndex(of: form.focus) ?? 0
+            let step = action == .nextField ? 1 : fields.count - 1
+            form.focus = fields[(index + step) % fields.count]
         case .save:
             effects = save(&form, state: &state, now: now)
             if effects.isEmpty, form.problems.isEmpty, form.formProblems.isEmpty, state.overlay == nil {
@@ -78,8 +78,10 @@ extension Update {
             leaveForm(&state)
             return []
         case .openGenerator:
+            guard let target = form.generatorField else { return [] }
             let generator = GeneratorState()
             form.generator = generator
+            form.generatorTarget = target
             effects = [.generatePassword(generator.settings)]
         case .insertNewline:
             form.texts[.notes]?.insert("\n")
@@ -88,13 +90,23 @@ extension Update {
             form.isDisabled.toggle()
             form.hasChanges = true
         case .usePassword:
-            guard let preview = form.generator?.preview else { return [] }
-            form.texts[.password]?.replace(with: preview)
-            form.problems[.password] = nil
+            guard let preview = form.generator?.preview, let target = form.generatorTarget else { return [] }
+            form.texts[target]?.replace(with: preview)
+            form.problems[target] = nil
             form.generator = nil
+            form.generatorTarget = nil
             form.hasChanges = true
         case .closeGenerator:
             form.generator = nil
+            form.generatorTarget = nil
+        case .addCustomField:
+            form.addCustomField()
+        case .removeCustomField:
+            form.removeFocusedCustomField()
+        case .moveCustomFieldUp, .moveCustomFieldDown:
+            form.moveFocusedCustomField(by: action == .moveCustomFieldUp ? -1 : 1)
+        case .cycleCustomFieldType:
+            form.cycleFocusedCustomFieldType()
         case .longer, .shorter, .toggleWords, .toggleLowercase, .toggleUppercase, .toggleDigits, .toggleSymbols,
              .regenerate:
             guard var generator = form.generator else { return [] }
@@ -149,9 +161,15 @@ extension Update {
 
     /// What the notice says after a save; a merge with another process's change is spelled out.
     static func savedMessage(_ item: Item, mergedConflicts: [String]?) -> String {
-        guard let conflicts = mergedConflicts else { return "Saved “\(item.title)”." }
-        guard !conflicts.isEmpty else { return "Saved “\(item.title)”, merged with a change made elsewhere meanwhile." }
-        return "Saved “\(item.title)”; \(conflicts.joined(separator: ", ")) also changed elsewhere: yours kept, "
+        let title = TerminalText.line(item.title)
+        guard let conflicts = mergedConflicts else { return "Saved “\(title)”." }
+        guard !conflicts.isEmpty else { return "Saved “\(title)”, merged with a change made elsewhere meanwhile." }
+        // A custom field goes by its label (its merge name is its id).
+        let names = conflicts.map { name in
+            ItemField(rawValue: name).customID.flatMap { item.entry[custom: $0] }.map { "“\(TerminalText.line($0.label))”" }
+                ?? TerminalText.line(name)
+        }
+        return "Saved “\(title)”; \(names.joined(separator: ", ")) also changed elsewhere: yours kept, "
             + "the other value in history (⚑, v to review)."
     }
 
@@ -161,7 +179,7 @@ extension Update {
         let (item, problems) = formItem(form, now: now)
         guard problems.isEmpty else { return place(problems, in: &form) }
         state.overlay = .confirm(Confirmation(
-            question: "“\(item.title)” was removed elsewhere. Keep your version as a new item?",
+            question: "“\(TerminalText.name(item.title))” was removed elsewhere. Keep your version as a new item?",
             action: .keepAsNewItem(item), askedOn: .form(itemID: form.itemID)))
     }
 
@@ -187,28 +205,49 @@ extension Update {
     }
 
     /// The item the form describes (its base with the form's fields), and what is wrong with it.
+    ///
+    /// Only the fields the form shows are written: a newer version's members, and every field of
+    /// a kind this version does not know (only its title, tags and notes are edited), stay as the
+    /// base has them.
     static func formItem(_ form: ItemForm, now: Date) -> (item: Item, problems: [FieldProblem]) {
         // A new item gets its real id from the runtime; this one only has to pass validation.
-        var item = form.base ?? Item(id: "new", title: "", created: Timestamp(now))
+        var item = form.base ?? Item(id: "new", title: "", entry: Entry(kind: form.kindName), created: Timestamp(now))
         item.title = form.text(.title)
-        item.entry.username = form.text(.username)
-        item.entry.password = form.text(.password)
-        item.entry.notes = form.text(.notes)
-        let totp = form.text(.totp).trimmingCharacters(in: .whitespacesAndNewlines)
-        // The stored text stays as it was unless the secret changed: no history entry for blanks.
-        if totp != (item.entry.totp ?? "").trimmingCharacters(in: .whitespacesAndNewlines) {
-            item.entry.totp = totp.isEmpty ? nil : totp
-        }
-        item.origins = ItemForm.list(form.text(.origins))
         item.tags = ItemForm.list(form.text(.tags))
-        item.disabled = form.isDisabled
-        var problems = ItemValidation.problems(in: item)
+        item.entry.notes = form.text(.notes)
+        var problems: [FieldProblem] = []
+        if let kind = form.kind {
+            for field in kind.fields where field.name != "totp" {
+                item.entry[field: field.name] = form.text(.kind(field.name))
+            }
+            if kind == .login {
+                let totp = form.text(.totp).trimmingCharacters(in: .whitespacesAndNewlines)
+                // The stored text stays as it was unless the secret changed: no history entry for blanks.
+                if totp != (item.entry.totp ?? "").trimmingCharacters(in: .whitespacesAndNewlines) {
+                    item.entry.totp = totp.isEmpty ? nil : totp
+                }
+            }
+            item.origins = ItemForm.list(form.text(.origins))
+            item.disabled = form.isDisabled
+            item.entry.custom = form.custom.map { row in
+                CustomField(id: row.id, label: form.text(.customLabel(row.id)), value: form.text(.customValue(row.id)),
+                            typeName: row.type)
+            }
+        }
+        problems += ItemValidation.problems(in: item)
         // A secret that yields no code is refused here as `add`/`edit --totp` refuse it.
         do {
             _ = try item.totpGenerator()
         } catch {
             if case .invalidTOTP(let problem) = error {
                 problems.append(FieldProblem(field: "entry.totp", reason: problem.description))
+            }
+        }
+        for (index, field) in item.entry.custom.enumerated() where field.fieldType == .totp && !field.value.isEmpty {
+            do {
+                _ = try TOTP(parsing: field.value)
+            } catch {
+                problems.append(FieldProblem(field: "custom[\(index)].value", reason: error.description))
             }
         }
         return (item, problems)
@@ -219,14 +258,15 @@ extension Update {
         form.problems = [:]
         form.formProblems = []
         for problem in problems {
-            let (field, message) = describe(problem)
+            let (field, message) = describe(problem, in: form)
             if let field { form.problems[field, default: []].append(message) } else { form.formProblems.append(message) }
         }
-        if let first = form.problems.keys.min() { form.focus = first }
+        let fields = form.fields
+        if let first = fields.first(where: { form.problems[$0] != nil }) { form.focus = first }
     }
 
     /// The form field a vault problem belongs to, and the message shown under it.
-    static func describe(_ problem: FieldProblem) -> (ItemForm.Field?, String) {
+    static func describe(_ problem: FieldProblem, in form: ItemForm) -> (ItemForm.Field?, String) {
         let reason = problem.reason.prefix(1).uppercased() + problem.reason.dropFirst() + "."
         let name = problem.field
         func indexed(_ prefix: String, _ noun: String) -> String? {
@@ -235,15 +275,23 @@ extension Update {
             }
             return "The \(ordinal(index + 1)) \(noun) \(problem.reason)."
         }
+        let fields = form.fields
         switch name {
         case "title": return (.title, reason)
-        case "entry.username": return (.username, reason)
-        case "entry.password": return (.password, reason)
         case "entry.notes": return (.notes, reason)
-        case "entry.totp": return (.totp, reason)
         default:
-            if let message = indexed("origins", "origin") { return (.origins, message) }
+            if name.hasPrefix("entry."), fields.contains(.kind(String(name.dropFirst("entry.".count)))) {
+                return (.kind(String(name.dropFirst("entry.".count))), reason)
+            }
+            if let message = indexed("origins", "origin"), fields.contains(.origins) { return (.origins, message) }
             if let message = indexed("tags", "tag") { return (.tags, message) }
+            // custom[3].label, custom[3].value, custom[3].id, custom[3].type
+            if name.hasPrefix("custom["), let close = name.firstIndex(of: "]"),
+               let index = Int(name[name.index(name.startIndex, offsetBy: 7)..<close]), form.custom.indices.contains(index) {
+                let id = form.custom[index].id
+                let member = name[name.index(after: close)...].drop { $0 == "." }
+                return (member == "value" ? .customValue(id) : .customLabel(id), "Its \(member) \(problem.reason).")
+            }
             return (nil, problem.description.prefix(1).uppercased() + problem.description.dropFirst() + ".")
         }
     }

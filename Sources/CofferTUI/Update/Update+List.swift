@@ -27,13 +27,18 @@ extension Update {
             state.list.sort = state.list.sort == .title ? .modified : .title
             keepSelectionVisible(in: &state)
         case .newItem:
-            state.page = .form(ItemForm())
+            state.overlay = .chooseKind(KindQuestion(askedOn: state.page.identity))
+        case .cycleKindFilter:
+            state.list.filter = TextField(ItemFilter.nextKind(in: state.list.filter.text))
+            keepSelectionVisible(in: &state)
+        case .copyField:
+            return copySelectedField(in: &state, now: now)
         case .editItem:
             guard let item = state.currentItem?.item else { return [] }
             state.page = .form(ItemForm(editing: item))
         case .deleteItem:
             guard let item = state.currentItem else { return [] }
-            state.overlay = .confirm(Confirmation(question: "Delete “\(item.displayTitle)”?",
+            state.overlay = .confirm(Confirmation(question: "Delete “\(TerminalText.name(item.displayTitle))”?",
                                                   action: .deleteItem(id: item.id), askedOn: state.page.identity))
         case .copyPassword:
             return copy(.password, in: &state, now: now)
@@ -52,25 +57,45 @@ extension Update {
         return []
     }
 
+    /// Copies one of the current item's values the copy keys name (`c`, `u`, `o`, `T`).
     static func copy(_ field: ClipboardCountdown.Field, in state: inout ScreenState, now: Date) -> [Effect] {
         guard let item = state.currentItem?.item else { return [] }
-        let value: String
+        let value: String?
         switch field {
         case .password: value = item.entry.password
         case .username: value = item.entry.username
-        case .origin: value = item.origins.first ?? ""
+        case .origin: value = item.origins.first
         case .totp:
             // The key is disabled for items without a usable secret; the code is the one shown now.
-            guard let code = (try? item.totpGenerator())??.code(at: now) else { return [] }
-            value = code
+            value = (try? item.totpGenerator())??.code(at: now)
+        default: value = nil
         }
+        guard let value else { return [] }
+        return copy(value, as: field, of: item, in: &state, now: now)
+    }
+
+    /// Copies the detail page's field under the cursor (Enter).
+    static func copySelectedField(in state: inout ScreenState, now: Date) -> [Effect] {
+        guard case .detail(let detail) = state.page, let item = state.item(detail.itemID)?.item,
+              let field = detail.selectedField(in: item), let value = field.copiedValue(in: item, at: now) else { return [] }
+        return copy(value, as: ClipboardCountdown.Field(name: field.name(in: item)), of: item, in: &state, now: now)
+    }
+
+    /// Puts `value` on the clipboard until the countdown ends, and says what was copied.
+    static func copy(_ value: String, as field: ClipboardCountdown.Field, of item: Item, in state: inout ScreenState,
+                     now: Date) -> [Effect] {
         state.clipboard = ClipboardCountdown(field: field, until: now.addingTimeInterval(state.settings.clipboardSeconds))
-        state.notice = Notice("Copied the \(field.rawValue) of “\(item.title)”.",
+        state.notice = Notice("Copied the \(field.name) of “\(TerminalText.line(item.title))”.",
                               until: now.addingTimeInterval(Notice.lifetime))
         return [.copyToClipboard(SecretText(value))]
     }
 
     static func move(_ action: Action, in state: inout ScreenState, now: Date) -> [Effect] {
+        if case .chooseKind(var question) = state.overlay {
+            question.cursor = moved(question.cursor, by: action, count: ItemKind.known.count, page: 1)
+            state.overlay = .chooseKind(question)
+            return []
+        }
         switch state.page {
         case .list:
             let rows = state.visibleItems
@@ -79,12 +104,8 @@ extension Update {
             state.list.selectedID = rows[target].id
             keepSelectionVisible(in: &state)
         case .detail(var detail):
-            guard let item = state.item(detail.itemID) else { return [] }
-            let lines = DetailLayout.lines(for: item, state: state, detail: detail, now: now).count
-            // The page's rows: all but the title bar, the hint line and the status bar.
-            let room = max(1, state.size.height - 3)
-            let last = max(0, lines - room)
-            detail.scroll = min(last, moved(detail.scroll, by: action, count: last + 1, page: room))
+            guard let row = state.item(detail.itemID) else { return [] }
+            moveInDetail(&detail, of: row, by: action, state: state, now: now)
             state.page = .detail(detail)
         case .review(var review):
             let count = review.rows.count
@@ -103,6 +124,44 @@ extension Update {
             break
         }
         return []
+    }
+
+    /// The detail page's cursor and scroll after a movement. ↑/↓ move the cursor from field to
+    /// field, scrolling to keep it in view, and scroll the page a line past the first and the last
+    /// (the history is below the fields); page keys scroll; Home and End go to the first and last
+    /// field and the page's ends.
+    static func moveInDetail(_ detail: inout DetailState, of row: ScreenItem, by action: Action, state: ScreenState,
+                             now: Date) {
+        let lines = DetailLayout.lines(for: row, state: state, detail: detail, now: now)
+        // The page's rows: all but the title bar, the hint line and the status bar.
+        let room = max(1, state.size.height - 3)
+        let last = max(0, lines.count - room)
+        let fieldLines = lines.indices.filter { lines[$0].field != nil }
+        let selected = row.item.flatMap(detail.selectedField)
+        let current = fieldLines.firstIndex { lines[$0].field == selected }
+        var target: Int?
+        switch action {
+        case .moveDown:
+            if let current, current + 1 < fieldLines.count { target = fieldLines[current + 1] } else { detail.scroll += 1 }
+        case .moveUp:
+            if let current, current > 0 { target = fieldLines[current - 1] } else { detail.scroll -= 1 }
+        case .moveToTop:
+            target = fieldLines.first
+            detail.scroll = 0
+        case .moveToBottom:
+            target = fieldLines.last
+            detail.scroll = last
+        case .pageUp, .pageDown:
+            detail.scroll = moved(min(detail.scroll, last), by: action, count: last + 1, page: room)
+        default:
+            break
+        }
+        if let target {
+            detail.selected = lines[target].field
+            if target < detail.scroll { detail.scroll = target }
+            if target >= detail.scroll + room { detail.scroll = target - room + 1 }
+        }
+        detail.scroll = max(0, min(last, detail.scroll))
     }
 
     /// `index` after a movement, within 0..<count.
@@ -155,7 +214,7 @@ extension Update {
         state.items.removeAll { $0.id == id }
         if case .detail(let detail) = state.page, detail.itemID == id { state.page = .list }
         keepSelectionVisible(in: &state)
-        state.notice = Notice("Deleted “\(title)”.", until: now.addingTimeInterval(Notice.lifetime))
+        state.notice = Notice("Deleted “\(TerminalText.line(title))”.", until: now.addingTimeInterval(Notice.lifetime))
         let effects = [.reload] + schedule(state.scheduler.handle(.localChange, now: now), in: &state, now: now)
         // The keys typed after the confirmation act on the page the deletion leads to.
         guard let keys = endAwaiting(.deletion(itemID: id), in: &state) else { return effects }

@@ -109,7 +109,7 @@ enum Update {
                 state.notice = Notice(reason, until: now.addingTimeInterval(Notice.lifetime))
                 return []
             }
-            return perform(binding.action, in: &state, now: now)
+            return perform(binding.action, key: key, in: &state, now: now)
         }
         return context.takesText ? type(key, in: &state, now: now) : []
     }
@@ -124,13 +124,19 @@ enum Update {
         }
     }
 
-    static func perform(_ action: Action, in state: inout ScreenState, now: Date) -> [Effect] {
+    /// Does what `action` does; `key` is the key that asked for it (a kind's letter picks that kind).
+    static func perform(_ action: Action, key: Key, in state: inout ScreenState, now: Date) -> [Effect] {
         switch action {
         case .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom:
             return move(action, in: &state, now: now)
-        case .open, .back, .startFilter, .keepFilter, .clearFilter, .toggleSort, .newItem, .editItem, .deleteItem,
-             .copyPassword, .copyUsername, .copyOrigin, .copyTOTP, .reviewConflicts:
+        case .open, .back, .startFilter, .keepFilter, .clearFilter, .toggleSort, .cycleKindFilter, .newItem, .editItem,
+             .deleteItem, .copyPassword, .copyUsername, .copyOrigin, .copyTOTP, .copyField, .reviewConflicts:
             return performBrowsing(action, in: &state, now: now)
+        case .chooseKind:
+            return chooseKind(ItemKind.picked(by: key), in: &state)
+        case .cancelChoice:
+            state.overlay = nil
+            return []
         case .toggleReveal:
             return toggleReveal(in: &state)
         case .syncNow:
@@ -150,6 +156,7 @@ enum Update {
         case .submitPassphrase, .switchPassphraseField, .clearOrQuit:
             return performPassphrase(action, in: &state, now: now)
         case .nextField, .previousField, .save, .cancelEdit, .openGenerator, .insertNewline, .toggleDisabled,
+             .addCustomField, .removeCustomField, .moveCustomFieldUp, .moveCustomFieldDown, .cycleCustomFieldType,
              .longer, .shorter, .toggleWords, .toggleLowercase, .toggleUppercase, .toggleDigits, .toggleSymbols,
              .regenerate, .usePassword, .closeGenerator:
             return performForm(action, in: &state, now: now)
@@ -167,10 +174,10 @@ enum Update {
     static func toggleReveal(in state: inout ScreenState) -> [Effect] {
         switch state.page {
         case .detail(var detail):
-            detail.isPasswordRevealed.toggle()
+            detail.isRevealed.toggle()
             state.page = .detail(detail)
         case .form(var form):
-            form.isPasswordRevealed.toggle()
+            form.isRevealed.toggle()
             state.page = .form(form)
         case .review(var review):
             review.isRevealed.toggle()
@@ -204,10 +211,25 @@ enum Update {
         }
     }
 
-    /// Closes a question whose page has gone, unanswered (`Confirmation.stands(in:)`).
+    /// Closes a question whose page has gone, unanswered (`Confirmation.stands(in:)`; `n`'s
+    /// question about the kind goes with its page too).
     static func closeStaleQuestion(in state: inout ScreenState) -> [Effect] {
-        guard case .confirm(let confirmation) = state.overlay, !confirmation.stands(in: state) else { return [] }
-        return closeOverlay(in: &state)
+        switch state.overlay {
+        case .confirm(let confirmation) where !confirmation.stands(in: state):
+            return closeOverlay(in: &state)
+        case .chooseKind(let question) where question.askedOn != state.page.identity:
+            return closeOverlay(in: &state)
+        default:
+            return []
+        }
+    }
+
+    /// Opens the form of a new item of `kind` (nil: the kind the question's cursor is on).
+    static func chooseKind(_ kind: ItemKind?, in state: inout ScreenState) -> [Effect] {
+        guard case .chooseKind(let question) = state.overlay else { return [] }
+        state.overlay = nil
+        state.page = .form(ItemForm(kind: kind ?? question.kind))
+        return []
     }
 
     /// Closes the help or a question without an answer. An invitation's question is answered no,

@@ -32,6 +32,9 @@ final class ScreenSession {
 
     var screen: String { tmux.screen }
 
+    /// What the screen put on the clipboard (tmux keeps what OSC 52 sets).
+    var pasteBuffer: String { tmux.pasteBuffer }
+
     /// The pid of the `coffer` the pane's shell runs.
     var cofferPID: Int32? { tmux.programPID }
 
@@ -79,12 +82,14 @@ final class ScreenSession {
         expect("unlocked", timeout: 30, file: file, line: line)
     }
 
-    /// Adds an item from the list page (`n`, the title, Enter) and waits for "Saved" (the
-    /// screen's acknowledgement), then goes back to the list. Returns whether it came.
+    /// Adds a login from the list page (`n`, Enter for the kind, the title, Enter) and waits for
+    /// "Saved" (the screen's acknowledgement), then goes back to the list. Returns whether it came.
     @discardableResult
     func addItem(title: String, file: StaticString = #filePath, line: UInt = #line) throws -> Bool {
         try press("n")
-        expect("New item", file: file, line: line)
+        expect("which kind?", file: file, line: line)
+        try press("Enter")
+        expect("New item · Login", file: file, line: line)
         try type(title)
         try press("Enter")
         let saved = expect("Saved “\(title)”", file: file, line: line)

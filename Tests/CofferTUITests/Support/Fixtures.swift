@@ -57,6 +57,48 @@ enum Fixtures {
         entry: Entry(username: "", password: "long wifi passphrase"),
         created: timestamp("2026-04-01T08:00:00.000Z"), modified: timestamp("2026-04-01T08:00:00.000Z"))
 
+    // MARK: Kinds
+
+    /// A card with every field, a text, a hidden and a TOTP custom field.
+    static let visa = Item(
+        id: "h8", title: "Visa", tags: ["finance"],
+        entry: Entry(kind: "card", notes: "Call 0800 123 456 if lost.",
+                     fields: ["cardholder": "Alice Smith", "number": "4111 1111 1111 1111", "expiry_month": "12",
+                              "expiry_year": "2029", "code": "737", "pin": "4321"],
+                     custom: [CustomField(id: "f-hint", label: "PIN hint", value: "the usual one"),
+                              CustomField(id: "f-line", label: "Bank line", value: "+44 20 7946 0000", type: .hidden),
+                              CustomField(id: "f-3ds", label: "3-D Secure", value: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ",
+                                          type: .totp)]),
+        created: timestamp("2026-08-01T08:00:00.000Z"), modified: timestamp("2026-11-19T08:00:00.000Z"))
+    /// An identity with some fields empty, a secret one set, and a URL custom field.
+    static let alice = Item(
+        id: "i9", title: "Alice Smith", tags: ["me"],
+        entry: Entry(kind: "identity",
+                     fields: ["first_name": "Alice", "last_name": "Smith", "email": "alice@example.org",
+                              "phone": "+44 20 7946 0001", "address": "1 Long Road", "city": "London",
+                              "postal_code": "N1 9GU", "country": "United Kingdom", "passport": "X1234567"],
+                     custom: [CustomField(id: "f-web", label: "Homepage", value: "https://alice.example", type: .url)]),
+        created: timestamp("2026-07-01T08:00:00.000Z"), modified: timestamp("2026-11-18T08:00:00.000Z"))
+    /// A secure note with a hidden custom field.
+    static let recovery = Item(
+        id: "j10", title: "Recovery codes", tags: [],
+        entry: Entry(kind: "note", notes: "1. abcd-efgh\n2. ijkl-mnop",
+                     custom: [CustomField(id: "f-backup", label: "Backup code", value: "9911-2233", type: .hidden)]),
+        created: timestamp("2026-06-01T08:00:00.000Z"), modified: timestamp("2026-11-17T08:00:00.000Z"))
+    /// An item of a kind a newer version wrote: fields by name, one secret by its name, one whose
+    /// value tries to drive the terminal (OSC 52, a bidi override).
+    static let future = Item(
+        id: "k11", title: "Passkey for example.com", tags: [],
+        entry: Entry(kind: "passkey", notes: "Made on a newer device.",
+                     fields: ["rp_id": "example.com", "pin": "0000", "user_handle": "\u{1B}]52;c;ZXZpbA==\u{07}\u{202E}moc"]),
+        created: timestamp("2026-05-01T08:00:00.000Z"), modified: timestamp("2026-11-16T08:00:00.000Z"))
+
+    /// The list with one item of every kind, one of an unknown kind, and logins.
+    static let kindItems: [ScreenItem] = [
+        ScreenItem(github), ScreenItem(bank), ScreenItem(visa), ScreenItem(alice), ScreenItem(recovery),
+        ScreenItem(future, hasLocalChange: true), ScreenItem(id: "g7", content: .waitingForKey),
+    ]
+
     /// One item per badge, plus wide characters and an item waiting for its key.
     static let items: [ScreenItem] = [
         ScreenItem(github, needsReview: true),
