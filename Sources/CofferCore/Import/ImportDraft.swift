@@ -82,7 +82,7 @@ public struct ImportDraft: Sendable {
     /// kept in the notes rather than lost or refused: a TOTP value Coffer cannot read, and a kind
     /// field its format does not allow (a card's expiry month "13"). A month "07" is stored as
     /// "7", a two-digit year "30" as "2030".
-    public func entry() -> Entry {
+    func entry() -> Entry {
         var extra = extraNotes
         var totp: String? = totp.trimmingCharacters(in: .whitespacesAndNewlines)
         if let text = totp, !text.isEmpty, (try? TOTP(parsing: text)) == nil {

@@ -21,8 +21,6 @@ public enum KeePassXCXML {
         public var recycled: Int
     }
 
-    static let standardKeys: Set<String> = ["Title", "UserName", "Password", "URL", "Notes", "otp"]
-
     public static func drafts(_ data: Data, file: String) throws(CoreError) -> [ImportDraft] {
         try read(data, file: file).drafts
     }
