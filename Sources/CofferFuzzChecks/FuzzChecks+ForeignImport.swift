@@ -2,20 +2,28 @@ import CofferCore
 import Foundation
 
 extension FuzzChecks {
-    /// The other managers' formats (`import --format firefox|…|pass`), one per input: its first
+    /// The parsers `foreignImport` picks from, by the input's first byte: new ones go last, so
+    /// the seeds and findings of the others keep their selector.
+    static let foreignImportParsers: [(name: String, parse: @Sendable (Data) throws -> [ImportDraft])] = [
+        ("firefox", { try FirefoxCSV.drafts($0, file: "f") }),
+        ("chrome", { try ChromeCSV.drafts($0, file: "f") }),
+        ("keepassxc", { try KeePassXCCSV.drafts($0, file: "f") }),
+        ("1password", { try OnePasswordCSV.drafts($0, file: "f") }),
+        ("bitwarden", { try BitwardenJSON.drafts($0, file: "f") }),
+        ("pass", { [PassEntry.draft(path: "dir/entry", text: String(decoding: $0, as: UTF8.self), modified: nil)] }),
+        ("keepassxc-xml", { try KeePassXCXML.drafts($0, file: "f") }),
+    ]
+
+    /// The format each selector byte picks (modulo their number).
+    public static var foreignImportFormats: [String] { foreignImportParsers.map(\.name) }
+
+    /// The other managers' formats (`import --format firefox|…|pass|keepassxc-xml`), one per input: its first
     /// byte picks the parser (modulo their number), the rest is the file. Each refuses with
     /// `invalidImport` or gives drafts whose items are valid and survive the vault.
     public static func foreignImport(_ data: Data) throws {
         guard let selector = data.first else { return }
         let file = Data(data.dropFirst())
-        let parsers: [(name: String, parse: (Data) throws -> [ImportDraft])] = [
-            ("firefox", { try FirefoxCSV.drafts($0, file: "f") }),
-            ("chrome", { try ChromeCSV.drafts($0, file: "f") }),
-            ("keepassxc", { try KeePassXCCSV.drafts($0, file: "f") }),
-            ("1password", { try OnePasswordCSV.drafts($0, file: "f") }),
-            ("bitwarden", { try BitwardenJSON.drafts($0, file: "f") }),
-            ("pass", { [PassEntry.draft(path: "dir/entry", text: String(decoding: $0, as: UTF8.self), modified: nil)] }),
-        ]
+        let parsers = foreignImportParsers
         let parser = parsers[Int(selector) % parsers.count]
         let items: [Item]
         do {

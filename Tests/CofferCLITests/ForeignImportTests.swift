@@ -69,9 +69,19 @@ final class ForeignImportTests: XCTestCase {
         XCTAssertEqual(login["modified"] as? String, "2024-06-01T12:00:00.123Z")
         let history = try XCTUnwrap(login["history"] as? [[String: Any]])
         XCTAssertEqual(history.compactMap { ($0["patch"] as? [String: Any])?["password"] as? String }, ["old-pw", "older-pw"])
-        XCTAssertTrue((items["Visa"]?["notes"] as? String)?.contains("Number: 4111111111111111") == true)
-        XCTAssertTrue((items["Me"]?["notes"] as? String)?.contains("First name: Zoé") == true)
-        XCTAssertEqual(items["日本 note"]?["notes"] as? String, "secret note\n\nType: Secure note")
+        XCTAssertEqual(login["kind"] as? String, "login")
+        XCTAssertEqual((login["custom"] as? [[String: Any]])?.map { [$0["label"] as? String, $0["value"] as? String, $0["type"] as? String] },
+                       [["PIN", "1234", "hidden"], ["colour", "blue", "text"]])
+        let card = try XCTUnwrap(items["Visa"])
+        XCTAssertEqual(card["kind"] as? String, "card")
+        XCTAssertEqual(card["fields"] as? [String: String], ["cardholder": "Zoé Doe", "number": "4111111111111111", "expiry_month": "12",
+                                                           "expiry_year": "2030", "code": "123"])
+        XCTAssertEqual((card["custom"] as? [[String: Any]])?.compactMap { $0["label"] as? String }, ["Brand"])
+        let identity = try XCTUnwrap(items["Me"])
+        XCTAssertEqual(identity["kind"] as? String, "identity")
+        XCTAssertEqual(identity["fields"] as? [String: String], ["first_name": "Zoé", "last_name": "Doe", "email": "zoe@example.org"])
+        XCTAssertEqual(items["日本 note"]?["kind"] as? String, "note")
+        XCTAssertEqual(items["日本 note"]?["notes"] as? String, "secret note")
     }
 
     func testKeePassXCImportOfTheRealCLIExport() throws {
@@ -344,7 +354,7 @@ final class ForeignImportTests: XCTestCase {
         XCTAssertEqual(Array(login[1...5]), ["ünï", "new-pw", "https://café.example", "https://café.example https://login.café.example",
                                              "Work, Servers"])
         XCTAssertEqual(login[6], "login note, with \"quotes\"\nand a second line\n\nFavorite: yes\n"
-                       + "URI match for https://login.café.example: 3\nPIN: 1234\ncolour: blue")
+                       + "URI match for https://login.café.example: 3")
         XCTAssertEqual(Array(login[7...9]), [ImportFixtures.totpURI, "2022-01-01T00:00:00.000Z", "2024-06-01T12:00:00.123Z"])
     }
 }

@@ -146,4 +146,28 @@ final class FuzzRegressionTests: XCTestCase {
             XCTAssertEqual(KintoJSON.int64(parsed?["n"]), value, text)
         }
     }
+
+    // MARK: FuzzForeignImport check: hostile KeePass XML (keepassxc-xml, selector 6)
+
+    /// What an attacker's XML file can try: entity expansion, an external entity, nesting past
+    /// any stack, a 20 MB attribute, an encoding that hides a DTD from the byte scan. Each passes
+    /// the fuzz check (refused with `invalidImport`, nothing stored, no crash) with one sentence.
+    func testHostileKeePassXMLIsRefusedWithOneSentence() throws {
+        let rows: [(name: String, data: Data, expected: String)] = [
+            ("billion laughs", Data(HostileXML.billionLaughs.utf8), "has a document type or entity declaration"),
+            ("external entity", Data(HostileXML.externalEntity.utf8), "has a document type or entity declaration"),
+            ("UTF-7 DTD", Data(HostileXML.utf7.utf8), "declares the encoding \"UTF-7\""),
+            ("nesting 100,000 deep", Data(HostileXML.deep(100_000).utf8), "nests elements more than 100 deep"),
+            ("a 20 MB attribute", Data(HostileXML.hugeAttribute(20_000_000).utf8), "is not well-formed XML"),
+        ]
+        XCTAssertEqual(FuzzChecks.foreignImportFormats[6], "keepassxc-xml")
+        for row in rows {
+            XCTAssertNoThrow(try FuzzChecks.foreignImport(Data([6]) + row.data), row.name)
+            XCTAssertThrowsError(try KeePassXCXML.drafts(row.data, file: "f"), row.name) { error in
+                let reason = message(error)
+                XCTAssertTrue(reason.hasPrefix("f ") && reason.contains(row.expected), "\(row.name): \(reason)")
+                XCTAssertFalse(reason.contains("\n") || reason.contains(". "), "\(row.name): one sentence: \(reason)")
+            }
+        }
+    }
 }

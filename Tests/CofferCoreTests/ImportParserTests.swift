@@ -81,16 +81,24 @@ final class ImportParserTests: XCTestCase {
         XCTAssertEqual(login.entry.password, "new-pw")
         XCTAssertEqual(login.entry.totp, ImportFixtures.totpURI)
         XCTAssertEqual(login.entry.notes, "login note, with \"quotes\"\nand a second line\n\nFavorite: yes\n"
-                       + "URI match for https://login.café.example: 3\nPIN: 1234\ncolour: blue")
+                       + "URI match for https://login.café.example: 3")
+        XCTAssertEqual(login.entry.custom.map { [$0.label, $0.value, $0.type] }, [["PIN", "1234", "hidden"], ["colour", "blue", "text"]])
         XCTAssertEqual(login.created, Timestamp(iso8601: "2022-01-01T00:00:00.000Z"))
         XCTAssertEqual(login.modified, Timestamp(iso8601: "2024-06-01T12:00:00.123Z"))
         XCTAssertEqual(login.history.map(\.patch), [.object(["password": .string("old-pw")]), .object(["password": .string("older-pw")])],
                        "password history, newest first")
         XCTAssertEqual(items[1].tags, ["東京"])
-        XCTAssertEqual(items[1].entry.notes, "secret note\n\nType: Secure note")
-        XCTAssertEqual(items[2].entry.notes, "Type: Card\nBrand: Visa\nCardholder name: Zoé Doe\nCode: 123\nExp month: 12\n"
-                       + "Exp year: 2030\nNumber: 4111111111111111")
-        XCTAssertEqual(items[3].entry.notes, "Type: Identity\nEmail: zoe@example.org\nFirst name: Zoé\nLast name: Doe\nTitle: Ms")
+        XCTAssertEqual(items[1].entry.kind, "note")
+        XCTAssertEqual(items[1].entry.notes, "secret note")
+        XCTAssertEqual(items[2].entry.kind, "card")
+        XCTAssertEqual(items[2].entry.fields, ["cardholder": "Zoé Doe", "number": "4111111111111111", "expiry_month": "12",
+                                               "expiry_year": "2030", "code": "123"])
+        XCTAssertEqual(items[2].entry.custom.map { [$0.label, $0.value] }, [["Brand", "Visa"]])
+        XCTAssertEqual(items[2].entry.notes, "")
+        XCTAssertEqual(items[3].entry.kind, "identity")
+        XCTAssertEqual(items[3].entry.fields, ["first_name": "Zoé", "last_name": "Doe", "email": "zoe@example.org"])
+        XCTAssertEqual(items[3].entry.custom.map { [$0.label, $0.value] }, [["Title", "Ms"]])
+        XCTAssertEqual(items[3].entry.notes, "")
     }
 
     func testBitwardenOfTheWrongShapeIsRefusedNamingTheRecord() {

@@ -68,6 +68,14 @@ final class SeedCorpusTests: XCTestCase {
     /// replay mode every fuzz executable shares (`FuzzEntry`).
     func testForeignImportCorpus() throws {
         try assertCorpusPasses(.foreignImport)
+        // The KeePass XML seed is one the parser reads, not one it refuses.
+        let xml = try XCTUnwrap(try Self.corpus("FuzzForeignImport").first { $0.name == "keepassxc.xml" }).data
+        XCTAssertEqual(FuzzChecks.foreignImportFormats[Int(try XCTUnwrap(xml.first))], "keepassxc-xml")
+        let export = try KeePassXCXML.read(Data(xml.dropFirst()), file: "seed")
+        XCTAssertEqual(export.recycled, 1)
+        let items = try ImportDraft.items(export.drafts, file: "seed", now: FuzzChecks.importNow)
+        XCTAssertEqual(items.map(\.title), ["Café"])
+        XCTAssertEqual(items.first?.history.count, 1)
     }
 
     func testDeviceMessagesCorpus() throws {

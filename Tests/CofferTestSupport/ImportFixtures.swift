@@ -38,6 +38,140 @@ public enum ImportFixtures {
 
         """
 
+    /// The XML `keepassxc-cli export --format xml` writes (KDBX 4: times as base64 seconds since
+    /// year 1), hand-written: nested groups, an entry with every kind of string, tags, and three past
+    /// versions (one differing only in its title); an entry with KDBX 3.1's ISO times, attachments
+    /// in `Meta/Binaries`, an expiry and Auto-Type; two entries in the recycle bin.
+    public static let keepassxcXML = """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <KeePassFile>
+        	<Meta>
+        		<Generator>KeePassXC</Generator>
+        		<RecycleBinEnabled>True</RecycleBinEnabled>
+        		<RecycleBinUUID>EjYCGJ+aQ6Gacwwqm9RpcQ==</RecycleBinUUID>
+        		<Binaries>
+        			<Binary ID="0">aGVsbG8gd29y
+        			bGQh</Binary>
+        			<Binary ID="1" Compressed="True">MDEyMzQ1Njc4OQ==</Binary>
+        		</Binaries>
+        	</Meta>
+        	<Root>
+        		<Group>
+        			<UUID>LKDSuvNTQ4isoenLisRzXA==</UUID>
+        			<Name>Passwords</Name>
+        			<Group>
+        				<UUID>hexfxDuVSFKe7x2z51Q9Bg==</UUID>
+        				<Name>Work</Name>
+        				<Group>
+        					<UUID>AAAAAAAAAAAAAAAAAAAAAQ==</UUID>
+        					<Name>Servers</Name>
+        					<Entry>
+        						<UUID>/nUVBIY8Rlm/unoD8+avvQ==</UUID>
+        						<IconID>0</IconID>
+        						<Tags>blue;green</Tags>
+        						<Times>
+        							<LastModificationTime>2XjK3Q4AAAA=</LastModificationTime>
+        							<CreationTime>pUBE2w4AAAA=</CreationTime>
+        							<LastAccessTime>gHwG3w4AAAA=</LastAccessTime>
+        							<ExpiryTime>pUBE2w4AAAA=</ExpiryTime>
+        							<Expires>False</Expires>
+        						</Times>
+        						<String><Key>Notes</Key><Value>line 1
+        line 2</Value></String>
+        						<String><Key>Password</Key><Value ProtectInMemory="True">pa"ss&lt;word&gt;&amp;</Value></String>
+        						<String><Key>Title</Key><Value>Café ☕</Value></String>
+        						<String><Key>URL</Key><Value>https://café.example</Value></String>
+        						<String><Key>UserName</Key><Value>ünï</Value></String>
+        						<String><Key>otp</Key><Value ProtectInMemory="True">otpauth://totp/X?secret=JBSWY3DPEHPK3PXP&amp;period=30</Value></String>
+        						<String><Key>KP2A_URL</Key><Value>https://login.café.example</Value></String>
+        						<String><Key>PIN</Key><Value ProtectInMemory="True">1234</Value></String>
+        						<String><Key>Recovery email</Key><Value>r@example.org</Value></String>
+        						<AutoType><Enabled>True</Enabled><DataTransferObfuscation>0</DataTransferObfuscation><DefaultSequence/></AutoType>
+        						<History>
+        							<Entry>
+        								<Times><LastModificationTime>crJP3Q4AAAA=</LastModificationTime><CreationTime>pUBE2w4AAAA=</CreationTime></Times>
+        								<String><Key>Notes</Key><Value>line 1</Value></String>
+        								<String><Key>Password</Key><Value ProtectInMemory="True">old-pw</Value></String>
+        								<String><Key>Title</Key><Value>Café</Value></String>
+        								<String><Key>URL</Key><Value>https://café.example</Value></String>
+        								<String><Key>UserName</Key><Value>ünï</Value></String>
+        								<String><Key>KP2A_URL</Key><Value>https://login.café.example</Value></String>
+        								<String><Key>PIN</Key><Value ProtectInMemory="True">0000</Value></String>
+        							</Entry>
+        							<Entry>
+        								<Times><LastModificationTime>v0133Q4AAAA=</LastModificationTime><CreationTime>pUBE2w4AAAA=</CreationTime></Times>
+        								<String><Key>Notes</Key><Value>line 1
+        line 2</Value></String>
+        								<String><Key>Password</Key><Value ProtectInMemory="True">mid-pw</Value></String>
+        								<String><Key>Title</Key><Value>Café</Value></String>
+        								<String><Key>URL</Key><Value>https://café.example</Value></String>
+        								<String><Key>UserName</Key><Value>ünï</Value></String>
+        								<String><Key>otp</Key><Value ProtectInMemory="True">otpauth://totp/X?secret=JBSWY3DPEHPK3PXP&amp;period=30</Value></String>
+        								<String><Key>KP2A_URL</Key><Value>https://login.café.example</Value></String>
+        								<String><Key>PIN</Key><Value ProtectInMemory="True">1234</Value></String>
+        								<String><Key>Recovery email</Key><Value>r@example.org</Value></String>
+        							</Entry>
+        							<Entry>
+        								<Times><LastModificationTime>ADah3Q4AAAA=</LastModificationTime><CreationTime>pUBE2w4AAAA=</CreationTime></Times>
+        								<String><Key>Notes</Key><Value>line 1
+        line 2</Value></String>
+        								<String><Key>Password</Key><Value ProtectInMemory="True">pa"ss&lt;word&gt;&amp;</Value></String>
+        								<String><Key>Title</Key><Value>Café (old title)</Value></String>
+        								<String><Key>URL</Key><Value>https://café.example</Value></String>
+        								<String><Key>UserName</Key><Value>ünï</Value></String>
+        								<String><Key>otp</Key><Value ProtectInMemory="True">otpauth://totp/X?secret=JBSWY3DPEHPK3PXP&amp;period=30</Value></String>
+        								<String><Key>KP2A_URL</Key><Value>https://login.café.example</Value></String>
+        								<String><Key>PIN</Key><Value ProtectInMemory="True">1234</Value></String>
+        								<String><Key>Recovery email</Key><Value>r@example.org</Value></String>
+        							</Entry>
+        						</History>
+        					</Entry>
+        				</Group>
+        			</Group>
+        			<Entry>
+        				<UUID>rx8HER4PRaGjwtQvB1FInA==</UUID>
+        				<OverrideURL>cmd://firefox {URL}</OverrideURL>
+        				<Tags/>
+        				<Times>
+        					<LastModificationTime>2024-02-03T04:05:06Z</LastModificationTime>
+        					<CreationTime>2023-06-07T08:09:10Z</CreationTime>
+        					<LastAccessTime>2024-02-03T04:05:06Z</LastAccessTime>
+        					<ExpiryTime>2025-01-01T00:00:00Z</ExpiryTime>
+        					<Expires>True</Expires>
+        				</Times>
+        				<String><Key>Title</Key><Value>日本</Value></String>
+        				<String><Key>UserName</Key><Value/></String>
+        				<String><Key>Password</Key><Value ProtectInMemory="True"/></String>
+        				<String><Key>Security question</Key><Value>Name of the first pet?</Value></String>
+        				<String><Key>Answer</Key><Value ProtectInMemory="True">Rex</Value></String>
+        				<Binary><Key>id.pdf</Key><Value Ref="0"/></Binary>
+        				<Binary><Key>note.txt</Key><Value Ref="1"/></Binary>
+        				<AutoType>
+        					<Enabled>True</Enabled>
+        					<DefaultSequence>{USERNAME}{ENTER}</DefaultSequence>
+        					<Association><Window>日本 - Firefox</Window><KeystrokeSequence/></Association>
+        				</AutoType>
+        				<History/>
+        			</Entry>
+        			<Group>
+        				<UUID>EjYCGJ+aQ6Gacwwqm9RpcQ==</UUID>
+        				<Name>Recycle Bin</Name>
+        				<Entry>
+        					<String><Key>Title</Key><Value>Deleted</Value></String>
+        				</Entry>
+        				<Group>
+        					<UUID>AAAAAAAAAAAAAAAAAAAAAg==</UUID>
+        					<Name>Old group</Name>
+        					<Entry><String><Key>Title</Key><Value>Deleted with its group</Value></String></Entry>
+        				</Group>
+        			</Group>
+        		</Group>
+        		<DeletedObjects/>
+        	</Root>
+        </KeePassFile>
+
+        """
+
     /// Every item type: a login with URIs, TOTP, custom fields and password history; a secure
     /// note; a card; an identity.
     public static let bitwarden = """

@@ -2,12 +2,42 @@ import Foundation
 
 /// Bitwarden's unencrypted JSON export: `{"encrypted": false, "folders": [...], "items": [...]}`.
 ///
-/// Every item type is imported (1 login, 2 secure note, 3 card, 4 identity, 5 SSH key): a login's
-/// username, password, TOTP and URIs have fields; its password history becomes the item's history;
-/// the card, identity and SSH key members, custom fields and anything else with a value go to the
-/// notes, labelled. The folder is the tags ("Work/Servers" gives two).
+/// Each item type becomes a kind (architecture §13): 1 login (username, password, TOTP, URIs; its
+/// password history becomes the item's history), 2 secure note, 3 card, 4 identity, each with
+/// the kind's fields (`cardFields`, `identityFields`); 5 SSH key, which has no kind yet, is a secure
+/// note whose keys are custom fields (the private key hidden). Bitwarden's custom fields are
+/// custom fields (text, hidden; a boolean as the text "true" or "false"); a linked field, which
+/// only points at another field of the item, is named in the notes. What has no field of its own
+/// (a card's brand, an identity's title and username) is a custom text field; anything else with
+/// a value goes to the notes, labelled. The folder is the tags ("Work/Servers" gives two).
 public enum BitwardenJSON {
     static let typeNames = [1: "Login", 2: "Secure note", 3: "Card", 4: "Identity", 5: "SSH key"]
+    /// The kind each item type becomes; an SSH key is a secure note until Coffer has a kind for it.
+    static let kinds = [1: ItemKind.login, 2: .note, 3: .card, 4: .identity, 5: .note]
+    /// A card's members and the card fields they fill.
+    static let cardFields = [
+        "cardholderName": "cardholder", "number": "number", "expMonth": "expiry_month", "expYear": "expiry_year", "code": "code",
+    ]
+    /// An identity's members and the identity fields they fill (`address1`–`address3` together fill `address`).
+    static let identityFields = [
+        "firstName": "first_name", "middleName": "middle_name", "lastName": "last_name", "email": "email", "phone": "phone",
+        "company": "company", "city": "city", "state": "region", "postalCode": "postal_code", "country": "country",
+        "ssn": "national_id", "passportNumber": "passport", "licenseNumber": "license",
+    ]
+    /// Members with no field in the kind, kept as custom fields: (member, label, type), in this order.
+    static let customMembers: [String: [(member: String, label: String, type: CustomField.FieldType)]] = [
+        "card": [("brand", "Brand", .text)],
+        "identity": [("title", "Title", .text), ("username", "Username", .text)],
+        "sshKey": [("privateKey", "Private key", .hidden), ("publicKey", "Public key", .text), ("keyFingerprint", "Fingerprint", .text)],
+    ]
+    /// What a linked custom field (type 3) points at, by its `linkedId`.
+    static let linkedNames = [
+        100: "Username", 101: "Password",
+        300: "Cardholder name", 301: "Expiry month", 302: "Expiry year", 303: "Security code", 304: "Brand", 305: "Number",
+        400: "Title", 401: "Middle name", 402: "Address 1", 403: "Address 2", 404: "Address 3", 405: "City",
+        406: "State", 407: "Postal code", 408: "Country", 409: "Company", 410: "Email", 411: "Phone", 412: "SSN",
+        413: "Username", 414: "Passport number", 415: "License number", 416: "First name", 417: "Last name", 418: "Full name",
+    ]
     /// Members read into fields, or ids that mean nothing outside Bitwarden.
     static let handled: Set<String> = [
         "id", "organizationId", "folderId", "type", "name", "notes", "favorite", "fields", "login", "secureNote",
@@ -41,11 +71,12 @@ public enum BitwardenJSON {
             }
             var draft = ImportDraft(place: "\(place) (\(name))")
             draft.title = name
+            draft.kind = kinds[type]?.name ?? Entry.loginKind
             draft.notes = item["notes"] as? String ?? ""
             if let folderID = item["folderId"] as? String, let folder = folders[folderID] { draft.addTags(path: folder) }
             draft.created = (item["creationDate"] as? String).flatMap(ImportDraft.time(iso8601:))
             draft.modified = (item["revisionDate"] as? String).flatMap(ImportDraft.time(iso8601:))
-            if type != 1 { draft.extraNotes.append("Type: \(typeName)") }
+            if type == 5 { draft.extraNotes.append("Type: \(typeName)") }
             if item["favorite"] as? Bool == true { draft.extraNotes.append("Favorite: yes") }
             if item["reprompt"] as? Int == 1 { draft.extraNotes.append("Master password re-prompt: yes") }
             if let login = item["login"] as? [String: Any] {
@@ -60,14 +91,23 @@ public enum BitwardenJSON {
                 }
                 notes(of: login, except: ["username", "password", "totp", "uris"], into: &draft)
             }
-            for member in ["card", "identity", "sshKey", "secureNote"] {
-                if let object = item[member] as? [String: Any] {
-                    notes(of: object, except: member == "secureNote" ? ["type"] : [], into: &draft)
-                }
+            if let card = item["card"] as? [String: Any] {
+                read(card, member: "card", fields: cardFields, into: &draft)
+            }
+            if let identity = item["identity"] as? [String: Any] {
+                let address = ["address1", "address2", "address3"].map { text(identity[$0]).trimmingCharacters(in: .whitespaces) }
+                draft.setField("address", address.filter { !$0.isEmpty }.joined(separator: ", "))
+                read(identity, member: "identity", fields: identityFields, except: ["address1", "address2", "address3"], into: &draft)
+            }
+            if let key = item["sshKey"] as? [String: Any] {
+                read(key, member: "sshKey", fields: [:], into: &draft)
+            }
+            if let note = item["secureNote"] as? [String: Any] {
+                notes(of: note, except: ["type"], into: &draft)
             }
             for field in item["fields"] as? [Any] ?? [] {
                 guard let field = field as? [String: Any] else { continue }
-                draft.note(field["name"] as? String ?? "Field", text(field["value"]))
+                customField(field, into: &draft)
             }
             draft.history = history(item["passwordHistory"], current: draft.password)
             for (key, value) in item.sorted(by: { $0.key < $1.key }) where !handled.contains(key) {
@@ -76,6 +116,37 @@ public enum BitwardenJSON {
             drafts.append(draft)
         }
         return drafts
+    }
+
+    /// A card's, identity's or SSH key's members: those in `fields` fill the kind's fields, those
+    /// in `customMembers` become custom fields, any other with a value goes to the notes.
+    static func read(_ object: [String: Any], member: String, fields: [String: String], except: Set<String> = [],
+                     into draft: inout ImportDraft) {
+        let custom = customMembers[member] ?? []
+        for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
+            draft.setField(field, text(object[name]))
+        }
+        for (name, label, type) in custom {
+            let value = text(object[name])
+            if !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { draft.addCustom(label, value, type: type) }
+        }
+        notes(of: object, except: except.union(fields.keys).union(custom.map(\.member)), into: &draft)
+    }
+
+    /// One of Bitwarden's custom fields: 0 text, 1 hidden, 2 boolean (the text "true" or "false"),
+    /// 3 linked (a pointer to another field of the item, named in the notes). Another type is kept as text.
+    static func customField(_ field: [String: Any], into draft: inout ImportDraft) {
+        let name = field["name"] as? String ?? ""
+        switch field["type"] as? Int {
+        case 1: draft.addCustom(name, text(field["value"]), type: .hidden)
+        case 2:
+            let value = field["value"] as? String ?? (field["value"] as? Bool).map { $0 ? "true" : "false" } ?? ""
+            draft.addCustom(name, value, type: .text)
+        case 3:
+            let target = (field["linkedId"] as? Int).map { linkedNames[$0] ?? "field \($0)" } ?? "another field"
+            draft.extraNotes.append("Linked field \(name.isEmpty ? "Field" : name): \(target)")
+        default: draft.addCustom(name, text(field["value"]), type: .text)
+        }
     }
 
     /// Each member with a value as a `Label: value` note line (`expMonth` -> "Exp month"), in key order.

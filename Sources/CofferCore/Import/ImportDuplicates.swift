@@ -1,6 +1,7 @@
-/// Which imported items are already there: the same title, username and password as an item in
-/// the vault, or as an earlier record of the same file. Those are skipped, so importing the same
-/// export twice adds nothing.
+/// Which imported items are already there: the same kind, title, username, password and kind
+/// fields (a card's number, …; a secure note's notes) as an item in the vault, or as an earlier
+/// record of the same file. Those are skipped, so importing the same export twice adds nothing,
+/// while two cards both called "Visa" are two items.
 public struct ImportDuplicates: Sendable {
     public enum Reason: String, Sendable { case inVault = "already in the vault", inFile = "twice in the file" }
 
@@ -23,6 +24,10 @@ public struct ImportDuplicates: Sendable {
     }
 
     static func key(_ item: Item) -> String {
-        [item.title, item.entry.username, item.entry.password].joined(separator: "\u{0}")
+        let entry = item.entry
+        var parts = [entry.kind, item.title, entry.username, entry.password]
+        for (name, value) in entry.fields.sorted(by: { $0.key < $1.key }) { parts += [name, value] }
+        if entry.kind == ItemKind.note.name { parts.append(entry.notes) }
+        return parts.joined(separator: "\u{0}")
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 /// The formats `import` reads: Coffer's own, and other managers' exports (architecture §13).
 enum ExchangeFormat: String, ExpressibleByArgument, CaseIterable {
     case json, firefox, chrome, keepassxc, bitwarden
+    case keepassxcXML = "keepassxc-xml"
     case onePassword = "1password"
     case pass
 }
@@ -57,8 +58,9 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import", abstract: "Add the items of FILE; all of them or, on any problem, none.",
         discussion: """
             Formats: json (Coffer's export), firefox, chrome, keepassxc (keepassxc-cli export --format csv), \
-            bitwarden (unencrypted JSON), 1password (1Password 8 CSV), pass (FILE is a password-store \
-            directory, decrypted with gpg). Except for json, an item with the same title, username and \
+            keepassxc-xml (keepassxc-cli export --format xml: custom fields, TOTP, history; the recycle bin \
+            skipped), bitwarden (unencrypted JSON), 1password (1Password 8 CSV), pass (FILE is a \
+            password-store directory, decrypted with gpg). Except for json, an item with the same title, username and \
             password as one in the vault, or as an earlier one in FILE, is skipped as a duplicate.
             """)
 
@@ -111,6 +113,12 @@ struct ImportCommand: AsyncParsableCommand {
         case .firefox: drafts = try withContents { try FirefoxCSV.drafts($0, file: file) }
         case .chrome: drafts = try withContents { try ChromeCSV.drafts($0, file: file) }
         case .keepassxc: drafts = try withContents { try KeePassXCCSV.drafts($0, file: file) }
+        case .keepassxcXML:
+            let export = try withContents { try KeePassXCXML.read($0, file: file) }
+            drafts = export.drafts
+            if export.recycled > 0 {
+                Terminal.write("Skipped \(export.recycled) entr\(export.recycled == 1 ? "y" : "ies") in the recycle bin.\n")
+            }
         case .onePassword: drafts = try withContents { try OnePasswordCSV.drafts($0, file: file) }
         case .bitwarden: drafts = try withContents { try BitwardenJSON.drafts($0, file: file) }
         }

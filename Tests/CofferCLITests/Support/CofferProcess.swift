@@ -224,7 +224,7 @@ func assertKeys(_ object: [String: Any], _ expected: Set<String>, _ what: String
 
 /// The key sets of architecture §6.
 enum Shapes {
-    static let list: Set<String> = ["id", "title", "username", "origins", "tags", "disabled", "created", "modified", "badges"]
+    static let list: Set<String> = ["id", "kind", "title", "username", "origins", "tags", "disabled", "created", "modified", "badges"]
     static let show: Set<String> = list.union(["notes", "history", "last_used"])
     static let showRevealed: Set<String> = show.union(["password", "totp"])
     static let status: Set<String> = ["locked", "items", "pending", "conflicts", "lastSync", "lastError", "account", "clockSkewMs", "agent"]

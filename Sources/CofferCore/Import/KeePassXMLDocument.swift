@@ -1,0 +1,144 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// What `KeePassXCXML` reads of a KeePass XML file: the groups, each entry with its past
+/// versions, the recycle bin and the sizes of the attachments `Meta/Binaries` holds. Nothing else
+/// of the file is kept.
+///
+/// The file is a stranger's, so it is read defensively (architecture §13): UTF-8 only, no
+/// document type declaration (so no entity of any kind beyond XML's five, nothing loaded from
+/// outside), elements nested at most `depthLimit` deep, at most `entryLimit` entries and
+/// `groupLimit` groups, at most `stringLimit` strings in an entry, and of an entry's history only
+/// the newest `Item.historyLimit` versions. Any breach, and the first XML error, refuses the file
+/// with one sentence. Behind the byte check, Foundation's parser (libxml2) loads no external
+/// entity (`shouldResolveExternalEntities` false) and stops an entity expansion loop itself, and
+/// takes no text, name or attribute over 10 MB.
+struct KeePassXMLDocument {
+    struct Group {
+        var uuid = ""
+        var name = ""
+        /// The index of the enclosing group in `groups`; nil for the top group.
+        var parent: Int?
+    }
+
+    /// One version of an entry: the current one, or a past one from its `History`.
+    struct Version {
+        var strings: [(key: String, value: String, isProtected: Bool)] = []
+        /// Attachments by name, with the `Meta/Binaries` ID they refer to or the size of inline data.
+        var attachments: [(name: String, reference: String?, inlineSize: Int?)] = []
+        /// `Times` members by name (`CreationTime`, `Expires`, …), as written.
+        var times: [String: String] = [:]
+        var tags = ""
+        var overrideURL = ""
+        var autoTypeSequence = ""
+        var autoTypeAssociations: [(window: String, sequence: String)] = []
+        /// Past versions, oldest first (KeePass's order), the newest `Item.historyLimit` kept.
+        var history: [Version] = []
+    }
+
+    struct Entry {
+        /// The index of its group in `groups`.
+        var group: Int
+        var current: Version
+    }
+
+    /// An attachment's size in `Meta/Binaries`: bytes of its data as stored, and whether that is gzip.
+    struct Binary {
+        var size: Int
+        var isCompressed: Bool
+    }
+
+    var groups: [Group] = []
+    var entries: [Entry] = []
+    var recycleBinUUID = ""
+    var binaries: [String: Binary] = [:]
+
+    static let depthLimit = 100
+    static let entryLimit = 100_000
+    static let groupLimit = 100_000
+    static let stringLimit = 1_000
+    /// libxml2's `XML_ERR_INTERNAL_ERROR`.
+    static let internalErrorCode = 1
+
+    /// The document in `data`, or the one sentence (after the file's name) that says why not.
+    static func read(_ data: Data) -> Result<KeePassXMLDocument, Refusal> {
+        if let refusal = Refusal.beforeParsing(data) { return .failure(refusal) }
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.externalEntityResolvingPolicy = .never
+        parser.shouldProcessNamespaces = false
+        let reader = KeePassXMLReader()
+        parser.delegate = reader
+        let parsed = parser.parse()
+        if let refusal = reader.refusal { return .failure(refusal) }
+        if let (line, code) = reader.parseError {
+            // libxml2's size limits (a text node over 10,000,000 bytes: an attachment in a KDBX 3.1
+            // file) are its "internal error".
+            return .failure(Refusal(code == internalErrorCode ? "has a value too long for the XML reader (over 10 MB, line \(line))"
+                                                            : "is not well-formed XML (line \(line))"))
+        }
+        guard parsed, parser.parserError == nil else { return .failure(Refusal("is not well-formed XML")) }
+        guard reader.sawRoot else { return .failure(Refusal("is not a KeePass XML export: it has no <KeePassFile> element")) }
+        return .success(reader.document)
+    }
+
+    /// Why a file is not read: the words that follow its name ("is not well-formed XML (line 3)").
+    struct Refusal: Error, Equatable {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+
+        /// What is checked on the bytes, before any XML parser sees them: UTF-8 text whose XML
+        /// declaration, if any, says UTF-8, and no `<!` other than a comment or CDATA section.
+        /// A DTD is what entities (the "billion laughs", external files) need; KeePass never
+        /// writes one, and refusing it on the raw bytes does not depend on the parser's settings.
+        /// A UTF-16 or UTF-32 file, or one declaring another encoding, could hide `<!DOCTYPE`
+        /// from this scan, hence UTF-8 only.
+        static func beforeParsing(_ data: Data) -> Refusal? {
+            data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Refusal? in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                guard let base = bytes.baseAddress, !bytes.isEmpty else { return Refusal("is empty") }
+                if memchr(base, 0, bytes.count) != nil { return Refusal("is not a UTF-8 XML file (it holds NUL bytes)") }
+                if String(validating: bytes, as: UTF8.self) == nil { return Refusal("is not valid UTF-8") }
+                if let encoding = declaredEncoding(bytes), !["utf-8", "utf8"].contains(encoding.lowercased()) {
+                    return Refusal("declares the encoding \"\(encoding.prefix(40))\"; only UTF-8 is read")
+                }
+                let comment = Array("<!--".utf8), cdata = Array("<![CDATA[".utf8)
+                var index = 0
+                while index < bytes.count, let found = memchr(base + index, Int32(UInt8(ascii: "<")), bytes.count - index) {
+                    index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "!")
+                        && !bytes.hasPrefix(comment, at: index) && !bytes.hasPrefix(cdata, at: index) {
+                        return Refusal("has a document type or entity declaration (<!…>), which a KeePass export never has")
+                    }
+                    index += 1
+                }
+                return nil
+            }
+        }
+
+        /// The `encoding` of the XML declaration at the start (after a UTF-8 byte order mark), if any.
+        static func declaredEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            var start = 0
+            if bytes.hasPrefix([0xEF, 0xBB, 0xBF], at: 0) { start = 3 }
+            guard bytes.hasPrefix(Array("<?xml".utf8), at: start) else { return nil }
+            let head = bytes[start..<min(bytes.count, start + 500)]
+            guard let end = head.firstIndex(of: UInt8(ascii: ">")) else { return nil }
+            let declaration = String(decoding: bytes[start..<end], as: UTF8.self)
+            guard let range = declaration.range(of: "encoding") else { return nil }
+            let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
+            guard let quote = rest.first, quote == "\"" || quote == "'" else { return "" }
+            return String(rest.dropFirst().prefix { $0 != quote })
+        }
+    }
+}
+
+private extension UnsafeBufferPointer<UInt8> {
+    /// Whether the bytes from `index` on start with `prefix`.
+    func hasPrefix(_ prefix: [UInt8], at index: Int) -> Bool {
+        guard index >= 0, index + prefix.count <= count else { return false }
+        for offset in 0..<prefix.count where self[index + offset] != prefix[offset] { return false }
+        return true
+    }
+}
