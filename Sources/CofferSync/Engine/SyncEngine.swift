@@ -73,9 +73,11 @@ public actor SyncEngine {
 
     private func runSteps(_ context: SyncContext, into report: inout SyncReport) async throws {
         let collections: [CollectionName] = [.items, .keystores]
+        var itemsArrived = false
         for collection in collections {
             CrashPoint.reach("sync.fetch.\(collection.rawValue).before")
             let fetched = try await FetchStep.run(collection, context)
+            if collection == .items, fetched.received > 0 { itemsArrived = true }
             CrashPoint.reach("sync.fetch.\(collection.rawValue).after")
             report.downloaded += fetched.received
             report.rolledBack += fetched.rolledBack
@@ -107,6 +109,9 @@ public actor SyncEngine {
                 report.mergedIDs += merged
             }
         }
+        // Files' chunks first: an item naming a file goes up only once the file is there.
+        let filesSent = try await AttachmentStep.upload(context)
+        if filesSent > 0 { logger.info("attachments: \(filesSent) file(s) sent") }
         var acknowledgements: [PushStep.Acknowledgement] = []
         var unknown = 0
         do {
@@ -128,6 +133,11 @@ public actor SyncEngine {
         CrashPoint.reach("sync.apply.after")
         report.uploaded = acknowledgements.count
         logger.info("apply: \(acknowledgements.count) changes are stable")
+        let filesRemoved = try await AttachmentStep.removeRemoved(context)
+        let filesReceived = try await AttachmentStep.fetch(context, itemsArrived: itemsArrived)
+        if filesRemoved + filesReceived > 0 {
+            logger.info("attachments: \(filesReceived) file(s) received, \(filesRemoved) removed from the server")
+        }
 
         try await runDeviceSteps(context, into: &report)
 
