@@ -105,16 +105,16 @@ enum AttachmentStep {
 
 /// The attachment chunks a listing names, checked: a hostile server gets one sentence, never a
 /// file of a thousand chunks or a count that changes between chunks.
-struct AttachmentListing {
+package struct AttachmentListing {
     /// Base64 of one chunk, at most.
     static let maximumChunkText = (AttachmentSealing.chunkSize + 2) / 3 * 4
 
     /// Each file listed with its chunk count.
-    var files: [String: Int] = [:]
+    package var files: [String: Int] = [:]
     /// Files whose chunks were deleted.
-    var removed = Set<String>()
+    package var removed = Set<String>()
 
-    init(_ records: [Data]) throws {
+    package init(_ records: [Data]) throws {
         for data in records {
             guard let record = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let id = record["id"] as? String,
                   id.count <= 120, let dash = id.lastIndex(of: "-") else { throw Self.refused }
