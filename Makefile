@@ -64,7 +64,8 @@ server: deps
 	KINTO_INI=Resources/kinto/memory.ini $(KINTO) start --ini Resources/kinto/memory.ini --port $${PORT:-8888}
 
 # The fast tier, between edits: the build, then every test that needs no Kinto, no terminal (tmux) and
-# no run of the binary (CofferCLITests) — about a minute of tests after an incremental build. It runs
+# no run of the binary (CofferCLITests; the agent's own tests, CofferAgentTests, run their servers in process
+# and are in) — about a minute of tests after an incremental build. It runs
 # without COFFER_TEST_KINTO_URL, so a new test that needs the server fails here until its class is
 # added to CHECK_SKIP. `make test` stays the whole suite, the one CI runs.
 CHECK_SKIP := CofferCLITests|EndToEnd|ClockSyncTests|DeviceMessageTests|InvitationTakeoverTests|KintoClientTests|\

@@ -2,8 +2,9 @@
 import PackageDescription
 
 // Module directions (architecture §1): coffer -> CofferTUI -> CofferSync -> CofferCore; CofferSystem (helper
-// processes, clipboard, hardening) sits beside CofferSync, under the screen and the commands. CONTRIBUTING.md has
-// the whole map, with the tool and test-support targets.
+// processes, clipboard, hardening) sits beside CofferSync, under the screen and the commands; CofferAgent (the
+// agent: protocol, server, lifecycle, client) sits beside CofferTUI, -> CofferSync -> CofferCore, and knows no exit
+// codes. CONTRIBUTING.md has the whole map, with the tool and test-support targets.
 let package = Package(
     name: "Coffer",
     platforms: [.macOS(.v13)],
@@ -51,6 +52,11 @@ let package = Package(
             name: "CofferSystem",
             dependencies: ["CofferCore", "CSodium"]
         ),
+        // The agent (`coffer unlock`): its socket protocol, server, lifecycle and client.
+        .target(
+            name: "CofferAgent",
+            dependencies: ["CofferCore", "CofferSync", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "CofferTUI",
             dependencies: ["CofferSync", "CofferCore", "CofferSystem", "CNcursesw"]
@@ -58,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "coffer",
             dependencies: [
-                "CofferCore", "CofferSync", "CofferSystem", "CofferTUI",
+                "CofferAgent", "CofferCore", "CofferSync", "CofferSystem", "CofferTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -88,6 +94,7 @@ let package = Package(
         .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore", "CofferTestSupport"]),
         .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore", "CofferSystem", "CofferTestSupport"],
                     exclude: ["Snapshots"]),
+        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "CofferCore", "CofferSync"]),
         .testTarget(name: "CofferCLITests", dependencies: ["CofferCore", "CofferSync", "CofferTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]

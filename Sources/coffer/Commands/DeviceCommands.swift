@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferAgent
 import CofferCore
 import CofferSync
 import Foundation
@@ -90,7 +91,7 @@ struct DeviceCommand: AsyncParsableCommand {
 
 /// The unlocked vault and its engine, and the choices the device commands share.
 enum DeviceSession {
-    static let noAccount = UsageError("This vault has no sync account; set one with `coffer account signup` or `coffer account login`.")
+    static let noAccount = UsageError(AgentFailure.noAccount.message)
 
     /// The unlocked agent's engine when there is one, else the vault unlocked here and its engine.
     static func open(_ global: GlobalOptions) async throws -> any DeviceControl {

@@ -1,3 +1,4 @@
+import CofferAgent
 import CofferCore
 import CofferSync
 import Foundation
@@ -25,18 +26,7 @@ extension SyncEngine: DeviceControl {
     func syncOutcome() async throws -> SyncOutcome { SyncOutcome(await sync()) }
 }
 
+/// The agent's own `devices`, `queue(_:to:)` and `remove(device:rotate:)` fit as they are.
 extension AgentVault: DeviceControl {
-    func devices() async throws -> [KnownDevice] {
-        try request(AgentRequest(operation: .devices)).devices ?? []
-    }
-
-    func queue(_ topic: MessageTopic, to deviceIDs: [String]) async throws {
-        _ = try request(AgentRequest(operation: .queueMessage, ids: deviceIDs, topic: topic))
-    }
-
-    func remove(device id: String, rotate: Bool) async throws {
-        _ = try request(AgentRequest(operation: .removeDevice, id: id, rotate: rotate))
-    }
-
     func syncOutcome() async throws -> SyncOutcome { try sync() }
 }

@@ -1,3 +1,4 @@
+import CofferAgent
 import CofferCore
 import Foundation
 
@@ -27,32 +28,6 @@ extension ItemVault {
     }
 }
 
-/// Which items a listing wants, as data: it crosses the agent's socket.
-struct ItemQuery: Codable, Sendable, Equatable {
-    /// Words that must all appear in some field (`coffer search`).
-    var text: String?
-    var tag: String?
-    var origin: String?
-    var id: String?
-
-    static let everything = ItemQuery()
-
-    var selectsEverything: Bool { self == .everything }
-
-    func matcher() -> @Sendable (Item) -> Bool {
-        let words = text.map(ItemMatcher.init(query:))
-        let wantedTag = tag.map(SearchHash.normalizedTag)
-        let wantedOrigin = origin.map(SearchHash.normalizedOrigin)
-        let id = id
-        return { item in
-            (id.map { item.id == $0 } ?? true)
-                && (wantedTag.map { tag in item.tags.contains { SearchHash.normalizedTag($0) == tag } } ?? true)
-                && (wantedOrigin.map { origin in item.origins.contains { SearchHash.normalizedOrigin($0) == origin } } ?? true)
-                && (words.map { $0.matches(item) } ?? true)
-        }
-    }
-}
-
 extension Vault: ItemVault {
     func items(_ query: ItemQuery) async throws -> [ListedItem] {
         if query.selectsEverything { return try listItems() }
@@ -62,3 +37,6 @@ extension Vault: ItemVault {
 
     func now() async throws -> Date { database.correctedNow() }
 }
+
+/// Every call one request to the agent (the methods are its own).
+extension AgentVault: ItemVault {}

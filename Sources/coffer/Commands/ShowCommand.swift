@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferAgent
 import CofferCore
 import Foundation
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferAgent
 import CofferCore
 
 /// The NAME argument of every command that takes an item: an id, an id prefix or (part of) a title.
@@ -15,31 +16,17 @@ struct ItemNameArgument: ParsableArguments {
     }
 }
 
-extension Vault {
-    /// Resolves `name` (architecture §12). An exact id is read directly, without opening every item.
-    func item(named name: String) throws -> Item {
-        if RecordID.isValid(name) {
-            do {
-                return try item(name)
-            } catch CoreError.noSuchItem {
-                // Not an id: try the other rules.
-            }
-        }
-        return try item(ItemNameResolver.id(of: name, among: try listItems().map(ItemNameResolver.Candidate.init)))
-    }
-}
-
 /// Titles for the shell's completion of NAME, from the unlocked agent of the vault the command
 /// line names (`--vault`, else the default); none without an agent, none that holds a control.
 enum ItemNameCompletion {
     static func titles(words: [String], prefix: String) -> [String] {
         let vault = words.firstIndex(of: "--vault").flatMap { words.indices.contains($0 + 1) ? words[$0 + 1] : nil }
         guard let agent = try? AgentVault.connect(vaultPath: vault ?? GlobalOptions.defaultVaultPath),
-              let listed = try? agent.request(AgentRequest(operation: .items)).listed else { return [] }
+              let listed = try? agent.items(.everything) else { return [] }
         let wanted = prefix.lowercased()
         // The shell prints candidates to the terminal as they are: a title holding a control is
         // left out (its escaped form would not name the item anyway).
-        return listed.compactMap { try? $0.listedItem().item?.title }
+        return listed.compactMap { $0.item?.title }
             .filter { TerminalText.isSafe($0) && $0.lowercased().hasPrefix(wanted) }.sorted()
     }
 }

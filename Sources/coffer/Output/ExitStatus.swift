@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferAgent
 import CofferCore
 import CofferSync
 
@@ -35,19 +36,30 @@ enum ExitStatus {
 
     static func code(for error: Error) -> Int32 {
         switch error {
-        case let error as CoreError:
-            switch error {
-            case .wrongPassphrase: return wrongPassphrase
-            case .noSuchItem, .noItemNamed, .removedMeanwhile: return noSuchItem
-            case .invalidItem, .duplicateItem, .invalidImport, .invalidTOTP: return invalidItem
-            case .ambiguousName: return ambiguous
-            default: return failure
-            }
+        // A vault's error has the kind the agent would report it with: one exit code, agent or not.
+        case is CoreError: return code(for: AgentFailure.Kind(classifying: error))
+        case let error as AgentFailure: return code(for: error.kind)
+        case let error as AgentStartFailure: return error.exitCode
         case let error as SyncFailure: return code(for: error.name)
-        case let error as AgentFailure: return error.exitCode
         case is InvitationError, is InvitationCode.Problem: return invite
         case is ValidationError, is UsageError: return usage
         default: return failure
+        }
+    }
+
+    /// The exit code of a failure the agent reported, or of a vault's error (`AgentFailure.Kind(classifying:)`).
+    static func code(for kind: AgentFailure.Kind) -> Int32 {
+        switch kind {
+        case .other: return failure
+        case .usage: return usage
+        case .wrongPassphrase: return wrongPassphrase
+        case .noSuchItem: return noSuchItem
+        case .invalidItem: return invalidItem
+        case .ambiguous: return ambiguous
+        case .offline: return offline
+        case .network: return network
+        case .syncLocked: return syncLocked
+        case .syncAuth: return syncAuth
         }
     }
 

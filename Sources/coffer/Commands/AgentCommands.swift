@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferAgent
 import CofferCore
 import CofferSystem
 import CofferTUI
@@ -28,7 +29,7 @@ struct UnlockCommand: AsyncParsableCommand {
         let paths = AgentPaths.forVault(path)
         try paths.prepareDirectory()
         if let agent = try AgentVault.connect(vaultPath: path) {
-            _ = try agent.request(AgentRequest(operation: .renew, idle: idle))
+            try agent.renew(idle: idle)
             Output.line("Already unlocked by the agent (pid \(agent.status.pid)); \(Self.locking(idle))")
             return
         }
@@ -58,7 +59,7 @@ struct LockCommand: AsyncParsableCommand {
             Output.line("No agent held \(path) unlocked.")
             return
         }
-        _ = try agent.request(AgentRequest(operation: .lock))
+        try agent.lock()
         Output.line("Locked: the agent (pid \(agent.status.pid)) wiped its keys.")
     }
 }
@@ -79,14 +80,12 @@ struct AgentCommand: AsyncParsableCommand {
         try await vault.unlock(passphrase: try StandardInputLines.shared.next())
         let paths = AgentPaths.forVault(global.vaultPath)
         try paths.prepareDirectory()
-        let listener = try AgentSocket.listen(at: paths.socket)
-        let server = AgentServer(service: AgentService(vault: vault, idle: IdleClock(limit: idle)),
-                                 socketPath: paths.socket, listener: listener, syncInterval: syncEvery,
-                                 readTimeout: AgentServer.readTimeout())
+        let server = try await AgentServer(vault: vault, socketPath: paths.socket, idleLimit: idle, syncInterval: syncEvery,
+                                           readTimeout: AgentServer.readTimeout())
         Output.rawLine(AgentLauncher.ready)
         fflush(nil)
         AgentLauncher.detachOutput()
-        await server.run()
+        await server.run(lockingOn: [SIGTERM, SIGHUP, SIGINT])
     }
 }
 
@@ -116,8 +115,8 @@ enum AgentLauncher {
         if said.split(separator: "\n").contains(Substring(ready)) { return child }
         let code = ChildProcess.wait(for: child, upTo: 10) ?? ExitStatus.failure
         let sentence = said.trimmingCharacters(in: .whitespacesAndNewlines)
-        throw AgentFailure(exitCode: code == 0 ? ExitStatus.failure : code,
-                           description: sentence.isEmpty ? "The agent stopped before it was ready (exit \(code))." : sentence)
+        throw AgentStartFailure(exitCode: code == 0 ? ExitStatus.failure : code,
+                                description: sentence.isEmpty ? "The agent stopped before it was ready (exit \(code))." : sentence)
     }
 
     /// The agent's stdout and stderr go to /dev/null once it has said "ready": `coffer unlock`
@@ -140,4 +139,11 @@ enum AgentLauncher {
             data.append(contentsOf: buffer[0..<count])
         }
     }
+}
+
+/// An agent that exited before it was ready: its sentence, and its exit code (3 for a wrong
+/// passphrase), which `coffer unlock` exits with.
+struct AgentStartFailure: Error, CustomStringConvertible {
+    var exitCode: Int32
+    var description: String
 }

@@ -5,36 +5,42 @@ import Foundation
 /// `$TMPDIR/coffer-UID/`; one socket per vault, named by a digest of the vault's real path so that
 /// two spellings of one file find one agent. The directory must be ours and private (0700), the
 /// socket ours and 0600: anything else may be another user's trap, and is refused with why.
-struct AgentPaths {
-    var directory: String
+public struct AgentPaths: Sendable {
+    public var directory: String
     /// The vault file, with symlinks resolved.
-    var vault: String
+    public var vault: String
 
-    var socket: String { directory + "/" + name + ".sock" }
+    public init(directory: String, vault: String) {
+        self.directory = directory
+        self.vault = vault
+    }
+
+    public var socket: String { directory + "/" + name + ".sock" }
     /// Held (flock) by a `coffer unlock` while it starts an agent: two at once make one agent.
-    var startLock: String { directory + "/" + name + ".start" }
+    public var startLock: String { directory + "/" + name + ".start" }
 
     private var name: String {
         SHA256.hash(data: Data(vault.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The sockets' directory for this user, from the environment.
-    static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func directory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/coffer" }
         let temporary = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         return temporary + "/coffer-\(getuid())"
     }
 
-    static func forVault(_ path: String) -> AgentPaths {
+    /// The paths for the vault at `path`, in `directory` (the environment's, but for tests).
+    public static func forVault(_ path: String, directory: String = AgentPaths.directory()) -> AgentPaths {
         let resolved = realpath(path, nil).map { pointer in
             defer { free(pointer) }
             return String(cString: pointer)
         } ?? (path as NSString).standardizingPath
-        return AgentPaths(directory: directory(), vault: resolved)
+        return AgentPaths(directory: directory, vault: resolved)
     }
 
     /// Makes the directory (0700) if it is missing, then checks it.
-    func prepareDirectory() throws {
+    public func prepareDirectory() throws {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             let parent = (directory as NSString).deletingLastPathComponent
             throw AgentError.unusable("Cannot create the agent directory \(directory) (\(String(cString: strerror(errno)))); "
@@ -44,7 +50,7 @@ struct AgentPaths {
     }
 
     /// The directory is a real directory, ours, and closed to everyone else.
-    func checkDirectory() throws {
+    public func checkDirectory() throws {
         var info = stat()
         guard lstat(directory, &info) == 0 else { throw AgentError.absent }
         guard info.st_mode & S_IFMT == S_IFDIR else {
@@ -54,7 +60,7 @@ struct AgentPaths {
     }
 
     /// The socket is a socket, ours, and 0600; `absent` when there is none.
-    func checkSocket() throws {
+    public func checkSocket() throws {
         try checkDirectory()
         var info = stat()
         guard lstat(socket, &info) == 0 else { throw AgentError.absent }
@@ -72,24 +78,6 @@ struct AgentPaths {
         guard mode & ~allowed == 0 else {
             throw AgentError.unusable("\(what) has mode \(String(mode, radix: 8)), open to other users (it must be "
                 + "\(String(allowed, radix: 8))); Coffer will not use it.")
-        }
-    }
-}
-
-/// Why there is no agent to talk to.
-enum AgentError: Error, CustomStringConvertible {
-    /// No agent runs for this vault (no socket, or a stale one left by a killed agent).
-    case absent
-    /// The directory or socket is not safe to use; the sentence says why.
-    case unusable(String)
-    /// The agent answered with something this client does not understand.
-    case protocolError(String)
-
-    var description: String {
-        switch self {
-        case .absent: return "No agent holds this vault unlocked; run `coffer unlock`."
-        case .unusable(let sentence): return sentence
-        case .protocolError(let detail): return "The agent's answer could not be read (\(detail)); run `coffer lock` and `coffer unlock`."
         }
     }
 }

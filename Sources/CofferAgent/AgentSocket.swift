@@ -70,6 +70,11 @@ final class AgentSocket: @unchecked Sendable {
         }
     }
 
+    /// Makes a listener's `accept` fail from now on: the server stops taking connections.
+    func stopAccepting() {
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
     /// The uid of the process at the other end (SO_PEERCRED: pid, uid, gid as three 32-bit words).
     var peerUID: uid_t? {
         var credentials = [UInt32](repeating: 0, count: 3)
