@@ -73,11 +73,9 @@ public actor SyncEngine {
 
     private func runSteps(_ context: SyncContext, into report: inout SyncReport) async throws {
         let collections: [CollectionName] = [.items, .keystores]
-        var itemsArrived = false
         for collection in collections {
             CrashPoint.reach("sync.fetch.\(collection.rawValue).before")
             let fetched = try await FetchStep.run(collection, context)
-            if collection == .items, fetched.received > 0 { itemsArrived = true }
             CrashPoint.reach("sync.fetch.\(collection.rawValue).after")
             report.downloaded += fetched.received
             report.rolledBack += fetched.rolledBack
@@ -134,7 +132,7 @@ public actor SyncEngine {
         report.uploaded = acknowledgements.count
         logger.info("apply: \(acknowledgements.count) changes are stable")
         let filesRemoved = try await AttachmentStep.removeRemoved(context)
-        let filesReceived = try await AttachmentStep.fetch(context, itemsArrived: itemsArrived)
+        let filesReceived = try await AttachmentStep.fetch(context)
         if filesRemoved + filesReceived > 0 {
             logger.info("attachments: \(filesReceived) file(s) received, \(filesRemoved) removed from the server")
         }

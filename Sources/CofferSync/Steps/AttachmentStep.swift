@@ -6,8 +6,9 @@ import Foundation
 /// of a slice of the sealed file. The bytes stay sealed everywhere: this step runs locked.
 ///
 /// Order in a sync: `upload` before the items are pushed (a device that sees an item naming a file
-/// finds its chunks there); `fetch` after the items are fetched, only when items arrived, a
-/// download is unfinished or nothing was ever listed (an idle sync asks nothing more);
+/// finds its chunks there); `fetch` after the items are fetched, only when items arrived since the
+/// last complete listing (`MetaKey.attachmentsToFetch`, set in the items' fetch transaction) or
+/// nothing was ever listed (an idle sync asks nothing more);
 /// `removeRemoved` after the push. Each chunk is written once (`If-None-Match: *`): an upload cut
 /// short resumes where it stopped; a download keeps its chunks until the file is whole.
 enum AttachmentStep {
@@ -49,12 +50,12 @@ enum AttachmentStep {
     /// Lists the chunks changed since the last complete listing (without their data), downloads
     /// the chunks of files this device lacks, forgets files whose chunks were deleted. The marker
     /// moves only when every listed file is whole here: a download cut short is listed again.
-    static func fetch(_ context: SyncContext, itemsArrived: Bool) async throws -> Int {
+    static func fetch(_ context: SyncContext) async throws -> Int {
         let database = context.database
         let marker = try database.read { try VaultDatabase.attachmentMarker(in: $0) }
+        // Set by the items' fetch, in its transaction, when items arrived (they may name files).
         let owed = try database.meta(.attachmentsToFetch)
-        if itemsArrived, owed == nil { try database.write { try VaultDatabase.setMeta(.attachmentsToFetch, "1", in: $0) } }
-        guard marker == nil || itemsArrived || owed != nil else { return 0 }
+        guard marker == nil || owed != nil else { return 0 }
 
         guard case .changes(let records, let etag) = try await context.client.listChanges(
             named: collection, since: marker, pageSize: nil, fields: ["attachment", "index", "count", "deleted"])
