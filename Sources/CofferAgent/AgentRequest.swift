@@ -31,11 +31,15 @@ public enum AgentRequest: Sendable, Equatable {
     case devices
     case queueMessage(MessageTopic, to: [String])
     case removeDevice(id: String, rotate: Bool)
+    /// Files kept with items (`Vault+Attachments`): one added from its bytes, one removed, one read.
+    case attach(itemID: String, name: String, data: Data)
+    case detach(itemID: String, name: String)
+    case attachment(itemID: String, name: String)
 
     /// The names on the wire, also in the crash points of the writes (`agent.add.after-write`).
     enum Operation: String, Codable, CaseIterable {
         case status, renew, lock, items, item, add, update, remove, addAll, now, sync, devices, queueMessage,
-             removeDevice
+             removeDevice, attach, detach, attachment
     }
 
     var operation: Operation {
@@ -54,21 +58,24 @@ public enum AgentRequest: Sendable, Equatable {
         case .devices: return .devices
         case .queueMessage: return .queueMessage
         case .removeDevice: return .removeDevice
+        case .attach: return .attach
+        case .detach: return .detach
+        case .attachment: return .attachment
         }
     }
 
     /// Whether the request may commit to the vault (the kept listing is then stale).
     var writes: Bool {
         switch self {
-        case .status, .renew, .lock, .items, .item, .now, .devices: return false
-        case .add, .update, .remove, .addAll, .sync, .queueMessage, .removeDevice: return true
+        case .status, .renew, .lock, .items, .item, .now, .devices, .attachment: return false
+        case .add, .update, .remove, .addAll, .sync, .queueMessage, .removeDevice, .attach, .detach: return true
         }
     }
 }
 
 extension AgentRequest: Codable {
     private enum CodingKeys: String, CodingKey {
-        case operation, query, name, id, item, base, items, idle, ids, topic, rotate
+        case operation, query, name, id, item, base, items, idle, ids, topic, rotate, data
     }
 
     public init(from decoder: Decoder) throws {
@@ -96,6 +103,14 @@ extension AgentRequest: Codable {
         case .removeDevice:
             self = .removeDevice(id: try container.decode(String.self, forKey: .id),
                                  rotate: try container.decode(Bool.self, forKey: .rotate))
+        case .attach:
+            self = .attach(itemID: try container.decode(String.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+                           data: try container.decode(Data.self, forKey: .data))
+        case .detach:
+            self = .detach(itemID: try container.decode(String.self, forKey: .id), name: try container.decode(String.self, forKey: .name))
+        case .attachment:
+            self = .attachment(itemID: try container.decode(String.self, forKey: .id),
+                               name: try container.decode(String.self, forKey: .name))
         }
     }
 
@@ -126,6 +141,13 @@ extension AgentRequest: Codable {
         case .removeDevice(let id, let rotate):
             try container.encode(id, forKey: .id)
             try container.encode(rotate, forKey: .rotate)
+        case .attach(let itemID, let name, let data):
+            try container.encode(itemID, forKey: .id)
+            try container.encode(name, forKey: .name)
+            try container.encode(data, forKey: .data)
+        case .detach(let itemID, let name), .attachment(let itemID, let name):
+            try container.encode(itemID, forKey: .id)
+            try container.encode(name, forKey: .name)
         }
     }
 

@@ -25,6 +25,8 @@ public enum AgentResponse: Sendable, Equatable {
     case sync(SyncOutcome)
     /// To `devices`.
     case devices([KnownDevice])
+    /// To `attachment`: the file's reference and its bytes.
+    case file(Attachment, Data)
 
     /// What the answer is, for a sentence about an answer that does not fit its request.
     var summary: String {
@@ -38,17 +40,24 @@ public enum AgentResponse: Sendable, Equatable {
         case .now: return "the time"
         case .sync: return "a sync report"
         case .devices: return "devices"
+        case .file: return "a file"
         }
     }
 }
 
 extension AgentResponse: Codable {
     private enum CodingKeys: String, CodingKey {
-        case failure, status, listed, item, mergedWithNewer, conflicts, now, sync, devices
+        case failure, status, listed, item, mergedWithNewer, conflicts, now, sync, devices, file
+    }
+
+    /// A file on the wire: `{"attachment": {…}, "data": base64}`.
+    private struct WireFile: Codable {
+        var attachment: Attachment
+        var data: Data
     }
 
     /// The keys that name a case; `mergedWithNewer` and `conflicts` only come with an `item`.
-    private static let answerKeys: [CodingKeys] = [.failure, .status, .listed, .item, .now, .sync, .devices]
+    private static let answerKeys: [CodingKeys] = [.failure, .status, .listed, .item, .now, .sync, .devices, .file]
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -77,6 +86,9 @@ extension AgentResponse: Codable {
             self = .sync(try container.decode(SyncOutcome.self, forKey: .sync))
         case .devices?:
             self = .devices(try container.decode([KnownDevice].self, forKey: .devices))
+        case .file?:
+            let file = try container.decode(WireFile.self, forKey: .file)
+            self = .file(file.attachment, file.data)
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "an edit's result without its item"))
         }
@@ -106,6 +118,8 @@ extension AgentResponse: Codable {
             try container.encode(outcome, forKey: .sync)
         case .devices(let devices):
             try container.encode(devices, forKey: .devices)
+        case .file(let attachment, let data):
+            try container.encode(WireFile(attachment: attachment, data: data), forKey: .file)
         }
     }
 

@@ -65,6 +65,13 @@ struct AgentService: Sendable {
                 throw AgentFailure(AgentFailure.Kind(SyncEngine.name(of: error)), error.userMessage)
             }
             return .done
+        case .attach(let itemID, let name, let data):
+            return .item(try await vault.attach(data, named: name, to: itemID))
+        case .detach(let itemID, let name):
+            return .item(try await vault.detach(name, from: itemID))
+        case .attachment(let itemID, let name):
+            let (attachment, data) = try await vault.attachmentData(name, of: try await vault.item(itemID))
+            return .file(attachment, data)
         }
     }
 

@@ -5,10 +5,11 @@ import Foundation
 /// the JSON): a frame's end is known without scanning its text.
 final class AgentSocket: @unchecked Sendable {
     let descriptor: Int32
-    /// The largest request the agent reads (16 MiB). Requests are a few hundred bytes but for
-    /// `addAll` (an import: about 530 bytes an item, so some 31,000 items); a larger one is
-    /// refused from its length alone, before a byte of it is read or stored.
-    static let maximumRequest = 16 << 20
+    /// The largest request the agent reads (32 MiB). Requests are a few hundred bytes but for
+    /// `addAll` (an import: about 530 bytes an item, so some 63,000 items) and `attach` (a file of
+    /// 16 MiB is 22.4 MB of base64); a larger one is refused from its length alone, before a byte
+    /// of it is read or stored.
+    static let maximumRequest = 32 << 20
     /// The largest answer a client reads from the agent (256 MiB): a listing of 100,000 typical
     /// items is about 61 MB (measured: ~613 bytes an item, each item's JSON in base64).
     static let maximumAnswer = 256 << 20

@@ -151,6 +151,21 @@ public final class AgentVault: @unchecked Sendable {
         try request(.addAll(items)) { if case .done = $0 { return () }; return nil }
     }
 
+    public func attach(_ data: Data, named name: String, to itemID: String) throws -> Item {
+        try request(.attach(itemID: itemID, name: name, data: data)) { if case .item(let item) = $0 { return item }; return nil }
+    }
+
+    public func detach(_ name: String, from itemID: String) throws -> Item {
+        try request(.detach(itemID: itemID, name: name)) { if case .item(let item) = $0 { return item }; return nil }
+    }
+
+    public func attachmentData(_ name: String, of item: Item) throws -> (Attachment, Data) {
+        try request(.attachment(itemID: item.id, name: name)) {
+            if case .file(let attachment, let data) = $0 { return (attachment, data) }
+            return nil
+        }
+    }
+
     /// Now by the vault's corrected clock.
     public func now() throws -> Date {
         try request(.now) { if case .now(let date) = $0 { return date }; return nil }

@@ -101,6 +101,26 @@ public enum KintoFuzzChecks {
         for record in newest {
             try headersOfServerRecord(record.data, id: record.id, lastModified: record.lastModified)
         }
+        try attachmentListing(newest.map(\.data))
+    }
+
+    /// The listing as attachment chunks (`AttachmentListing`): refused with its sentence, or every
+    /// file named with a count in range, valid ids, and no file both listed and removed.
+    static func attachmentListing(_ records: [Data]) throws {
+        let listing: AttachmentListing
+        do {
+            listing = try AttachmentListing(records)
+        } catch is RefusedRecord {
+            return
+        } catch {
+            throw FuzzViolation("AttachmentListing threw \(error), not a refusal")
+        }
+        for (file, count) in listing.files {
+            guard RecordID.isValid(file), (1...AttachmentSealing.maximumChunks).contains(count) else {
+                throw FuzzViolation("a listed file \(file) with \(count) chunks was taken")
+            }
+            guard !listing.removed.contains(file) else { throw FuzzViolation("\(file) both listed and removed") }
+        }
     }
 
     /// `IncomingRecord.decode` in both collections: what it accepts keeps the listing's id and

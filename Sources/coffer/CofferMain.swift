@@ -119,7 +119,8 @@ struct Coffer: AsyncParsableCommand {
             ListCommand.self, SearchCommand.self, HistoryCommand.self, GenerateCommand.self, PasswdCommand.self,
             StatusCommand.self, HealthCommand.self, ExportCommand.self, ImportCommand.self, AccountCommand.self, JoinCommand.self,
             SyncCommand.self, DeviceCommand.self, SendCommand.self, ReceiveCommand.self, TotpCommand.self,
-            CopyCommand.self, UnlockCommand.self, LockCommand.self, ClipboardClearCommand.self, AgentCommand.self, ManualCommand.self,
+            CopyCommand.self, AttachCommand.self, AttachmentsCommand.self, AttachmentCommand.self, DetachCommand.self,
+            UnlockCommand.self, LockCommand.self, ClipboardClearCommand.self, AgentCommand.self, ManualCommand.self,
         ]
     )
 

@@ -23,6 +23,8 @@ final class AgentProtocolTests: XCTestCase {
         .item(name: "bank"), .add(item), .update(edited, base: item), .remove(id: item.id), .addAll([item, edited]),
         .addAll([]), .now, .sync, .devices, .queueMessage(.lock, to: ["a", "b"]), .removeDevice(id: "a", rotate: true),
         .removeDevice(id: "b", rotate: false),
+        .attach(itemID: item.id, name: "scan.pdf", data: Data([0, 1, 2, 255])), .detach(itemID: item.id, name: "scan.pdf"),
+        .attachment(itemID: item.id, name: "scan.pdf"),
     ]
 
     static var responses: [AgentResponse] {
@@ -53,6 +55,7 @@ final class AgentProtocolTests: XCTestCase {
                                   lastSeen: Timestamp(milliseconds: 5), isCurrent: false),
                       KnownDevice(id: "d2", name: nil, publicKey: "other", capabilities: [], lastSeen: Timestamp(milliseconds: 6),
                                   isCurrent: true)]),
+            .file(Attachment(name: "scan.pdf", bytes: Data([0, 1, 2, 255]), added: Timestamp(milliseconds: 7)), Data([0, 1, 2, 255])),
         ]
     }
 
@@ -65,7 +68,7 @@ final class AgentProtocolTests: XCTestCase {
     }
 
     func testEveryAnswerRoundTrips() throws {
-        XCTAssertEqual(Set(Self.responses.map(\.summary)).count, 9, "an answer case is missing here")
+        XCTAssertEqual(Set(Self.responses.map(\.summary)).count, 10, "an answer case is missing here")
         for response in Self.responses {
             let decoded = try JSONDecoder().decode(AgentResponse.self, from: try JSONEncoder().encode(response))
             XCTAssertEqual(decoded, response)

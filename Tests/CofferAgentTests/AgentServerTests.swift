@@ -71,17 +71,17 @@ final class AgentServerTests: XCTestCase {
         XCTAssertEqual(try client.items(.everything).count, 0)
     }
 
-    /// A request over 16 MiB: the client does not send it; announced anyway, the agent refuses it
+    /// A request over 32 MiB: the client does not send it; announced anyway, the agent refuses it
     /// from its header with one sentence and closes the connection, then serves on.
     func testARequestOverTheLimitIsRefusedWithItsSentence() throws {
         let agent = try agent()
         let client = try agent.client()
         let notes = String(repeating: "n", count: 100_000)
-        let items = (0..<140).map { Item(title: "Site \($0)", entry: Entry(username: "u", password: "p", notes: notes), created: .now()) }
+        let items = (0..<300).map { Item(title: "Site \($0)", entry: Entry(username: "u", password: "p", notes: notes), created: .now()) }
         XCTAssertThrowsError(try client.addAll(items)) { error in
             let failure = error as? AgentFailure
             XCTAssertEqual(failure?.kind, .other)
-            XCTAssertTrue(failure?.message.contains("over the agent's limit of 16 MiB") == true, "\(error)")
+            XCTAssertTrue(failure?.message.contains("over the agent's limit of 32 MiB") == true, "\(error)")
         }
 
         let raw = try AgentSocket.connect(to: agent.paths.socket)
@@ -92,7 +92,7 @@ final class AgentServerTests: XCTestCase {
             return XCTFail("not a failure: \(String(decoding: answer, as: UTF8.self))")
         }
         XCTAssertEqual(failure, AgentFailure(.other, AgentServer.refusal(announced)))
-        XCTAssertTrue(failure.message.contains("A request of \(announced) bytes") && failure.message.contains("16 MiB"))
+        XCTAssertTrue(failure.message.contains("A request of \(announced) bytes") && failure.message.contains("32 MiB"))
         XCTAssertNil(try raw.receive(), "the connection is closed")
         XCTAssertEqual(try client.items(.everything).count, 0, "nothing was imported, and the agent serves on")
     }

@@ -390,7 +390,7 @@ final class AgentTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 5, "refused at once")
         let failure = try XCTUnwrap(try AgentWire.firstAnswer(answer)["failure"] as? [String: Any])
         let message = try XCTUnwrap(failure["message"] as? String)
-        XCTAssertTrue(message.contains("request of \(declared) bytes") && message.contains("16 MiB"), message)
+        XCTAssertTrue(message.contains("request of \(declared) bytes") && message.contains("32 MiB"), message)
         let resident = try XCTUnwrap(AgentWire.residentBytes(pid))
         XCTAssertLessThan(resident, 100 << 20, "the agent's memory: \(resident >> 20) MiB")
         XCTAssertEqual(try agentOK(vault, ["show", "bank", "--field", "password"]).line, "b4nk")
@@ -438,19 +438,19 @@ final class AgentTests: XCTestCase {
         XCTAssertEqual(sockets(vault), [])
     }
 
-    /// An import too big for one request to the agent (50,000 items, ~26.5 MB) is not sent: the
+    /// An import too big for one request to the agent (70,000 items, ~37 MB) is not sent: the
     /// command says so and how to import without the agent; nothing is imported, the agent runs on.
     func testAnImportOverTheRequestLimitIsNotSentAndSaysWhatToDo() throws {
         let vault = try vault()
         let pid = try unlock(vault)
-        let items = (0..<50_000).map { index in
+        let items = (0..<70_000).map { index in
             ["title": "Site \(index) example account", "username": "user\(index)@example.org",
              "password": "pw-\(index)-0123456789abcdef", "origins": ["https://www.site\(index).example.com/login"],
              "tags": ["work"], "notes": "Some note about account \(index)"] as [String: Any]
         }
         let file = try vault.writeWorkFile("many.json", try JSONSerialization.data(withJSONObject: items))
         let result = try vault.run(["import", file], unlock: false)
-        assertError(result, 1, mentions: ["over the agent's limit of 16 MiB", "coffer lock"])
+        assertError(result, 1, mentions: ["over the agent's limit of 32 MiB", "coffer lock"])
         XCTAssertEqual(try agentOK(vault, ["list", "--json"]).jsonArray().count, 0)
         XCTAssertEqual(try AgentProbe.pid(vault), pid)
     }

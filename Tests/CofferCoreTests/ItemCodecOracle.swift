@@ -93,9 +93,13 @@ struct RandomItems {
                         origins: (0..<int(0..<3)).map { _ in string() }, tags: (0..<int(0..<3)).map { _ in string() },
                         entry: entry, disabled: int(0..<2) == 0, created: timestamp(), modified: timestamp(),
                         lastUsed: int(0..<2) == 0 ? nil : timestamp(), history: history)
+        item.attachments = (0..<int(0..<3)).map { index in
+            Attachment(id: "a\(index)", name: string(), size: int(0..<17_000_000),
+                       sha256: String(repeating: "0f", count: 32), added: timestamp())
+        }
         if int(0..<4) == 0 {
             let itemNames: Set = ["id", "title", "origins", "tags", "entry", "disabled", "created", "modified", "last_used",
-                                  "history", "times"]
+                                  "history", "times", "attachments"]
             item.extra[memberName(avoiding: itemNames)] = value()
         }
         return item

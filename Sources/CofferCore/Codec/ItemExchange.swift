@@ -24,6 +24,7 @@ public enum ItemExchange {
         object["notes"] = item.entry.notes
         let fields = item.entry.fields.filter { reveal || !ItemField.isSecret($0.key) }
         if !fields.isEmpty { object["fields"] = fields }
+        if !item.attachments.isEmpty { object["attachments"] = item.attachments.map(attachmentSummary) }
         if !item.entry.custom.isEmpty {
             object["custom"] = item.entry.custom.map { field -> [String: Any] in
                 var shown: [String: Any] = ["id": field.id, "label": field.label, "type": field.type]
@@ -40,6 +41,12 @@ public enum ItemExchange {
             object["totp"] = item.entry.totp ?? NSNull()
         }
         return object
+    }
+
+    /// A file as `--json` shows it: `{id, name, size, sha256, added}`, never its contents.
+    public static func attachmentSummary(_ attachment: Attachment) -> [String: Any] {
+        ["id": attachment.id, "name": attachment.name, "size": attachment.size, "sha256": attachment.sha256,
+         "added": attachment.added.iso8601]
     }
 
     public static func badges(of listed: ListedItem) -> [Badge] {
@@ -146,8 +153,9 @@ public enum ItemExchange {
         var history: [HistoryEntry]?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
+            // `attachments` lists the files; their bytes travel apart (`coffer attachment`), so it is read past.
             case id, kind, title, fields, custom, username, password, notes, totp, origins, tags, disabled, created, modified,
-                 history, badges
+                 history, badges, attachments
             case lastUsed = "last_used"
         }
 

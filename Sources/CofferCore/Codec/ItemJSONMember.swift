@@ -41,7 +41,7 @@ func spells(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Boo
 // Each `init?(bytes:)` switches on the length first: ten comparisons per key would show at 100,000 items.
 
 enum ItemMember: Int, ItemJSONMember {
-    case id, title, origins, tags, entry, disabled, created, modified, lastUsed, history, times
+    case id, title, origins, tags, entry, disabled, created, modified, lastUsed, history, times, attachments
 
     init?(bytes: UnsafeBufferPointer<UInt8>) {
         switch bytes.count {
@@ -56,6 +56,7 @@ enum ItemMember: Int, ItemJSONMember {
         case 8 where spells(bytes, "disabled"): self = .disabled
         case 8 where spells(bytes, "modified"): self = .modified
         case 9 where spells(bytes, "last_used"): self = .lastUsed
+        case 11 where spells(bytes, "attachments"): self = .attachments
         default: return nil
         }
     }
@@ -118,6 +119,23 @@ enum CustomFieldMember: Int, ItemJSONMember {
         case 4 where spells(bytes, "type"): self = .type
         case 5 where spells(bytes, "label"): self = .label
         case 5 where spells(bytes, "value"): self = .value
+        default: return nil
+        }
+    }
+
+    var name: String { "\(self)" }
+}
+
+enum AttachmentMember: Int, ItemJSONMember {
+    case id, name, size, sha256, added
+
+    init?(bytes: UnsafeBufferPointer<UInt8>) {
+        switch bytes.count {
+        case 2 where spells(bytes, "id"): self = .id
+        case 4 where spells(bytes, "name"): self = .name
+        case 4 where spells(bytes, "size"): self = .size
+        case 5 where spells(bytes, "added"): self = .added
+        case 6 where spells(bytes, "sha256"): self = .sha256
         default: return nil
         }
     }

@@ -14,6 +14,7 @@ enum ItemJSONReader {
         var id: String?, title: String?, origins: [String]?, tags: [String]?, entry: Entry?, disabled: Bool?
         var created: Timestamp?, modified: Timestamp?, lastUsed: Timestamp?, history: [HistoryEntry]?
         var times = FieldTimes()
+        var attachments: [Attachment] = []
         var extra: [String: JSONValue] = [:]
         try scanner.readMembers("an item") { (name: ItemMember, scanner) in
             switch name {
@@ -28,6 +29,7 @@ enum ItemJSONReader {
             case .lastUsed: lastUsed = try scanner.skipNull() ? nil : try readTimestamp(&scanner, "last_used")
             case .history: history = try readHistory(&scanner)
             case .times: times = try readTimes(&scanner)
+            case .attachments: attachments = try readAttachments(&scanner)
             }
         } other: { name, scanner in
             guard extra.updateValue(try scanner.readValue(), forKey: name) == nil else { throw ItemJSONError.duplicateMember(name) }
@@ -43,7 +45,7 @@ enum ItemJSONReader {
         guard let history else { throw ItemJSONError.missingMember("history") }
         return Item(id: id, title: title, origins: origins, tags: tags, entry: entry, disabled: disabled,
                     created: created, modified: modified, lastUsed: lastUsed, history: history, times: times,
-                    extra: extra)
+                    attachments: attachments, extra: extra)
     }
 
     /// `{"password": {"at": TIME, "by": DEVICE}, …}`, every name kept (a newer device's too).
@@ -122,6 +124,32 @@ enum ItemJSONReader {
             fields.append(CustomField(id: id, label: label, value: value, typeName: type))
         }
         return fields
+    }
+
+    private static func readAttachments(_ scanner: inout JSONScanner) throws -> [Attachment] {
+        var attachments: [Attachment] = []
+        try scanner.enterArray("attachments")
+        while try scanner.hasNextElement(after: attachments.count) {
+            var id: String?, name: String?, size: Double?, sha256: String?, added: Timestamp?
+            try scanner.readMembers("an attachment") { (member: AttachmentMember, scanner) in
+                switch member {
+                case .id: id = try scanner.readString("id")
+                case .name: name = try scanner.readString("name")
+                // As JSONDecoder read an Int: any number written that is a whole one (`7e6` too).
+                case .size: size = try scanner.readNumber()
+                case .sha256: sha256 = try scanner.readString("sha256")
+                case .added: added = try readTimestamp(&scanner, "added")
+                }
+            }
+            guard let id else { throw ItemJSONError.missingMember("id") }
+            guard let name else { throw ItemJSONError.missingMember("name") }
+            guard let size else { throw ItemJSONError.missingMember("size") }
+            guard let count = Int(exactly: size) else { throw ItemJSONError.malformed("size is not a whole number", offset: scanner.position) }
+            guard let sha256 else { throw ItemJSONError.missingMember("sha256") }
+            guard let added else { throw ItemJSONError.missingMember("added") }
+            attachments.append(Attachment(id: id, name: name, size: count, sha256: sha256, added: added))
+        }
+        return attachments
     }
 
     private static func readHistory(_ scanner: inout JSONScanner) throws -> [HistoryEntry] {

@@ -19,7 +19,13 @@ struct ItemJSONWriter {
     mutating func write(_ item: Item) throws {
         // A newer version's members interleave with ours in sorted order: the general path.
         guard item.extra.isEmpty else { return try value(Self.jsonValue(of: item)) }
-        raw(#"{"created":"#)
+        if item.attachments.isEmpty {
+            raw(#"{"created":"#)
+        } else {
+            raw(#"{"attachments":"#)
+            try value(.array(item.attachments.map(Self.jsonValue)))
+            raw(#","created":"#)
+        }
         timestamp(item.created)
         raw(#","disabled":"#)
         raw(item.disabled ? "true" : "false")
@@ -85,6 +91,7 @@ struct ItemJSONWriter {
     /// The whole item as a JSON value: the same members `write` writes, plus `extra`.
     static func jsonValue(of item: Item) -> JSONValue {
         var members = item.extra
+        if !item.attachments.isEmpty { members["attachments"] = .array(item.attachments.map(jsonValue)) }
         members["created"] = .string(item.created.iso8601)
         members["disabled"] = .bool(item.disabled)
         members["entry"] = item.entry.jsonValue
@@ -101,6 +108,11 @@ struct ItemJSONWriter {
         }
         members["title"] = .string(item.title)
         return .object(members)
+    }
+
+    static func jsonValue(of attachment: Attachment) -> JSONValue {
+        .object(["added": .string(attachment.added.iso8601), "id": .string(attachment.id), "name": .string(attachment.name),
+                 "sha256": .string(attachment.sha256), "size": .number(Double(attachment.size))])
     }
 
     mutating func integer(_ value: Int64) {

@@ -10,7 +10,8 @@ public enum CrashPoint {
     /// Every point in the code, for the harness that visits them all.
     public static let all: [String] = {
         var names: [String] = []
-        for operation in ["vault.add", "vault.add-all", "vault.update", "vault.remove", "vault.passwd"] {
+        for operation in ["vault.add", "vault.add-all", "vault.update", "vault.remove", "vault.passwd", "vault.attach",
+                          "vault.detach"] {
             names += ["before-write", "inside-write", "after-write"].map { "\(operation).\($0)" }
         }
         names.append("vault.create.before-link")
@@ -23,6 +24,7 @@ public enum CrashPoint {
             names += ["sync.push.\(collection).before", "sync.push.\(collection).after-send"]
         }
         names += ["sync.apply.before", "sync.apply.inside", "sync.apply.after", "sync.state.before"]
+        names += ["sync.attachments.upload.chunk", "sync.attachments.download.chunk"]
         names += ["sync.outbox.after-send", "sync.messages.fetch.before", "sync.messages.fetch.inside",
                   "sync.messages.fetch.after", "sync.messages.handle.inside", "sync.messages.handle.after",
                   "sync.messages.delete.before", "sync.messages.delete.after-send"]

@@ -305,4 +305,7 @@ public enum MetaKey: String, Sendable, CaseIterable {
     case accountNextPassword = "account_next_password"
     /// A rotation this device started: the new password and the ids of the messages carrying it.
     case pendingRotation = "pending_rotation"
+    /// Set when items arrived that may name files: the next sync lists the attachment chunks
+    /// (an idle sync does not ask for them).
+    case attachmentsToFetch = "attachments_to_fetch"
 }

@@ -95,6 +95,28 @@ enum VaultSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v7-attachments") { db in
+            // architecture §4, attachments. `attachments`: each file's sealed bytes (NULL once
+            // removed here), how many chunk records it takes on the server, and what sync still
+            // owes the server: `upload`, `remove` (its chunks deleted), or nothing (`stable`).
+            // `attachment_chunks`: chunks of a download in progress; a file becomes a row of
+            // `attachments` only once every chunk is here, so no half file is ever visible.
+            try db.execute(sql: """
+                CREATE TABLE attachments (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    sealed BLOB,
+                    chunks INTEGER NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('stable', 'upload', 'remove'))
+                );
+                CREATE TABLE attachment_chunks (
+                    attachment TEXT NOT NULL,
+                    idx INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    data BLOB NOT NULL,
+                    PRIMARY KEY (attachment, idx)
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -69,6 +69,20 @@ public enum ItemMerge {
             conflicts.append(conflict)
         }
 
+        /// Files as a set by id: each side's additions kept, each side's removals applied; the
+        /// review shows the names (a choice there changes nothing: nothing of either side is lost).
+        func mergeAttachments() {
+            let ids = mergeSets(local: local.attachments.map(\.id), stable: stable?.attachments.map(\.id),
+                                remote: remote.attachments.map(\.id))
+            let known = Dictionary(remote.attachments.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                .merging(local.attachments.map { ($0.id, $0) }, uniquingKeysWith: { _, ours in ours })
+            working.attachments = ids.compactMap { known[$0] }
+            guard local.attachments != remote.attachments else { return }
+            let lists = ListValues(local: local.attachments.map(\.name), remote: remote.attachments.map(\.name),
+                                   combined: working.attachments.map(\.name))
+            conflicts.append(FieldConflict(field: .attachments, lists: lists, changedOn: changedOn(\.attachments)))
+        }
+
         /// A custom field, by id: added on one side only, kept; removed on one side and untouched
         /// on the other, removed; changed (or changed and removed) on both, the later change.
         func pickCustom(_ id: String) {
@@ -102,6 +116,7 @@ public enum ItemMerge {
         for id in Self.customIDs(local, remote) { pickCustom(id) }
         combine(.origins, \.origins)
         combine(.tags, \.tags)
+        mergeAttachments()
 
         working.history = mergeHistories(local: local.history, remote: remote.history)
         if let remoteUsed = remote.lastUsed, remoteUsed > (working.lastUsed ?? remoteUsed) || working.lastUsed == nil {

@@ -33,6 +33,12 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
     case invalidTOTP(TOTP.Problem)
     /// A device message that cannot be sent (too large, no such device, an unverified one).
     case deviceMessage(reason: String)
+    /// A file over `Attachment.sizeLimit`.
+    case attachmentTooLarge(size: Int)
+    /// The item has no file of that name (or id).
+    case noSuchAttachment(name: String, title: String)
+    /// The file is known from the item but its bytes have not arrived from the server yet.
+    case attachmentNotHere(name: String)
 
     /// The vault file could not be read or written (`storage`: a full disk, an I/O error).
     public var isStorageFailure: Bool {
@@ -97,6 +103,12 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
             return "The TOTP secret is invalid: \(problem)."
         case .deviceMessage(let reason):
             return "Cannot send the message: \(line(reason))."
+        case .attachmentTooLarge(let size):
+            return Attachment.tooLarge(size)
+        case .noSuchAttachment(let name, let title):
+            return "“\(line(title))” has no file named “\(TerminalText.name(name, limit: 80))” (`coffer attachments` lists them)."
+        case .attachmentNotHere(let name):
+            return "The file “\(line(name))” has not arrived from the server yet; run `coffer sync` and try again."
         }
     }
 }

@@ -15,6 +15,8 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
     public var history: [HistoryEntry]
     /// When each single-valued field last changed (the Airmail journal); empty for items older than that.
     public var times: FieldTimes
+    /// Files kept with the item, in the order added (their bytes live apart: `Attachment`).
+    public var attachments: [Attachment]
     /// Members a newer version wrote that this one does not know, kept as they came so an edit
     /// here never drops them (architecture §2).
     public var extra: [String: JSONValue]
@@ -22,14 +24,14 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
     public static let historyLimit = 100
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case id, title, origins, tags, entry, disabled, created, modified, history, times
+        case id, title, origins, tags, entry, disabled, created, modified, history, times, attachments
         case lastUsed = "last_used"
     }
 
     public init(id: String = Item.newID(), title: String, origins: [String] = [], tags: [String] = [],
                 entry: Entry = Entry(), disabled: Bool = false, created: Timestamp, modified: Timestamp? = nil,
                 lastUsed: Timestamp? = nil, history: [HistoryEntry] = [], times: FieldTimes = FieldTimes(),
-                extra: [String: JSONValue] = [:]) {
+                attachments: [Attachment] = [], extra: [String: JSONValue] = [:]) {
         self.id = id
         self.title = title
         self.origins = origins
@@ -41,6 +43,7 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
         self.lastUsed = lastUsed
         self.history = history
         self.times = times
+        self.attachments = attachments
         self.extra = extra
     }
 
@@ -59,6 +62,7 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
                   lastUsed: try container.decodeIfPresent(Timestamp.self, forKey: .lastUsed),
                   history: try container.decode([HistoryEntry].self, forKey: .history),
                   times: try container.decodeIfPresent(FieldTimes.self, forKey: .times) ?? FieldTimes(),
+                  attachments: try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? [],
                   extra: try JSONMemberKey.unknownMembers(of: decoder, known: Set(CodingKeys.allCases.map(\.rawValue))))
     }
 
@@ -75,6 +79,7 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
         try container.encodeIfPresent(lastUsed, forKey: .lastUsed)
         try container.encode(history, forKey: .history)
         if !times.isEmpty { try container.encode(times, forKey: .times) }
+        if !attachments.isEmpty { try container.encode(attachments, forKey: .attachments) }
         var others = encoder.container(keyedBy: JSONMemberKey.self)
         for (name, value) in extra { try others.encode(value, forKey: JSONMemberKey(name)) }
     }

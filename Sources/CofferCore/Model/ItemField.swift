@@ -17,9 +17,12 @@ public struct ItemField: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let kind = ItemField(rawValue: "kind")
     public static let origins = ItemField(rawValue: "origins")
     public static let tags = ItemField(rawValue: "tags")
+    /// The item's files, by name in a review; merged as a set by id.
+    public static let attachments = ItemField(rawValue: "attachments")
 
     /// The fields every item has, in review order.
-    public static let builtIn: [ItemField] = [.title, .disabled, .username, .password, .notes, .totp, .kind, .origins, .tags]
+    public static let builtIn: [ItemField] = [.title, .disabled, .username, .password, .notes, .totp, .kind, .origins, .tags,
+                                              .attachments]
 
     /// A kind's field other than a login's (`number`), or a text field of a kind this version does not know.
     public static func named(_ name: String) -> ItemField { ItemField(rawValue: name) }
@@ -39,7 +42,7 @@ public struct ItemField: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public var isSecret: Bool { Self.isSecret(rawValue) }
 
     /// A set of values, merged three ways (additions and removals from both sides).
-    public var isList: Bool { self == .origins || self == .tags }
+    public var isList: Bool { self == .origins || self == .tags || self == .attachments }
 
     public var description: String { rawValue }
 

@@ -53,6 +53,7 @@ extension Item {
         switch field {
         case .origins: origins = values
         case .tags: tags = values
+        // Files merge as a set (nothing is dropped); a review's choice of names leaves them.
         default: break
         }
     }

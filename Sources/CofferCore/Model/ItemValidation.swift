@@ -36,6 +36,7 @@ public enum ItemValidation {
         check(item.entry.password, "entry.password", shortTextLimit, into: &problems)
         check(item.entry.notes, "entry.notes", notesLimit, into: &problems)
         if let totp = item.entry.totp { check(totp, "entry.totp", shortTextLimit, into: &problems) }
+        checkAttachments(item.attachments, into: &problems)
         if item.history.count > Item.historyLimit {
             problems.append(FieldProblem(field: "history", reason: "has more than \(Item.historyLimit) entries"))
         }
@@ -70,6 +71,29 @@ public enum ItemValidation {
                 if value.count != 4 || Int(value) == nil {
                     problems.append(FieldProblem(field: "entry.\(name)", reason: "must be a year of four digits"))
                 }
+            }
+        }
+    }
+
+    private static func checkAttachments(_ attachments: [Attachment], into problems: inout [FieldProblem]) {
+        if attachments.count > Attachment.countLimit {
+            problems.append(FieldProblem(field: "attachments", reason: "has \(attachments.count) files, the limit is \(Attachment.countLimit)"))
+        }
+        var ids = Set<String>()
+        for (index, file) in attachments.enumerated() {
+            let name = "attachments[\(index)]"
+            if !RecordID.isValid(file.id) || !ids.insert(file.id).inserted || file.id.count > 100 {
+                problems.append(FieldProblem(field: "\(name).id", reason: "must be a unique id of letters, digits, '-' or '_'"))
+            }
+            if file.name.isEmpty || file.name.contains("/") {
+                problems.append(FieldProblem(field: "\(name).name", reason: "must be a file name, without '/'"))
+            }
+            check(file.name, "\(name).name", 255, into: &problems)
+            if !(0...Attachment.sizeLimit).contains(file.size) {
+                problems.append(FieldProblem(field: "\(name).size", reason: "must be at most \(Attachment.sizeLimit) bytes"))
+            }
+            if file.sha256.count != 64 || !file.sha256.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) {
+                problems.append(FieldProblem(field: "\(name).sha256", reason: "must be 64 lower-case hex digits"))
             }
         }
     }

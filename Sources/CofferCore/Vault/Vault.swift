@@ -297,7 +297,7 @@ public actor Vault {
 
     /// Takes in the keys another process saved to the keystore since this session unlocked (a
     /// `coffer add` next to the open screen): without them its items would wait for a key forever.
-    private func refreshRing(_ session: UnlockedSession) throws {
+    func refreshRing(_ session: UnlockedSession) throws {
         guard let stored = try database.read({ try VaultDatabase.currentKeystore(in: $0) }), !stored.isDeleted,
               let ring = try? KeystoreSealing.openRing(stored, vaultKey: session.vaultKey) else { return }
         session.ring.formUnion(with: ring)
@@ -429,10 +429,14 @@ public actor Vault {
 
     /// Removes an item (its key stays in the keystore: harmless, and another device may still need it).
     public func remove(_ id: String) throws {
-        _ = try unlockedSession()
+        let session = try unlockedSession()
         CrashPoint.reach("vault.remove.before-write")
         try database.write { db in
-            guard try VaultDatabase.currentItem(id, in: db) != nil else { throw CoreError.noSuchItem(id: id) }
+            guard let current = try VaultDatabase.currentItem(id, in: db) else { throw CoreError.noSuchItem(id: id) }
+            // Its files go with it (an item whose key has not arrived names none we could have stored).
+            for file in (try? ItemSealing.open(current.record, ring: session.ring))?.attachments ?? [] {
+                try VaultDatabase.markAttachmentRemoved(file.id, in: db)
+            }
             try VaultDatabase.recordLocalChange(ItemRecord.tombstone(id: id, lastModified: 0), in: db)
             CrashPoint.reach("vault.remove.inside-write")
             try VaultDatabase.removeReview(id, in: db)

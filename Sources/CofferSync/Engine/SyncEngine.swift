@@ -107,6 +107,9 @@ public actor SyncEngine {
                 report.mergedIDs += merged
             }
         }
+        // Files' chunks first: an item naming a file goes up only once the file is there.
+        let filesSent = try await AttachmentStep.upload(context)
+        if filesSent > 0 { logger.info("attachments: \(filesSent) file(s) sent") }
         var acknowledgements: [PushStep.Acknowledgement] = []
         var unknown = 0
         do {
@@ -128,6 +131,11 @@ public actor SyncEngine {
         CrashPoint.reach("sync.apply.after")
         report.uploaded = acknowledgements.count
         logger.info("apply: \(acknowledgements.count) changes are stable")
+        let filesRemoved = try await AttachmentStep.removeRemoved(context)
+        let filesReceived = try await AttachmentStep.fetch(context)
+        if filesRemoved + filesReceived > 0 {
+            logger.info("attachments: \(filesReceived) file(s) received, \(filesRemoved) removed from the server")
+        }
 
         try await runDeviceSteps(context, into: &report)
 

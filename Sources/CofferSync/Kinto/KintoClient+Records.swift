@@ -55,6 +55,14 @@ extension KintoClient {
         }
     }
 
+    /// Deletes a record of any collection; one already gone counts as deleted.
+    func deleteRecord(in collection: String, id: String) async throws {
+        let response = try await perform("DELETE", recordURL(collection, id))
+        guard [200, 404].contains(response.status) else {
+            throw Self.unexpected(response, doing: "deleting a \(collection) record")
+        }
+    }
+
     private func recordURL(_ collection: String, _ id: String) throws -> URL {
         try Self.endpoint(server, "/buckets/default/collections/\(collection)/records/\(id)")
     }

@@ -165,11 +165,19 @@ public actor KintoClient {
 
     private func listChanges(collection: CollectionName, since marker: String?,
                              pageSize: Int?) async throws -> KintoChanges {
+        try await listChanges(named: collection.rawValue, since: marker, pageSize: pageSize)
+    }
+
+    /// The changes of any collection of the default bucket; `fields` limits what each record
+    /// brings (`_fields`: the attachment chunks are listed without their data).
+    func listChanges(named collection: String, since marker: String?, pageSize: Int?,
+                     fields: [String] = []) async throws -> KintoChanges {
         let marker = marker.map(Self.unquoted)
         var query = [URLQueryItem(name: "_sort", value: "last_modified")]
+        if !fields.isEmpty { query.append(URLQueryItem(name: "_fields", value: fields.joined(separator: ","))) }
         if let marker { query.append(URLQueryItem(name: "_since", value: marker)) }
         if let pageSize { query.append(URLQueryItem(name: "_limit", value: String(max(1, pageSize)))) }
-        let firstURL = try Self.endpoint(server, "/buckets/default/collections/\(collection.rawValue)/records",
+        let firstURL = try Self.endpoint(server, "/buckets/default/collections/\(collection)/records",
                                          query: query)
         var headers: [String: String] = [:]
         if let marker { headers["If-None-Match"] = "\"\(marker)\"" }
@@ -180,16 +188,16 @@ public actor KintoClient {
         case 200:
             break
         case 304:
-            logger.debug("\(collection.rawValue): not modified since \(marker ?? "-")")
+            logger.debug("\(collection): not modified since \(marker ?? "-")")
             return .notModified
         case 404:
-            logger.debug("\(collection.rawValue): no such collection on the server")
+            logger.debug("\(collection): no such collection on the server")
             return .changes(records: [], etag: marker ?? "0")
         default:
-            throw Self.unexpected(response, doing: "listing \(collection.rawValue)")
+            throw Self.unexpected(response, doing: "listing \(collection)")
         }
         guard let etagHeader = response.headers["ETag"] else {
-            throw KintoError.network(message: "the listing of \(collection.rawValue) has no ETag")
+            throw KintoError.network(message: "the listing of \(collection) has no ETag")
         }
         let etag = Self.unquoted(etagHeader)
 
@@ -197,24 +205,24 @@ public actor KintoClient {
         var pageURL = firstURL
         var pages = 1
         while let nextPage = response.headers["Next-Page"] {
-            if let stop = fetchLimits.exceeded(by: collection.rawValue, pages: pages + 1, records: records.count,
+            if let stop = fetchLimits.exceeded(by: collection, pages: pages + 1, records: records.count,
                                                elapsed: (ContinuousClock.now - started) / .seconds(1)) {
                 throw stop
             }
             let nextURL = try nextPageURL(nextPage)
             guard nextURL != pageURL else {
-                throw KintoError.network(message: "the listing of \(collection.rawValue) pages in a loop")
+                throw KintoError.network(message: "the listing of \(collection) pages in a loop")
             }
             pageURL = nextURL
             response = try await perform("GET", nextURL)
             guard response.status == 200 else {
-                throw Self.unexpected(response, doing: "listing \(collection.rawValue)")
+                throw Self.unexpected(response, doing: "listing \(collection)")
             }
             records += try Self.listedRecords(response.body)
             pages += 1
         }
         let changes = Self.newestPerID(records)
-        logger.debug("\(collection.rawValue): \(changes.count) changes in \(pages) pages, marker \(etag)")
+        logger.debug("\(collection): \(changes.count) changes in \(pages) pages, marker \(etag)")
         return .changes(records: changes.map(\.data), etag: etag)
     }
 

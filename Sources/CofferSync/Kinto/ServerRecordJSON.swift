@@ -3,8 +3,10 @@ import Foundation
 
 /// A server answer the engine refuses (a hostile or broken server): reported as `NETWORK`,
 /// and nothing of it is stored.
-struct RefusedRecord: Error, CustomStringConvertible {
-    var description: String
+package struct RefusedRecord: Error, CustomStringConvertible {
+    package var description: String
+
+    package init(description: String) { self.description = description }
 }
 
 /// The JSON of records as the server sends and receives them.

@@ -79,6 +79,9 @@ enum FetchStep {
                 let present = Set(incoming.filter { !$0.header.isDeleted }.map(\.header.id))
                 try ReuploadPlan.read(collection, present: present, from: store).execute(in: store)
             }
+            // Items that arrived may name files: the attachment chunks are listed (AttachmentStep)
+            // until a listing completes, in this transaction so a crash cannot forget it.
+            if collection == .items, plan.received > 0 { try store.setMeta([.attachmentsToFetch: "1"]) }
             CrashPoint.reach("sync.fetch.\(collection.rawValue).inside")
             return Outcome(received: plan.received, rolledBack: plan.rolledBack)
         }

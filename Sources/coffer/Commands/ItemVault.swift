@@ -15,6 +15,10 @@ protocol ItemVault: Sendable {
     func addAll(_ items: [Item]) async throws
     /// Now by the server's clock as the vault's last sync measured it (times written, health ages).
     func now() async throws -> Date
+    /// Files kept with items (architecture §2): added, removed, read back checked.
+    func attach(_ data: Data, named name: String, to itemID: String) async throws -> Item
+    func detach(_ name: String, from itemID: String) async throws -> Item
+    func attachmentData(_ name: String, of item: Item) async throws -> (Attachment, Data)
 }
 
 extension ItemVault {

@@ -27,6 +27,9 @@ enum CrashCommand: String, CaseIterable, Sendable {
     case devices
     /// `device invite` on the crasher, or `join --code` on a third device answered by it.
     case pair
+    /// `attach`: a file kept with an item. `detach`: one removed.
+    case attach
+    case detach
 
     /// The command from the point's name; `agent.*` points are the same edits made through an
     /// agent (`coffer unlock`), which is the process that dies.
@@ -34,6 +37,7 @@ enum CrashCommand: String, CaseIterable, Sendable {
         let table: [(String, CrashCommand)] = [
             ("vault.create.", .create), ("vault.join.", .create), ("vault.add-all.", .addAll), ("vault.add.", .add),
             ("vault.update.", .edit), ("vault.remove.", .remove), ("vault.passwd.", .passwd),
+            ("vault.attach.", .attach), ("vault.detach.", .detach),
             ("agent.add.", .add), ("agent.update.", .edit), ("agent.remove.", .remove),
             ("sync.devices.", .devices), ("sync.", .sync), ("pair.", .pair),
         ]
@@ -61,6 +65,9 @@ enum CrashSelection {
         "sync.devices.register.after-send",
         "pair.host.waiting",
         "agent.update.after-write",
+        "vault.attach.inside-write",
+        "vault.detach.after-write",
+        "sync.attachments.download.chunk",
     ]
 
     static func points(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {

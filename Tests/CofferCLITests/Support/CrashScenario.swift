@@ -43,6 +43,10 @@ final class CrashScenario {
     /// The model with the crashed command's effect, given the final state (an added item's id is
     /// only known by its title there).
     var withCrashedEffect: ([String: ItemFields]) -> [String: ItemFields] = { _ in [:] }
+    /// The files kept with items, by item id and name (`CrashScenario+Attachments`), and what they
+    /// are if the crashed command's write committed.
+    var files: [String: [String: Data]] = [:]
+    var withCrashedFiles: () -> [String: [String: Data]] = { [:] }
     private var crashedCommandHasEffect = false
 
     init(point: String, seed: Int, server: URL) throws {
@@ -80,6 +84,7 @@ final class CrashScenario {
         a = try CrashDevice(name: "A", in: directory, passphraseFiles: files, log: log)
         b = try CrashDevice(name: "B", in: directory, passphraseFiles: files, log: log)
         withCrashedEffect = { _ in self.model }
+        withCrashedFiles = { self.files }
 
         try createDevices()
         let (pusher, crasher) = seed % 2 == 1 ? (b!, a!) : (a!, b!)
@@ -193,6 +198,7 @@ final class CrashScenario {
         } else {
             untouched.append(ids[5])
         }
+        try attachFile(on: pusher, to: y1, name: "from-\(pusher.name).bin", size: 600_000)
         try pusher.ok(["sync", "--unlock"], "the pusher's sync")
 
         // The crasher's edits wait in its pending table.
@@ -212,6 +218,7 @@ final class CrashScenario {
                 untouched.append(ids[6])
             }
         }
+        try attachFile(on: crasher, to: y2, name: "from-\(crasher.name).bin", size: 200_000)
         return Targets(conflicted: x, renamedByPusher: y1, notedByCrasher: y2, untouched: untouched)
     }
 
@@ -274,6 +281,11 @@ final class CrashScenario {
                 expected[id] = nil
                 return expected
             }
+            withCrashedFiles = {
+                var expected = self.files
+                expected[id] = nil
+                return expected
+            }
         case .passwd:
             arguments = ["passwd", "--new-passphrase-file", crasher.passphraseFiles[1]] + Self.fastKDF
         case .sync where point.hasPrefix("sync.outbox."):
@@ -290,6 +302,8 @@ final class CrashScenario {
         case .pair:
             try crashWhilePairing(crasher)
             arguments = nil
+        case .attach, .detach:
+            arguments = try crashingFileCommand(targets: targets)
         }
         if let arguments {
             if point.hasPrefix("agent.") {
@@ -477,6 +491,7 @@ final class CrashScenario {
             }
         }
 
+        try checkFiles(itemIDs: Set(actual.keys))
         if command == .passwd { try checkPassphrasesAfterRecovery() }
         if command == .devices { try checkDeviceRecords() }
         if command == .pair { try checkNothingOfTheInvitationLeft() }

@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+
+/// The `attachments` and `attachment_chunks` tables, every statement on them in one place
+/// (architecture §3): sealed files, what sync owes the server for each, and downloads in progress.
+extension VaultDatabase {
+    /// What sync still has to do on the server for a file.
+    package enum AttachmentState: String, Sendable {
+        /// On the server (uploaded here, or downloaded).
+        case stable
+        /// Added here; its chunks are not all on the server yet.
+        case upload
+        /// Removed here; its chunks are still on the server.
+        case remove
+    }
+
+    /// A stored file as sync sees it (the bytes stay sealed).
+    package struct StoredAttachment: Sendable, Equatable {
+        package var id: String
+        package var sealed: Data?
+        package var chunks: Int
+        package var state: AttachmentState
+    }
+
+    static func saveAttachment(_ attachment: StoredAttachment, in db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO attachments (id, sealed, chunks, state) VALUES (?, ?, ?, ?)",
+                       arguments: [attachment.id, attachment.sealed, attachment.chunks, attachment.state.rawValue])
+    }
+
+    package static func storedAttachment(_ id: String, in db: Database) throws -> StoredAttachment? {
+        try Row.fetchOne(db, sql: "SELECT id, sealed, chunks, state FROM attachments WHERE id = ?", arguments: [id])
+            .map(storedAttachment)
+    }
+
+    /// The files whose chunks sync still has to send or delete.
+    package static func attachments(in state: AttachmentState, in db: Database) throws -> [StoredAttachment] {
+        try Row.fetchAll(db, sql: "SELECT id, sealed, chunks, state FROM attachments WHERE state = ? ORDER BY id",
+                         arguments: [state.rawValue]).map(storedAttachment)
+    }
+
+    /// Every file id stored here, in any state.
+    package static func attachmentIDs(in db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT id FROM attachments"))
+    }
+
+    /// Marks a file removed here: its bytes go now, its chunks at the next sync. A file that never
+    /// reached the server is simply dropped.
+    static func markAttachmentRemoved(_ id: String, in db: Database) throws {
+        guard let stored = try storedAttachment(id, in: db) else { return }
+        if stored.state == .upload {
+            try db.execute(sql: "DELETE FROM attachments WHERE id = ?", arguments: [id])
+        } else {
+            try saveAttachment(StoredAttachment(id: id, sealed: nil, chunks: stored.chunks, state: .remove), in: db)
+        }
+        try db.execute(sql: "DELETE FROM attachment_chunks WHERE attachment = ?", arguments: [id])
+    }
+
+    package static func setAttachmentState(_ id: String, _ state: AttachmentState, in db: Database) throws {
+        try db.execute(sql: "UPDATE attachments SET state = ? WHERE id = ?", arguments: [state.rawValue, id])
+    }
+
+    /// Forgets a file entirely: its chunks are gone from the server (deleted here or by another device).
+    package static func forgetAttachment(_ id: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM attachments WHERE id = ?", arguments: [id])
+        try db.execute(sql: "DELETE FROM attachment_chunks WHERE attachment = ?", arguments: [id])
+    }
+
+    /// Keeps one downloaded chunk; when the file's chunks are all here, they become its sealed
+    /// bytes in one step and the chunks go. Returns whether the file is now complete.
+    package static func saveDownloadedChunk(attachment id: String, index: Int, count: Int, data: Data,
+                                            in db: Database) throws -> Bool {
+        try db.execute(sql: "INSERT OR REPLACE INTO attachment_chunks (attachment, idx, count, data) VALUES (?, ?, ?, ?)",
+                       arguments: [id, index, count, data])
+        let rows = try Row.fetchAll(db, sql: "SELECT idx, count, data FROM attachment_chunks WHERE attachment = ? ORDER BY idx",
+                                    arguments: [id])
+        // Every chunk must agree on the count and the indexes must be exactly 0..<count.
+        guard rows.count == count, rows.enumerated().allSatisfy({ $0.offset == $0.element["idx"] as Int && $0.element["count"] as Int == count })
+        else { return false }
+        var sealed = Data()
+        for row in rows { sealed.append(row["data"] as Data) }
+        try saveAttachment(StoredAttachment(id: id, sealed: sealed, chunks: count, state: .stable), in: db)
+        try db.execute(sql: "DELETE FROM attachment_chunks WHERE attachment = ?", arguments: [id])
+        return true
+    }
+
+    /// The chunk indexes of a download in progress already here.
+    package static func downloadedChunks(of id: String, in db: Database) throws -> Set<Int> {
+        Set(try Int.fetchAll(db, sql: "SELECT idx FROM attachment_chunks WHERE attachment = ?", arguments: [id]))
+    }
+
+    private static func storedAttachment(_ row: Row) -> StoredAttachment {
+        StoredAttachment(id: row["id"], sealed: row["sealed"], chunks: row["chunks"],
+                         state: AttachmentState(rawValue: row["state"]) ?? .stable)
+    }
+}
+
+extension VaultDatabase {
+    private static let attachmentMarker = "attachments"
+
+    /// The ETag of the last complete fetch of the attachment chunks (in `markers`, so a full
+    /// re-sync forgets it too).
+    package static func attachmentMarker(in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT etag FROM markers WHERE collection = ?", arguments: [attachmentMarker])
+    }
+
+    package static func setAttachmentMarker(_ etag: String, in db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO markers (collection, etag) VALUES (?, ?)", arguments: [attachmentMarker, etag])
+    }
+}

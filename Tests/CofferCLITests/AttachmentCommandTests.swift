@@ -1,0 +1,94 @@
+import CofferTestSupport
+import Foundation
+import XCTest
+
+/// Issue 30's files on the command line, with the built binary: `attach`, `attachments`,
+/// `attachment` (to a 0600 file or a pipe, never a terminal), `detach`; the 16 MiB limit in one
+/// sentence; the same through a running agent beside other commands.
+final class AttachmentCommandTests: XCTestCase {
+    private var vaults: [TestVault] = []
+
+    override func tearDown() {
+        for vault in vaults { vault.destroy() }
+        super.tearDown()
+    }
+
+    private func makeVault() throws -> TestVault {
+        let vault = try TestVault.make()
+        vaults.append(vault)
+        return vault
+    }
+
+    private func bytes(_ count: Int, seed: UInt8 = 7) -> Data {
+        Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ Int(seed)) })
+    }
+
+    func testAttachListSaveAndDetach() throws {
+        let vault = try makeVault()
+        let id = try vault.add("Passport", ["--kind", "identity", "--field", "first_name=Ann"])
+        let scan = bytes(1_200_000)
+        let path = try vault.writeWorkFile("scan.pdf", scan)
+        let attached = try vault.ok(["attach", id, path])
+        XCTAssertTrue(attached.err.contains("Kept “scan.pdf” (1200000 bytes)"), attached.summary)
+        // From stdin, under a name of its own.
+        try vault.ok(["attach", id, "-", "--name", "notes.txt"], stdin: Data("remember the PIN\n".utf8))
+
+        let listed = try vault.ok(["attachments", id, "--json"]).jsonArray()
+        XCTAssertEqual(listed.compactMap { $0["name"] as? String }, ["scan.pdf", "notes.txt"])
+        XCTAssertEqual(listed.first?["size"] as? Int, scan.count)
+        XCTAssertNil(listed.first?["data"], "no contents in a listing")
+        let shown = try vault.show(id)
+        XCTAssertEqual((shown["attachments"] as? [[String: Any]])?.count, 2, "show --json lists the files")
+
+        // To a pipe: the bytes as they were.
+        let piped = try vault.ok(["attachment", id, "scan.pdf"])
+        XCTAssertEqual(piped.stdout, scan)
+        // To a file: created 0600; an existing one kept unless --force.
+        let output = vault.work.appendingPathComponent("saved.pdf").path
+        try vault.ok(["attachment", id, "SCAN.PDF", "--output", output])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: output)), scan)
+        XCTAssertEqual(try permissions(output), 0o600)
+        assertError(try vault.run(["attachment", id, "scan.pdf", "--output", output]), 1, mentions: ["exists", "--force"])
+        try vault.ok(["attachment", id, "notes.txt", "--output", output, "--force"])
+        XCTAssertEqual(try String(contentsOfFile: output, encoding: .utf8), "remember the PIN\n")
+
+        try vault.ok(["detach", id, "scan.pdf"])
+        XCTAssertEqual(try vault.ok(["attachments", id, "--json"]).jsonArray().compactMap { $0["name"] as? String }, ["notes.txt"])
+        assertError(try vault.run(["attachment", id, "scan.pdf"]), 1, mentions: ["no file named"])
+        assertError(try vault.run(["detach", id, "scan.pdf"]), 1, mentions: ["no file named"])
+
+        // The vault file never holds the plaintext.
+        XCTAssertNil(try vault.vaultContents().range(of: Data("remember the PIN".utf8)))
+    }
+
+    func testAFileOver16MiBIsRefusedInOneSentence() throws {
+        let vault = try makeVault()
+        let id = try vault.add("Big")
+        let path = try vault.writeWorkFile("big.iso", Data(count: (16 << 20) + 1))
+        let result = try vault.run(["attach", id, path])
+        assertError(result, 1, mentions: ["16777217 bytes", "at most 16 MiB"])
+        XCTAssertEqual(result.err.split(separator: "\n").count, 1, result.summary)
+        XCTAssertEqual(try vault.ok(["attachments", id, "--json"]).jsonArray().count, 0)
+        // Exactly 16 MiB is kept.
+        let limit = try vault.writeWorkFile("limit.bin", bytes(16 << 20))
+        try vault.ok(["attach", id, limit])
+    }
+
+    /// Through the agent, with other commands writing beside it: a 16 MiB file goes through the
+    /// socket and back byte for byte.
+    func testThroughTheAgentBesideOtherCommands() throws {
+        let vault = try makeVault()
+        let id = try vault.add("Shared")
+        try vault.ok(["unlock"])
+        defer { _ = try? vault.run(["lock"], unlock: false) }
+        let big = bytes(16 << 20, seed: 3)
+        let path = try vault.writeWorkFile("big.bin", big)
+        let results = try vault.runAll([["attach", id, path]] + (1...3).map { ["add", "--title", "beside \($0)"] }, unlock: false)
+        for result in results { assertOK(result) }
+        let back = try vault.run(["attachment", id, "big.bin"], unlock: false)
+        assertOK(back)
+        XCTAssertEqual(back.stdout.count, big.count)
+        XCTAssertEqual(back.stdout, big)
+        XCTAssertEqual(try vault.run(["list", "--json"], unlock: false).jsonArray().count, 4)
+    }
+}
