@@ -7,28 +7,55 @@ protocol ItemJSONMember: RawRepresentable<Int> {
     var name: String { get }
 }
 
-extension JSONScanner {
-    /// Reads an object member by member, the one loop of the item codecs: `known` gets each member
-    /// `Member` names, `other` every other one by name (skipped when `other` is nil). A known
-    /// member named twice is refused: which one would win is a guess.
-    mutating func readMembers<Member: ItemJSONMember>(
-        _ what: String, known: (Member, inout JSONScanner) throws -> Void,
-        other: ((String, inout JSONScanner) throws -> Void)? = nil
-    ) throws {
-        var count = 0
-        var seen: UInt32 = 0
-        try enterObject(what)
-        while let key = try nextKey(after: count) {
+/// One object's members, the one loop of the item codecs, without closures (a closure capturing
+/// the caller's variables boxed each of them: 15 % of listing 100,000 items):
+///
+///     var members = try MemberLoop<EntryMember>(&scanner, "entry")
+///     while let name = try members.next(&scanner) { switch name { … } }
+///
+/// A known member named twice is refused: which one would win is a guess.
+struct MemberLoop<Member: ItemJSONMember> {
+    /// A member `Member` names, or any other by name (its value not yet read).
+    enum Key {
+        case known(Member)
+        case other(String)
+    }
+
+    private var count = 0
+    private var seen: UInt32 = 0
+
+    /// Enters the object (`{`); a type error if the value is something else.
+    init(_ scanner: inout JSONScanner, _ what: String) throws {
+        try scanner.enterObject(what)
+    }
+
+    /// The next member `Member` names, any other skipped; nil after the closing `}`.
+    mutating func next(_ scanner: inout JSONScanner) throws -> Member? {
+        while let key = try scanner.nextKey(after: count) {
             count += 1
-            guard let member = withBytes(of: key, { Member(bytes: $0) }) else {
-                if let other { try other(string(of: key), &self) } else { try skipValue() }
+            guard let member = scanner.withBytes(of: key, { Member(bytes: $0) }) else {
+                try scanner.skipValue()
                 continue
             }
-            let bit = UInt32(1) << UInt32(member.rawValue)
-            guard seen & bit == 0 else { throw ItemJSONError.duplicateMember(member.name) }
-            seen |= bit
-            try known(member, &self)
+            try mark(member)
+            return member
         }
+        return nil
+    }
+
+    /// The next member, known or by name: the caller reads (or skips) its value. nil after `}`.
+    mutating func nextKey(_ scanner: inout JSONScanner) throws -> Key? {
+        guard let key = try scanner.nextKey(after: count) else { return nil }
+        count += 1
+        guard let member = scanner.withBytes(of: key, { Member(bytes: $0) }) else { return .other(scanner.string(of: key)) }
+        try mark(member)
+        return .known(member)
+    }
+
+    private mutating func mark(_ member: Member) throws {
+        let bit = UInt32(1) << UInt32(member.rawValue)
+        guard seen & bit == 0 else { throw ItemJSONError.duplicateMember(member.name) }
+        seen |= bit
     }
 }
 

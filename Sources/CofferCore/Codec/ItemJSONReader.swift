@@ -16,23 +16,27 @@ enum ItemJSONReader {
         var times = FieldTimes()
         var attachments: [Attachment] = []
         var extra: [String: JSONValue] = [:]
-        try scanner.readMembers("an item") { (name: ItemMember, scanner) in
-            switch name {
-            case .id: id = try scanner.readString("id")
-            case .title: title = try scanner.readString("title")
-            case .origins: origins = try readStrings(&scanner, "origins")
-            case .tags: tags = try readStrings(&scanner, "tags")
-            case .entry: entry = try readEntry(&scanner)
-            case .disabled: disabled = try scanner.readBool()
-            case .created: created = try readTimestamp(&scanner, "created")
-            case .modified: modified = try readTimestamp(&scanner, "modified")
-            case .lastUsed: lastUsed = try scanner.skipNull() ? nil : try readTimestamp(&scanner, "last_used")
-            case .history: history = try readHistory(&scanner)
-            case .times: times = try readTimes(&scanner)
-            case .attachments: attachments = try readAttachments(&scanner)
+        var members = try MemberLoop<ItemMember>(&scanner, "an item")
+        while let key = try members.nextKey(&scanner) {
+            switch key {
+            case .known(let name):
+                switch name {
+                case .id: id = try scanner.readString("id")
+                case .title: title = try scanner.readString("title")
+                case .origins: origins = try readStrings(&scanner, "origins")
+                case .tags: tags = try readStrings(&scanner, "tags")
+                case .entry: entry = try readEntry(&scanner)
+                case .disabled: disabled = try scanner.readBool()
+                case .created: created = try readTimestamp(&scanner, "created")
+                case .modified: modified = try readTimestamp(&scanner, "modified")
+                case .lastUsed: lastUsed = try scanner.skipNull() ? nil : try readTimestamp(&scanner, "last_used")
+                case .history: history = try readHistory(&scanner)
+                case .times: times = try readTimes(&scanner)
+                case .attachments: attachments = try readAttachments(&scanner)
+                }
+            case .other(let name):
+                guard extra.updateValue(try scanner.readValue(), forKey: name) == nil else { throw ItemJSONError.duplicateMember(name) }
             }
-        } other: { name, scanner in
-            guard extra.updateValue(try scanner.readValue(), forKey: name) == nil else { throw ItemJSONError.duplicateMember(name) }
         }
         guard let id else { throw ItemJSONError.missingMember("id") }
         guard let title else { throw ItemJSONError.missingMember("title") }
@@ -59,7 +63,8 @@ enum ItemJSONReader {
             let name = scanner.string(of: key)
             guard named.insert(name).inserted else { throw ItemJSONError.duplicateMember(name) }
             var at: Timestamp?, by: String?
-            try scanner.readMembers("a field time") { (member: StampMember, scanner) in
+            var stamp = try MemberLoop<StampMember>(&scanner, "a field time")
+            while let member = try stamp.next(&scanner) {
                 switch member {
                 case .at: at = try readTimestamp(&scanner, "at")
                 case .by: by = try scanner.readString("by")
@@ -79,21 +84,25 @@ enum ItemJSONReader {
         var custom: [CustomField] = []
         var fields: [String: String] = [:]
         var extra: [String: JSONValue] = [:]
-        try scanner.readMembers("entry") { (name: EntryMember, scanner) in
-            switch name {
-            case .kind: kind = try scanner.readString("kind")
-            case .username: username = try scanner.readString("username")
-            case .password: password = try scanner.readString("password")
-            case .notes: notes = try scanner.readString("notes")
-            case .totp: totp = try scanner.skipNull() ? nil : try scanner.readString("totp")
-            case .custom: custom = try readCustomFields(&scanner)
-            }
-        } other: { name, scanner in
-            guard fields[name] == nil, extra[name] == nil else { throw ItemJSONError.duplicateMember(name) }
-            if try scanner.peek() == UInt8(ascii: "\"") {
-                fields[name] = try scanner.readString(name)
-            } else if try !scanner.skipNull() {
-                extra[name] = try scanner.readValue()
+        var members = try MemberLoop<EntryMember>(&scanner, "entry")
+        while let key = try members.nextKey(&scanner) {
+            switch key {
+            case .known(let name):
+                switch name {
+                case .kind: kind = try scanner.readString("kind")
+                case .username: username = try scanner.readString("username")
+                case .password: password = try scanner.readString("password")
+                case .notes: notes = try scanner.readString("notes")
+                case .totp: totp = try scanner.skipNull() ? nil : try scanner.readString("totp")
+                case .custom: custom = try readCustomFields(&scanner)
+                }
+            case .other(let name):
+                guard fields[name] == nil, extra[name] == nil else { throw ItemJSONError.duplicateMember(name) }
+                if try scanner.peek() == UInt8(ascii: "\"") {
+                    fields[name] = try scanner.readString(name)
+                } else if try !scanner.skipNull() {
+                    extra[name] = try scanner.readValue()
+                }
             }
         }
         guard let kind else { throw ItemJSONError.missingMember("kind") }
@@ -109,7 +118,8 @@ enum ItemJSONReader {
         try scanner.enterArray("custom")
         while try scanner.hasNextElement(after: fields.count) {
             var id: String?, label: String?, value: String?, type: String?
-            try scanner.readMembers("a custom field") { (member: CustomFieldMember, scanner) in
+            var members = try MemberLoop<CustomFieldMember>(&scanner, "a custom field")
+            while let member = try members.next(&scanner) {
                 switch member {
                 case .id: id = try scanner.readString("id")
                 case .label: label = try scanner.readString("label")
@@ -131,7 +141,8 @@ enum ItemJSONReader {
         try scanner.enterArray("attachments")
         while try scanner.hasNextElement(after: attachments.count) {
             var id: String?, name: String?, size: Double?, sha256: String?, added: Timestamp?
-            try scanner.readMembers("an attachment") { (member: AttachmentMember, scanner) in
+            var members = try MemberLoop<AttachmentMember>(&scanner, "an attachment")
+            while let member = try members.next(&scanner) {
                 switch member {
                 case .id: id = try scanner.readString("id")
                 case .name: name = try scanner.readString("name")
@@ -157,7 +168,8 @@ enum ItemJSONReader {
         try scanner.enterArray("history")
         while try scanner.hasNextElement(after: history.count) {
             var created: Timestamp?, patch: JSONValue?
-            try scanner.readMembers("a history entry") { (name: HistoryMember, scanner) in
+            var members = try MemberLoop<HistoryMember>(&scanner, "a history entry")
+            while let name = try members.next(&scanner) {
                 switch name {
                 case .created: created = try readTimestamp(&scanner, "created")
                 case .patch: patch = try scanner.readValue()

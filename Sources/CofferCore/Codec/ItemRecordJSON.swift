@@ -35,7 +35,8 @@ enum ItemRecordJSON {
         var scanner = JSONScanner(bytes)
         var id: String?, active: String?, origins: [String]?, tags: [String]?, encrypted: String?
         var lastModified: Int64?, deleted: Bool?
-        try scanner.readMembers("an item record") { (name: RecordMember, scanner) in
+        var members = try MemberLoop<RecordMember>(&scanner, "an item record")
+        while let name = try members.next(&scanner) {
             switch name {
             case .id: id = try scanner.readString("id")
             case .active: active = try scanner.readString("active")

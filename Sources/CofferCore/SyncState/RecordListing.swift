@@ -27,7 +27,8 @@ package enum RecordListing {
     private static func entries(of bytes: UnsafeBufferPointer<UInt8>) throws -> [Entry] {
         var scanner = JSONScanner(bytes)
         var entries: [Entry]?
-        try scanner.readMembers("a record listing") { (_: ListingMember, scanner) in
+        var members = try MemberLoop<ListingMember>(&scanner, "a record listing")
+        while let _ = try members.next(&scanner) {
             entries = try records(&scanner)
         }
         try scanner.expectEnd()
@@ -42,7 +43,8 @@ package enum RecordListing {
             _ = try scanner.peek()
             let start = scanner.position
             var id: String?, lastModified: Int64?
-            try scanner.readMembers("a record") { (member: RecordMember, scanner) in
+            var members = try MemberLoop<RecordMember>(&scanner, "a record")
+            while let member = try members.next(&scanner) {
                 switch member {
                 case .id: id = try scanner.readString("id")
                 case .lastModified: lastModified = try scanner.readWholeNumber("last_modified")
