@@ -61,6 +61,34 @@ final class AttachmentCommandTests: XCTestCase {
         XCTAssertNil(try vault.vaultContents().range(of: Data("remember the PIN".utf8)))
     }
 
+    /// Coffer's JSON export carries the files' bytes; importing it keeps them with their items.
+    func testTheJSONExportCarriesFilesAndTheImportKeepsThem() throws {
+        let vault = try makeVault()
+        let id = try vault.add("Scans", ["--kind", "note", "--notes", "passport and visa"])
+        let scan = bytes(700_000, seed: 9)
+        try vault.ok(["attach", id, try vault.writeWorkFile("scan.pdf", scan)])
+        let export = try vault.ok(["export", "--format", "json", "-"])
+        let exported = try export.jsonArray()
+        let file = try XCTUnwrap((exported.first?["attachments"] as? [[String: Any]])?.first)
+        XCTAssertEqual(file["name"] as? String, "scan.pdf")
+        XCTAssertEqual((file["data"] as? String).flatMap { Data(base64Encoded: $0) }, scan)
+
+        let other = try makeVault()
+        let imported = try other.ok(["import", "--format", "json", try other.writeWorkFile("backup.json", export.stdout)])
+        XCTAssertTrue(imported.err.contains("Kept 1 file(s)"), imported.summary)
+        XCTAssertEqual(try other.ok(["attachment", id, "scan.pdf"]).stdout, scan)
+        // `show --json`'s shape lists files without their bytes: the import says so and keeps the item.
+        let listedOnly = try other.writeWorkFile("shown.json", try JSONSerialization.data(withJSONObject: [try vault.show(id)].map {
+            var object = $0
+            object["id"] = nil
+            object["badges"] = nil
+            return object
+        }))
+        let third = try makeVault()
+        let result = try third.ok(["import", "--format", "json", listedOnly])
+        XCTAssertTrue(result.err.contains("1 file(s) were listed without their bytes"), result.summary)
+    }
+
     func testAFileOver16MiBIsRefusedInOneSentence() throws {
         let vault = try makeVault()
         let id = try vault.add("Big")

@@ -75,6 +75,17 @@ public enum ItemExchange {
     /// A missing `id` gets a new one; missing times become `now`. Unknown members are refused so a
     /// file of another format is not half understood.
     public static func parseExport(_ data: Data, now: Timestamp) throws -> [Item] {
+        try parseExportWithFiles(data, now: now).items
+    }
+
+    /// A file an export carries with its item (`attachments[].data`, base64); nil without its bytes.
+    public struct ExportedFile: Decodable, Sendable {
+        public var name: String
+        public var data: Data?
+    }
+
+    /// `parseExport`, with the files each item carries, by item id, for the import to attach.
+    public static func parseExportWithFiles(_ data: Data, now: Timestamp) throws -> (items: [Item], files: [String: [ExportedFile]]) {
         let elements: [LenientElement]
         do {
             elements = try JSONDecoder().decode([LenientElement].self, from: data)
@@ -84,6 +95,7 @@ public enum ItemExchange {
             throw CoreError.invalidImport(reason: "the file is not valid JSON")
         }
         var items: [Item] = []
+        var files: [String: [ExportedFile]] = [:]
         var problems: [String] = []
         for (index, element) in elements.enumerated() {
             switch element.result {
@@ -92,6 +104,7 @@ public enum ItemExchange {
                 let found = ItemValidation.problems(in: item)
                 if found.isEmpty {
                     items.append(item)
+                    if let carried = exported.attachments, !carried.isEmpty { files[item.id, default: []] += carried }
                 } else {
                     problems.append("item \(index + 1): " + found.map(\.description).joined(separator: ", "))
                 }
@@ -105,7 +118,7 @@ public enum ItemExchange {
             problems.append("id \(item.id) appears more than once")
         }
         guard problems.isEmpty else { throw CoreError.invalidImport(reason: problems.joined(separator: "; ")) }
-        return items
+        return (items, files)
     }
 
     /// One array element, decoded on its own so one bad item does not hide the others' problems.
@@ -151,9 +164,10 @@ public enum ItemExchange {
         var modified: Timestamp?
         var lastUsed: Timestamp?
         var history: [HistoryEntry]?
+        var attachments: [ExportedFile]?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            // `attachments` lists the files; their bytes travel apart (`coffer attachment`), so it is read past.
+            // `attachments`: the files, with their bytes (`data`) in an export; `show --json` lists them without.
             case id, kind, title, fields, custom, username, password, notes, totp, origins, tags, disabled, created, modified,
                  history, badges, attachments
             case lastUsed = "last_used"
@@ -192,6 +206,7 @@ public enum ItemExchange {
             modified = try container.decodeIfPresent(Timestamp.self, forKey: .modified)
             lastUsed = try container.decodeIfPresent(Timestamp.self, forKey: .lastUsed)
             history = try container.decodeIfPresent([HistoryEntry].self, forKey: .history)
+            attachments = try container.decodeIfPresent([ExportedFile].self, forKey: .attachments)
             if let history, history.contains(where: { $0.patch.objectValue == nil }) {
                 throw ImportProblem(reason: "has a history entry whose patch is not an object")
             }

@@ -38,7 +38,7 @@ struct ExportCommand: AsyncParsableCommand {
         var data: Data
         switch format {
         case .json:
-            data = Data(try ItemExchange.text(items.map(ItemExchange.exportObject), escapingTerminalControls: false).utf8)
+            data = Data(try ItemExchange.text(try await Self.exportObjects(items, from: vault), escapingTerminalControls: false).utf8)
             data.append(0x0A)
         case .csv:
             data = Data(ItemCSV.text(items).utf8)
@@ -50,6 +50,33 @@ struct ExportCommand: AsyncParsableCommand {
         }
         try SecretFile.write(data, to: file)
         Terminal.write("Exported \(items.count) item(s) to \(TerminalText.line(file)).\n")
+    }
+}
+
+extension ExportCommand {
+    /// Each item's export object, its files' bytes with them (`attachments[].data`, base64): the
+    /// export is a whole backup. A file that has not arrived from the server stops the export.
+    static func exportObjects(_ items: [Item], from vault: any ItemVault) async throws -> [[String: Any]] {
+        var objects: [[String: Any]] = []
+        for item in items {
+            var object = ItemExchange.exportObject(item)
+            if !item.attachments.isEmpty {
+                var files: [[String: Any]] = []
+                for attachment in item.attachments {
+                    var file = ItemExchange.attachmentSummary(attachment)
+                    do {
+                        file["data"] = try await vault.attachmentData(attachment.id, of: item).1.base64EncodedString()
+                    } catch CoreError.attachmentNotHere {
+                        throw CommandFailure("The file “\(TerminalText.line(attachment.name))” of “\(TerminalText.line(item.title))” has not "
+                            + "arrived from the server yet, so nothing was exported; run `coffer sync` and try again.")
+                    }
+                    files.append(file)
+                }
+                object["attachments"] = files
+            }
+            objects.append(object)
+        }
+        return objects
     }
 }
 
@@ -72,7 +99,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let progress = ImportProgress()
-        let items = try readItems(now: .now(), progress: progress)
+        let (items, carriedFiles) = try readItems(now: .now(), progress: progress)
         progress.finish()
         let vault = try await global.itemVault()
         var kept = items
@@ -96,13 +123,34 @@ struct ImportCommand: AsyncParsableCommand {
         try await vault.addAll(kept)
         Terminal.write("Imported \(kept.count) item(s) from \(TerminalText.line(file)) (\(format.rawValue))"
             + (format == .json ? ".\n" : "; skipped \(skipped.count) duplicate(s).\n"))
+        try await Self.attach(carriedFiles, to: vault)
+    }
+
+    /// The files a JSON export carries, kept with their items (each in its own transaction, after
+    /// the items'); a file listed without its bytes (`show --json`'s shape) is only counted.
+    private static func attach(_ carriedFiles: [String: [ItemExchange.ExportedFile]], to vault: any ItemVault) async throws {
+        var kept = 0, withoutBytes = 0
+        for (id, files) in carriedFiles.sorted(by: { $0.key < $1.key }) {
+            for file in files {
+                guard let data = file.data else {
+                    withoutBytes += 1
+                    continue
+                }
+                _ = try await vault.attach(data, named: file.name, to: id)
+                kept += 1
+            }
+        }
+        if kept > 0 { Terminal.write("Kept \(kept) file(s) with their items.\n") }
+        if withoutBytes > 0 { Terminal.write("\(withoutBytes) file(s) were listed without their bytes and not imported.\n") }
     }
 
     /// Every item of FILE, checked, or `invalidImport` naming the file and the first bad record.
-    private func readItems(now: Timestamp, progress: ImportProgress) throws -> [Item] {
+    /// With the files a JSON export carries, by item id (attached after the items).
+    private func readItems(now: Timestamp, progress: ImportProgress) throws -> (items: [Item], files: [String: [ItemExchange.ExportedFile]]) {
         let drafts: [ImportDraft]
         switch format {
-        case .json: return try withContents { try ItemExchange.parseExport($0, now: now) }
+        case .json:
+            return try withContents { try ItemExchange.parseExportWithFiles($0, now: now) }
         case .pass:
             let store = try PassStore(directory: file).drafts(progress: progress)
             drafts = store.drafts
@@ -129,7 +177,7 @@ struct ImportCommand: AsyncParsableCommand {
             items += try ImportDraft.items(slice, file: file, now: now)
             if format != .pass { progress.advance(by: slice.count) }
         }
-        return items
+        return (items, [:])
     }
 
     /// Runs `body` on FILE's bytes, wiped afterwards.
