@@ -28,11 +28,7 @@ final class ScreenFilesBesideCommandsTests: XCTestCase {
         for _ in 0..<4 { try screen.press("j") }
         screen.expect("w save")
         let target = vault.root.appendingPathComponent("saved copy.pdf")
-        try screen.press("w")
-        screen.expect("Save “scan.pdf” to")
-        try screen.press("C-u")
-        try screen.type(target.path)
-        try screen.press("Enter")
+        try save(on: screen, to: target)
         screen.expect("Saved “scan.pdf” (150.0 kB)")
 
         let written = try Data(contentsOf: target)
@@ -45,15 +41,20 @@ final class ScreenFilesBesideCommandsTests: XCTestCase {
 
         // Again to the same path: asked, and no leaves the file as it is.
         try Data("mine".utf8).write(to: target)
+        try save(on: screen, to: target)
+        screen.expect("exists. Write over it?")
+        try screen.press("n")
+        screen.expectGone("Write over it?")
+        XCTAssertEqual(try Data(contentsOf: target), Data("mine".utf8))
+    }
+
+    /// `w`, then the path typed over the one offered, then ↵.
+    private func save(on screen: ScreenSession, to target: URL) throws {
         try screen.press("w")
         screen.expect("Save “scan.pdf” to")
         try screen.press("C-u")
         try screen.type(target.path)
         try screen.press("Enter")
-        screen.expect("exists. Write over it?")
-        try screen.press("n")
-        screen.expectGone("Write over it?")
-        XCTAssertEqual(try Data(contentsOf: target), Data("mine".utf8))
     }
 
     private func sha256(of url: URL) throws -> String {

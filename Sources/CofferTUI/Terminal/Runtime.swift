@@ -447,8 +447,9 @@ final class Runtime {
 
     /// Writes the item's file to the path typed (see `LocalFile.write`); a file already there
     /// comes back as `.fileExists`, for the person to confirm.
+    /// Its failures are `.operationFailed`: not awaited, they must not end an awaited addition's wait.
     private func saveFile(itemID: String, fileID: String, path: String, replacing: Bool) {
-        withVault(failing: ScreenEvent.fileActionFailed) { vault, inbox in
+        withVault { vault, inbox in
             let item = try await vault.item(itemID)
             let (attachment, opened) = try await vault.attachmentData(fileID, of: item)
             var data = opened
@@ -458,7 +459,7 @@ final class Runtime {
             } catch .exists {
                 return inbox.post(.fileExists(itemID: itemID, fileID: fileID, path: path))
             } catch {
-                return inbox.post(.fileActionFailed(LocalFile.sentence(error, path: path, reading: false)))
+                return inbox.post(.operationFailed(LocalFile.sentence(error, path: path, reading: false)))
             }
             inbox.post(.fileSaved("Saved “\(TerminalText.line(attachment.name))” (\(Format.size(data.count))) to "
                                   + "\(TerminalText.line(path))."))

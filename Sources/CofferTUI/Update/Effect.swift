@@ -15,7 +15,7 @@ enum Effect: Sendable, Equatable {
     case saveItem(Item, base: Item?)
     case deleteItem(id: String, title: String)
     /// Write the item's file to `path` (0600; an existing file only when `replacing`) →
-    /// `.fileSaved`, `.fileExists` or `.fileActionFailed`.
+    /// `.fileSaved`, `.fileExists` or `.operationFailed` (not awaited, so not `.fileActionFailed`).
     case saveFile(itemID: String, fileID: String, path: String, replacing: Bool)
     /// Read the file at `path` (at most 16 MiB) and keep it with the item → `.filesChanged` or `.fileActionFailed`.
     case addFile(itemID: String, path: String)

@@ -40,7 +40,7 @@ enum ScreenEvent: Sendable, Equatable {
     /// `.addFile` or `.removeFile` went through: the item as saved, the file added (if one was),
     /// and what happened.
     case filesChanged(Item, addedFileID: String?, message: String)
-    /// A file's save, addition or removal failed; the text says why.
+    /// A file's addition or removal failed (it was awaited: the keys typed meanwhile go); the text says why.
     case fileActionFailed(String)
     case passwordGenerated(String)
     case reviewsLoaded([ConflictReview])
