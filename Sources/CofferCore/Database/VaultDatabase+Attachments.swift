@@ -43,6 +43,12 @@ extension VaultDatabase {
         Set(try String.fetchAll(db, sql: "SELECT id FROM attachments"))
     }
 
+    /// The files whose bytes are all here (added here, or downloaded whole): the others an item
+    /// names are still on their way from the server.
+    package static func arrivedAttachmentIDs(in db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT id FROM attachments WHERE sealed IS NOT NULL"))
+    }
+
     /// Marks a file removed here: its bytes go now, its chunks at the next sync. A file that never
     /// reached the server is simply dropped.
     static func markAttachmentRemoved(_ id: String, in db: Database) throws {

@@ -43,6 +43,12 @@ extension Vault {
         return (attachment, try AttachmentSealing.open(sealed, item: item.id, attachment: attachment, ring: session.ring))
     }
 
+    /// The ids of the files whose bytes are here, so `attachmentData` can open them; a file an item
+    /// names that is not among them has not arrived from the server yet (the screen says so).
+    public func arrivedAttachmentIDs() throws -> Set<String> {
+        try database.read { try VaultDatabase.arrivedAttachmentIDs(in: $0) }
+    }
+
     /// A name given on the command line: an id, else an exact name, else a name ignoring case.
     static func index(of name: String, in item: Item) -> Int? {
         item.attachments.firstIndex { $0.id == name } ?? item.attachments.firstIndex { $0.name == name }

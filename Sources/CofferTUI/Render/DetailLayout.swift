@@ -97,6 +97,13 @@ enum DetailLayout {
                 }
                 continue
             }
+            if let file = field.attachment(in: item) {
+                let isHere = state.arrivedFiles.contains(file.id)
+                add(label, TerminalText.line(file.name) + "  " + Format.size(file.size)
+                        + (isHere ? "" : "  (has not arrived from the server yet)"),
+                    style: isHere ? .plain : .dimmed, field: field)
+                continue
+            }
             let value = field.storedValue(in: item) ?? ""
             if value.isEmpty {
                 add(label, "—", field: field)

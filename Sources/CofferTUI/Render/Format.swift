@@ -32,6 +32,19 @@ public enum Format {
         return value < 10 ? "0\(value)" : "\(value)"
     }
 
+    /// A file's size as people read it, in decimal units: "512 bytes", "1 byte", "14.2 kB", "1.2 MB".
+    static func size(_ bytes: Int) -> String {
+        func tenths(_ value: Int, _ unit: Int) -> String {
+            let scaled = (value * 10 + unit / 2) / unit
+            return "\(scaled / 10).\(scaled % 10)"
+        }
+        switch bytes {
+        case ..<1000: return bytes == 1 ? "1 byte" : "\(bytes) bytes"
+        case ..<999_950: return tenths(bytes, 1000) + " kB"
+        default: return tenths(bytes, 1_000_000) + " MB"
+        }
+    }
+
     /// "14:03:20".
     static func clockTime(_ date: Date, in zone: TimeZone) -> String {
         let parts = components(date, in: zone)

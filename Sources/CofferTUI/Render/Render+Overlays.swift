@@ -62,3 +62,24 @@ extension Render {
         }
     }
 }
+
+extension Render {
+    /// `w`'s and `a`'s question: the path, editable, with the terminal's cursor in it.
+    static func drawPathPrompt(_ prompt: PathPrompt, state: ScreenState, body: Body, into grid: inout Grid) {
+        let answers = KeyBindings.hints(for: state).joined(separator: " · ")
+        let width = body.width - 4
+        let x = 2
+        let y = body.top + max(1, body.height / 2 - 2)
+        let origin = box(x: x, y: y, width: width, height: 5, title: prompt.title, into: &grid)
+        let (visible, cursorColumn) = scrolled(fieldText(prompt.path, isMasked: false), cursor: prompt.path.cursor,
+                                               width: width - 4)
+        grid.write(visible, x: origin.x, y: origin.y, maxWidth: width - 4)
+        grid.cursor = Grid.Position(x: origin.x + cursorColumn, y: origin.y)
+        let note = switch prompt.purpose {
+        case .saveFile: "Written 0600; an existing file is replaced only if you say so."
+        case .addFile: "At most 16 MiB; kept under the file's own name."
+        }
+        grid.write(note, x: origin.x, y: origin.y + 1, style: .dimmed, maxWidth: width - 4)
+        grid.write(answers, x: origin.x, y: origin.y + 2, style: .dimmed, maxWidth: width - 4)
+    }
+}

@@ -39,6 +39,8 @@ enum Render {
             drawConfirmation(confirmation, state: state, body: body, into: &grid)
         case .chooseKind(let question):
             drawKindQuestion(question, body: body, into: &grid)
+        case .path(let prompt):
+            drawPathPrompt(prompt, state: state, body: body, into: &grid)
         case nil:
             break
         }

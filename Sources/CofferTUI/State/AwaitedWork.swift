@@ -15,6 +15,8 @@ struct AwaitedWork: Sendable, Equatable {
         case deletion(itemID: String)
         /// The merged items to review (`v`).
         case reviews
+        /// A file added to the item or removed from it (`a`, `x`): the detail's lines move.
+        case files(itemID: String)
     }
 
     var kind: Kind

@@ -2,7 +2,7 @@ import CofferCore
 import Foundation
 
 /// A value on an item's detail page that the cursor can rest on and Enter copies: a field of the
-/// item's kind, a custom field, an origin, the tags or the notes.
+/// item's kind, a custom field, an origin, the tags, the notes or one of its files.
 enum DetailField: Sendable, Hashable {
     /// A field of the item's kind by its member name: a login's `username`, `password` or `totp`
     /// (copied as its current code), a card's `number`, a field of a kind this version does not know.
@@ -13,12 +13,15 @@ enum DetailField: Sendable, Hashable {
     case origin(Int)
     case tags
     case notes
+    /// A file kept with the item (`Attachment`), by id: `w` saves it to a path, `x` removes it;
+    /// Enter copies nothing.
+    case file(String)
 
     /// The fields the detail page shows for `item`, in order: the kind's, the custom fields, the
-    /// origins, the tags, the notes.
+    /// origins, the tags, the notes, the files.
     static func fields(of item: Item) -> [DetailField] {
         entryFieldNames(of: item.entry).map(DetailField.entry) + item.entry.custom.map { .custom($0.id) }
-            + item.origins.indices.map(DetailField.origin) + [.tags, .notes]
+            + item.origins.indices.map(DetailField.origin) + [.tags, .notes] + item.attachments.map { .file($0.id) }
     }
 
     /// The names of the entry's fields the page shows, in order. A login: username, password and
@@ -47,6 +50,7 @@ enum DetailField: Sendable, Hashable {
         case .origin(let index): return index == 0 ? "Origins" : ""
         case .tags: return "Tags"
         case .notes: return "Notes"
+        case .file(let id): return item.attachments.first?.id == id ? "Files" : ""
         }
     }
 
@@ -56,7 +60,7 @@ enum DetailField: Sendable, Hashable {
         switch self {
         case .entry(let name): return ItemField.isSecret(name)
         case .custom(let id): return item.entry[custom: id]?.isSecret ?? false
-        case .origin, .tags, .notes: return false
+        case .origin, .tags, .notes, .file: return false
         }
     }
 
@@ -65,7 +69,7 @@ enum DetailField: Sendable, Hashable {
         switch self {
         case .entry(let name): return name == "totp" && item.entry.kind == Entry.loginKind
         case .custom(let id): return item.entry[custom: id]?.fieldType == .totp
-        case .origin, .tags, .notes: return false
+        case .origin, .tags, .notes, .file: return false
         }
     }
 
@@ -82,6 +86,7 @@ enum DetailField: Sendable, Hashable {
         case .origin: return "origin"
         case .tags: return "tags"
         case .notes: return "notes"
+        case .file(let id): return "file “\(TerminalText.line(item.attachments.first { $0.id == id }?.name ?? ""))”"
         }
     }
 
@@ -108,6 +113,7 @@ enum DetailField: Sendable, Hashable {
         case .origin(let index): return item.origins.indices.contains(index) ? item.origins[index] : nil
         case .tags: return item.tags.joined(separator: ", ")
         case .notes: return item.entry.notes
+        case .file: return nil
         }
     }
 
@@ -120,6 +126,7 @@ enum DetailField: Sendable, Hashable {
 
     /// Why the field cannot be copied, or nil when it can.
     func copyProblem(in item: Item) -> String? {
+        if case .file = self { return "A file is not copied: w saves it to a path." }
         if isTOTP(in: item) {
             do {
                 return try totp(in: item) == nil ? "The field holds no TOTP secret." : nil
@@ -128,5 +135,13 @@ enum DetailField: Sendable, Hashable {
             }
         }
         return storedValue(in: item)?.isEmpty == false ? nil : "The field is empty: nothing to copy."
+    }
+}
+
+extension DetailField {
+    /// The item's file this line shows; nil for any other field, or a file the item no longer has.
+    func attachment(in item: Item) -> Attachment? {
+        guard case .file(let id) = self else { return nil }
+        return item.attachments.first { $0.id == id }
     }
 }

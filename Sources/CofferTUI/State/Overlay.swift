@@ -6,6 +6,8 @@ enum Overlay: Sendable, Equatable {
     case confirm(Confirmation)
     /// Which kind a new item is.
     case chooseKind(KindQuestion)
+    /// A path to save a file to, or to add one from.
+    case path(PathPrompt)
 }
 
 /// A yes/no question before something that cannot be taken back.
@@ -23,6 +25,10 @@ struct Confirmation: Sendable, Equatable {
         case removeDevice(id: String, name: String)
         /// Let the device that claimed the invitation join (no: refuse it).
         case allowInvitation(InvitationTicket)
+        /// Write the item's file over the file at `path`, which exists.
+        case replaceFile(itemID: String, fileID: String, path: String)
+        /// Remove the item's file (`x`).
+        case removeFile(itemID: String, fileID: String, name: String)
     }
 
     var question: String
@@ -40,7 +46,11 @@ struct Confirmation: Sendable, Equatable {
     /// is still there.
     func stands(in state: ScreenState) -> Bool {
         guard state.page.identity == askedOn else { return false }
-        if case .deleteItem(let id) = action { return state.item(id) != nil }
-        return true
+        switch action {
+        case .deleteItem(let id): return state.item(id) != nil
+        case .replaceFile(let itemID, let fileID, _), .removeFile(let itemID, let fileID, _):
+            return state.item(itemID)?.item?.attachments.contains { $0.id == fileID } == true
+        default: return true
+        }
     }
 }

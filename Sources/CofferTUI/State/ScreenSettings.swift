@@ -8,11 +8,14 @@ struct ScreenSettings: Sendable, Equatable {
     var clipboardSeconds: TimeInterval
     /// Times are shown in this zone (UTC in tests).
     var timeZone: TimeZone
+    /// The directory the screen was started in: `w` offers to save a file there, under its name.
+    var directory: String
 
     init(autoLockSeconds: TimeInterval = 300, clipboardSeconds: TimeInterval = 10,
-                timeZone: TimeZone = .current) {
+                timeZone: TimeZone = .current, directory: String = FileManager.default.currentDirectoryPath) {
         self.autoLockSeconds = autoLockSeconds
         self.clipboardSeconds = clipboardSeconds
         self.timeZone = timeZone
+        self.directory = directory
     }
 }

@@ -43,6 +43,9 @@ struct ScreenState: Sendable, Equatable {
     var notice: Notice?
     /// The unlock is still opening items: `items` holds those opened so far.
     var isOpeningItems = false
+    /// The ids of the files whose bytes are in the vault (`Vault.arrivedAttachmentIDs`, read with
+    /// every listing); a file an item names that is not here has not arrived from the server yet.
+    var arrivedFiles: Set<String> = []
     /// The last password health check (the Health page, the detail's badge line); nil while locked.
     var health: HealthFindings?
     /// The last key press, for auto-lock.

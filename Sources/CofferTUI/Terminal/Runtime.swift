@@ -147,6 +147,28 @@ final class Runtime {
                 try await vault.remove(id)
                 inbox.post(.itemDeleted(id: id, title: title))
             }
+        case .saveFile(let itemID, let fileID, let path, let replacing):
+            saveFile(itemID: itemID, fileID: fileID, path: path, replacing: replacing)
+        case .addFile(let itemID, let path):
+            withVault(failing: ScreenEvent.fileActionFailed) { vault, inbox in
+                let expanded = LocalFile.expanded(path)
+                var data: Data
+                do throws(LocalFile.Problem) {
+                    data = try LocalFile.read(expanded, limit: Attachment.sizeLimit)
+                } catch {
+                    return inbox.post(.fileActionFailed(LocalFile.sentence(error, path: path, reading: true)))
+                }
+                defer { wipe(&data) }
+                let name = (expanded as NSString).lastPathComponent
+                let saved = try await vault.attach(data, named: name, to: itemID)
+                inbox.post(.filesChanged(saved, addedFileID: saved.attachments.last?.id,
+                                         message: "Added “\(TerminalText.line(name))” (\(Format.size(data.count)))."))
+            }
+        case .removeFile(let itemID, let fileID):
+            withVault(failing: ScreenEvent.fileActionFailed) { vault, inbox in
+                let saved = try await vault.detach(fileID, from: itemID)
+                inbox.post(.filesChanged(saved, addedFileID: nil, message: "Removed the file."))
+            }
         case .generatePassword(let settings):
             let outcome: ScreenEvent
             do {
@@ -329,6 +351,7 @@ final class Runtime {
                     isFirst = false
                 }.map(ScreenItem.init)
                 if isFirst { inbox.post(.unlocked(items: items, summary: summary)) }
+                if let arrived = try? await vault.arrivedAttachmentIDs() { inbox.post(.arrivedFilesRead(arrived)) }
                 inbox.post(.itemsOpened(items, isComplete: true))
             } catch CoreError.wrongPassphrase {
                 inbox.post(.unlockFailed(.wrongPassphrase))
@@ -357,6 +380,7 @@ final class Runtime {
                 let summary = VaultSummary(try vault.database.status())
                 let isLocked = await vault.isLocked
                 let items = !listsItems || isLocked ? nil : try? await vault.listItems().map(ScreenItem.init)
+                if items != nil, let arrived = try? await vault.arrivedAttachmentIDs() { inbox.post(.arrivedFilesRead(arrived)) }
                 inbox.post(.reloaded(items: items, summary: summary))
             } catch {
                 inbox.post(.operationFailed("\(error)"))
@@ -418,6 +442,27 @@ final class Runtime {
             } catch {
                 inbox.post(.itemSaveFailed(.other("\(error)")))
             }
+        }
+    }
+
+    /// Writes the item's file to the path typed (see `LocalFile.write`); a file already there
+    /// comes back as `.fileExists`, for the person to confirm.
+    /// Its failures are `.operationFailed`: not awaited, they must not end an awaited addition's wait.
+    private func saveFile(itemID: String, fileID: String, path: String, replacing: Bool) {
+        withVault { vault, inbox in
+            let item = try await vault.item(itemID)
+            let (attachment, opened) = try await vault.attachmentData(fileID, of: item)
+            var data = opened
+            defer { wipe(&data) }
+            do throws(LocalFile.Problem) {
+                try LocalFile.write(data, to: LocalFile.expanded(path), replacing: replacing)
+            } catch .exists {
+                return inbox.post(.fileExists(itemID: itemID, fileID: fileID, path: path))
+            } catch {
+                return inbox.post(.operationFailed(LocalFile.sentence(error, path: path, reading: false)))
+            }
+            inbox.post(.fileSaved("Saved “\(TerminalText.line(attachment.name))” (\(Format.size(data.count))) to "
+                                  + "\(TerminalText.line(path))."))
         }
     }
 

@@ -22,6 +22,8 @@ enum Action: String, Sendable, Hashable, CaseIterable {
     case swapChoice, acceptReview
     // Devices.
     case openDevices, lockDevice, signOutDevice, removeDevice, inviteDevice
+    // An item's files.
+    case saveFile, addFile, removeFile, submitPath, cancelPath
     // Password health.
     case openHealth
     // Confirmation.

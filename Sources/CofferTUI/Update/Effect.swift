@@ -14,6 +14,13 @@ enum Effect: Sendable, Equatable {
     /// the current one if that changed since); nil for a new item, which gets its id from the runtime.
     case saveItem(Item, base: Item?)
     case deleteItem(id: String, title: String)
+    /// Write the item's file to `path` (0600; an existing file only when `replacing`) →
+    /// `.fileSaved`, `.fileExists` or `.operationFailed` (not awaited, so not `.fileActionFailed`).
+    case saveFile(itemID: String, fileID: String, path: String, replacing: Bool)
+    /// Read the file at `path` (at most 16 MiB) and keep it with the item → `.filesChanged` or `.fileActionFailed`.
+    case addFile(itemID: String, path: String)
+    /// Remove the item's file → `.filesChanged` or `.fileActionFailed`.
+    case removeFile(itemID: String, fileID: String)
     case generatePassword(GeneratorSettings)
     case copyToClipboard(SecretText)
     /// Clear the clipboard if it still holds what we put there.

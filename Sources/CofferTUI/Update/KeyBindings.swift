@@ -86,6 +86,24 @@ enum KeyBindings {
                        state.unreviewedCount == 0 ? "No merged item waits for review." : nil
                    }),
 
+        // An item's files (on its detail page).
+        KeyBinding(keys: [.character("w")], action: .saveFile, description: "Save the file at ▸ to a path",
+                   hint: "w save", contexts: [.detail], disabledReason: needsArrivedFile),
+        KeyBinding(keys: [.character("a")], action: .addFile, description: "Add a file (at most 16 MiB)",
+                   contexts: [.detail], disabledReason: { state in
+                       needsReadableItem(state) ?? (state.currentItem?.item.map { $0.attachments.count >= Attachment.countLimit } == true
+                           ? "An item holds at most \(Attachment.countLimit) files." : nil)
+                   }),
+        KeyBinding(keys: [.character("x")], action: .removeFile, description: "Remove the file at ▸ (asks first)",
+                   hint: "x remove", contexts: [.detail], disabledReason: { needsFile($0) }),
+        KeyBinding(keys: [.enter], action: .submitPath, description: "Save or add, at this path", hint: "↵ go",
+                   contexts: [.pathPrompt], disabledReason: { state in
+                       guard case .path(let prompt) = state.overlay, !prompt.path.text.isEmpty else { return "Type a path." }
+                       return nil
+                   }),
+        KeyBinding(keys: [.escape], action: .cancelPath, description: "Cancel", hint: "Esc cancel",
+                   contexts: [.pathPrompt]),
+
         // The kind of a new item.
         KeyBinding(keys: [.enter], action: .chooseKind, description: "New item of the kind marked", hint: "↵ choose",
                    contexts: [.kindChoice]),
@@ -301,6 +319,25 @@ enum KeyBindings {
             return offset < 0 ? "It is the first custom field." : "It is the last custom field."
         }
         return nil
+    }
+
+    /// Why `x` does nothing: the cursor is not on a file.
+    static func needsFile(_ state: ScreenState) -> String? {
+        if let reason = needsReadableItem(state) { return reason }
+        guard case .detail(let detail) = state.page, let item = state.currentItem?.item,
+              detail.selectedField(in: item)?.attachment(in: item) != nil else {
+            return state.currentItem?.item?.attachments.isEmpty == false ? "Move ▸ to a file first." : "The item has no file (a adds one)."
+        }
+        return nil
+    }
+
+    /// Why `w` does nothing: the cursor is not on a file, or its bytes are not here yet.
+    static func needsArrivedFile(_ state: ScreenState) -> String? {
+        if let reason = needsFile(state) { return reason }
+        guard case .detail(let detail) = state.page, let item = state.currentItem?.item,
+              let file = detail.selectedField(in: item)?.attachment(in: item) else { return nil }
+        return state.arrivedFiles.contains(file.id) ? nil
+            : "The file “\(TerminalText.line(file.name))” has not arrived from the server yet: it comes with a sync."
     }
 
     static func needsAccount(_ state: ScreenState) -> String? {

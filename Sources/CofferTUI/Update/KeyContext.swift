@@ -1,11 +1,11 @@
 /// Where keys go: each page, and each part of a page that takes its own keys.
 enum KeyContext: String, Sendable, Hashable, CaseIterable {
-    case firstRun, locked, list, filter, detail, form, generator, review, devices, health, confirm, kindChoice, help
+    case firstRun, locked, list, filter, detail, form, generator, review, devices, health, confirm, kindChoice, pathPrompt, help
 
     /// Whether printable keys without a binding are typed into a field.
     var takesText: Bool {
         switch self {
-        case .firstRun, .locked, .filter, .form: return true
+        case .firstRun, .locked, .filter, .form, .pathPrompt: return true
         default: return false
         }
     }
@@ -30,6 +30,7 @@ enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .help: return .help
         case .confirm: return .confirm
         case .chooseKind: return .kindChoice
+        case .path: return .pathPrompt
         case nil: return page(of: state)
         }
     }
@@ -48,6 +49,7 @@ enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .health: return "Password health"
         case .confirm: return "Confirm"
         case .kindChoice: return "New item"
+        case .pathPrompt: return "Path"
         case .help: return "Help"
         }
     }

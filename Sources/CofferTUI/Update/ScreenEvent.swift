@@ -31,6 +31,17 @@ enum ScreenEvent: Sendable, Equatable {
     /// `.deleteItem` failed; the text says why.
     case itemDeleteFailed(id: String, message: String)
     case operationFailed(String)
+    /// The ids of the files whose bytes are in the vault, read with a listing.
+    case arrivedFilesRead(Set<String>)
+    /// `.saveFile` wrote the file; the text says where.
+    case fileSaved(String)
+    /// `.saveFile` found a file at the path: ask before writing over it.
+    case fileExists(itemID: String, fileID: String, path: String)
+    /// `.addFile` or `.removeFile` went through: the item as saved, the file added (if one was),
+    /// and what happened.
+    case filesChanged(Item, addedFileID: String?, message: String)
+    /// A file's addition or removal failed (it was awaited: the keys typed meanwhile go); the text says why.
+    case fileActionFailed(String)
     case passwordGenerated(String)
     case reviewsLoaded([ConflictReview])
     /// `.loadReviews` failed; the text says why.

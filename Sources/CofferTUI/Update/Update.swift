@@ -44,6 +44,8 @@ enum Update {
             state.notice = Notice(message, isError: true, until: now.addingTimeInterval(Notice.lifetime))
             _ = endAwaiting(.deletion(itemID: id), in: &state)  // the keys were for the list after it
             return []
+        case .arrivedFilesRead, .fileSaved, .fileExists, .filesChanged, .fileActionFailed:
+            return applyFiles(event, to: &state, now: now)
         case .operationFailed(let message):
             // A save ends with `.itemSaved` or `.itemSaveFailed`, never here: this failure may be
             // any other work's (a reload), and must not end an awaited save.
@@ -120,6 +122,7 @@ enum Update {
         case .firstRun, .locked: return typePassphrase(key, in: &state)
         case .filter: return typeFilter(key, in: &state)
         case .form: return typeForm(key, in: &state)
+        case .pathPrompt: return typePath(key, in: &state)
         default: return []
         }
     }
@@ -166,6 +169,8 @@ enum Update {
             return performDevices(action, in: &state, now: now)
         case .openHealth:
             return openHealth(in: &state)
+        case .saveFile, .addFile, .removeFile, .submitPath, .cancelPath:
+            return performFiles(action, in: &state)
         case .confirm, .decline:
             return answer(action == .confirm, in: &state)
         }
@@ -208,6 +213,8 @@ enum Update {
             return [.saveItem(item, base: nil)]
         case .signOutDevice, .removeDevice, .allowInvitation:
             return confirmed(confirmation.action)
+        case .replaceFile, .removeFile:
+            return confirmedFile(confirmation.action, in: &state)
         }
     }
 
@@ -218,6 +225,8 @@ enum Update {
         case .confirm(let confirmation) where !confirmation.stands(in: state):
             return closeOverlay(in: &state)
         case .chooseKind(let question) where question.askedOn != state.page.identity:
+            return closeOverlay(in: &state)
+        case .path(let prompt) where prompt.askedOn != state.page.identity:
             return closeOverlay(in: &state)
         default:
             return []
