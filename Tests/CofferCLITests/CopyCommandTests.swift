@@ -79,6 +79,12 @@ final class CopyCommandTests: XCTestCase {
         assertError(try copy("nowhere"), 4, mentions: ["nowhere"])
         assertOK(try copy("FORGERY"))
         XCTAssertEqual(try display.clipboard(), "other")
+        // A field the item does not have: exit 2 naming the fields it has; the clipboard is untouched.
+        let unknown = try CofferProcess.run(["--vault", vault.path, "--passphrase-file", vault.passphraseFile, "copy", "forge",
+                                             "--field", "pin", "--clipboard-seconds", "0"],
+                                            home: vault.root, environment: display.environment)
+        assertError(unknown, 2, mentions: ["pin", "password", "username"])
+        XCTAssertEqual(try display.clipboard(), "other")
     }
 
     func testInATerminalTheCopyAlsoGoesOutAsOSC52() throws {

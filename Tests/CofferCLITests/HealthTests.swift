@@ -135,6 +135,30 @@ final class HealthTests: XCTestCase {
         XCTAssertEqual(breached.first?["title"] as? String, "Leaked")
     }
 
+    /// Issue 30: a login's hidden custom fields are checked like its password (weak, reused,
+    /// breached), each finding naming the field; another kind's are not, nor text fields.
+    func testALoginsHiddenCustomFieldsAreChecked() throws {
+        let bank = try vault.add("Bank", ["--password", Self.randomPassword(), "--hidden-field", "PIN=1234",
+                                          "--hidden-field", "Recovery=\(shared)", "--field", "Branch=password1234"])
+        _ = try vault.add("Card", ["--kind", "card", "--hidden-field", "Hint=1234", "--field", "pin=0000"])
+        let report = try health(["--breached", try breachList(others: 100, name: "pwned-fields.txt")])
+
+        let weak = try XCTUnwrap(report["weak"] as? [[String: Any]])
+        XCTAssertEqual(Set(weak.compactMap { $0["id"] as? String }), [ids["Forum"]!, bank], "\(weak)")
+        XCTAssertEqual(weak.first { $0["id"] as? String == bank }?["field"] as? String, "PIN")
+        XCTAssertNil(weak.first { $0["id"] as? String == ids["Forum"]! }?["field"], "a password's finding names no field")
+
+        let reused = try XCTUnwrap(report["reused"] as? [[String: Any]])
+        XCTAssertEqual(reused.count, 1, "\(reused)")
+        XCTAssertEqual(Set(reused.first?["ids"] as? [String] ?? []), [ids["Mail"]!, ids["Shop"]!, bank])
+        let fields = try XCTUnwrap(reused.first?["fields"] as? [Any])
+        XCTAssertEqual(fields.compactMap { $0 as? String }, ["Recovery"])
+
+        let text = try vault.ok(["health"]).out
+        XCTAssertTrue(text.contains("Bank · PIN"), text)
+        XCTAssertTrue(text.contains("Bank · Recovery"), text)
+    }
+
     func testTheLeakedLineIsFoundFirstAndLastInTheFile() throws {
         let first = try breachList(others: 2_000, name: "first.txt") { hash, leaked in hash > leaked }
         let last = try breachList(others: 2_000, name: "last.txt") { hash, leaked in hash < leaked }

@@ -62,7 +62,7 @@ final class ItemKindCommandTests: XCTestCase {
         XCTAssertEqual(try vault.ok(["show", id, "--field", "number"]).out, "4111111111111111\n")
         XCTAssertEqual(try vault.ok(["show", id, "--field", "pin hint"]).out, "birthday\n")
         XCTAssertEqual(try vault.ok(["show", id, "--field", "Cardholder"]).out, "A. Person\n")
-        assertError(try vault.run(["show", id, "--field", "colour"]), 1, mentions: ["no field", "colour"])
+        assertError(try vault.run(["show", id, "--field", "colour"]), 2, mentions: ["no field", "colour", "cardholder", "PIN hint"])
 
         try vault.ok(["edit", id, "--field", "bank=ACME Bank", "--remove-field", "PIN hint", "--field", "pin=1234"])
         let edited = try vault.show(id, reveal: true)

@@ -89,6 +89,8 @@ final class SyncFaultTests: XCTestCase {
             try await runScenario(kind, at: step, seed: seed, expecting: Self.expectedError(kind, at: step), a: a, b: b, proxy: proxy)
         } else if step.isPairing {
             try await runPairingScenario(kind, at: step, seed: seed)
+        } else if step.isAttachment {
+            try await runAttachmentScenario(kind, at: step, seed: seed)
         } else {
             try await runDeviceScenario(kind, at: step, seed: seed)
         }

@@ -63,6 +63,9 @@ enum AttachmentStep {
             try database.write { try VaultDatabase.setMeta(.attachmentsToFetch, nil, in: $0) }
             return 0
         }
+        // An answer with nothing and no new marker is no listing (a 404 the client reads as an
+        // empty collection): the files stay owed, and the next sync asks again.
+        if records.isEmpty, etag == (marker ?? "0") { return 0 }
         let listing = try AttachmentListing(records)
         let known = try database.read { try VaultDatabase.attachmentIDs(in: $0) }
         for id in listing.removed { try database.write { try VaultDatabase.forgetAttachment(id, in: $0) } }

@@ -22,14 +22,26 @@ struct FieldOption: ParsableArguments {
         let (now, warning) = try await vault.totpTime()
         if selector == .field(.totp), let warning { Terminal.write("Warning: \(warning).\n") }
         guard let value = try selector.value(of: item, at: now) else {
-            let what: String
             switch selector {
-            case .origin: what = "origin"
-            case .other(let name): what = "field “\(TerminalText.line(name))”"
-            default: what = "TOTP secret"
+            case .origin:
+                throw CommandFailure("“\(TerminalText.line(item.title))” has no origin.")
+            case .other(let name):
+                // A name no field of this item has: a usage mistake, answered with the names it has.
+                throw UsageError("“\(TerminalText.line(item.title))” has no field “\(TerminalText.line(name))”; its fields are "
+                    + (FieldSelector.names + fieldNames(of: item.entry)).joined(separator: ", ") + ".")
+            default:
+                throw CommandFailure("“\(TerminalText.line(item.title))” has no TOTP secret.")
             }
-            throw CommandFailure("“\(TerminalText.line(item.title))” has no \(what).")
         }
         return value
+    }
+
+    /// The names `--field` takes for the item beyond the built-in ones: its kind's fields and
+    /// its custom fields' labels.
+    private static func fieldNames(of entry: Entry) -> [String] {
+        let kind = ItemKind.named(entry.kind)
+        let own = (kind?.fields ?? []).filter { !ItemKind.login.fields.contains($0) }.map(\.name)
+        let others = entry.fields.keys.filter { name in !own.contains(name) }.sorted()
+        return (own + others + entry.custom.map(\.label)).map(TerminalText.line)
     }
 }

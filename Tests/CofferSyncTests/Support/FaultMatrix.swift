@@ -19,10 +19,14 @@ enum FaultMatrix {
         return 1...max(1, Int(value) ?? 1)
     }
 
-    /// `COFFER_FAULT_STEPS=pairing` runs the invitation's steps only (to check a change to
-    /// pairing without the whole matrix); anything else, every step.
+    /// `COFFER_FAULT_STEPS=pairing` (or `attachments`) runs the invitation's (or the files')
+    /// steps only, to check a change there without the whole matrix; anything else, every step.
     static func steps(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [FaultStep] {
-        environment["COFFER_FAULT_STEPS"] == "pairing" ? FaultStep.allCases.filter(\.isPairing) : FaultStep.allCases
+        switch environment["COFFER_FAULT_STEPS"] {
+        case "pairing": return FaultStep.allCases.filter(\.isPairing)
+        case "attachments": return FaultStep.allCases.filter(\.isAttachment)
+        default: return FaultStep.allCases
+        }
     }
 
     /// `N` in the proxy's terms: the delay, `Retry-After` or `Backoff` seconds of a fault.
@@ -73,10 +77,17 @@ enum FaultStep: String, CaseIterable, Sendable {
     case revealWrite = "reveal write"
     /// The inviter writes its answer.
     case answerWrite = "answer write"
+    /// The first chunk of a file this device added goes up.
+    case attachmentUpload = "attachment upload"
+    /// The listing of the files' chunks, after items arrived.
+    case attachmentsList = "attachments list"
+    /// The first chunk of another device's file comes down.
+    case attachmentDownload = "attachment download"
 
     var isBatch: Bool { self == .itemsBatch || self == .keystoresBatch }
     var isItemsOrKeystores: Bool { [.itemsFetch, .keystoresFetch, .itemsBatch, .keystoresBatch].contains(self) }
     var isPairing: Bool { [.rendezvousOpen, .inviteWrite, .claimWrite, .keyWrite, .revealWrite, .answerWrite].contains(self) }
+    var isAttachment: Bool { [.attachmentUpload, .attachmentsList, .attachmentDownload].contains(self) }
 
     /// The proxy's `match` (a substring of the path and query); each scenario makes sure the first
     /// request that matches is the step's own (`skip` passes that many before it).
@@ -95,6 +106,9 @@ enum FaultStep: String, CaseIterable, Sendable {
         case .keyWrite: return "/collections/rendezvous/records/key"
         case .revealWrite: return "/collections/rendezvous/records/reveal"
         case .answerWrite: return "/collections/rendezvous/records/answer"
+        // A chunk's own URL (PUT up, GET down); the scenario makes sure no other is asked first.
+        case .attachmentUpload, .attachmentDownload: return "/collections/attachments/records/"
+        case .attachmentsList: return "/collections/attachments/records?"
         }
     }
 
