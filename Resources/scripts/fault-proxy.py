@@ -325,6 +325,10 @@ async def handle(state, upstream, reader, writer):
         state.record(method, path, status, mode)
     except (ConnectionError, asyncio.IncompleteReadError) as error:
         print("fault-proxy: %s" % error, file=sys.stderr, flush=True)
+        # The client hung up while a faulted answer went out (a delay past its timeout, on a body
+        # too large for the socket's buffer): the fault still hit this request.
+        if "mode" in locals() and mode != "pass":
+            state.record(method, path, status, mode)
     finally:
         if not aborted:
             writer.close()
