@@ -32,24 +32,6 @@ extension XCTestCase {
     }
 }
 
-/// The error `body` throws, or nil when it returns.
-func thrownError<T>(_ body: () throws -> T) -> Error? {
-    do {
-        _ = try body()
-        return nil
-    } catch {
-        return error
-    }
-}
-
-func thrownError<T>(_ body: () async throws -> T) async -> Error? {
-    do {
-        _ = try await body()
-        return nil
-    } catch {
-        return error
-    }
-}
 
 /// Whether `error` is `CoreError.tampered`, whatever it names.
 func isTampered(_ error: Error?) -> Bool {

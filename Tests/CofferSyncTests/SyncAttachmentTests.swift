@@ -140,12 +140,3 @@ final class SyncAttachmentTests: XCTestCase {
         XCTAssertFalse(requests.contains { $0.path.contains("attachments") }, "\(requests.map(\.path))")
     }
 }
-
-func thrownError<T>(_ body: () async throws -> T) async -> Error? {
-    do {
-        _ = try await body()
-        return nil
-    } catch {
-        return error
-    }
-}
