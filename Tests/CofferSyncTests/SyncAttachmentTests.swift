@@ -94,6 +94,36 @@ final class SyncAttachmentTests: XCTestCase {
         }
     }
 
+    /// A server that loses (or deletes, being hostile) the chunks of a file an item still names
+    /// cannot make a device drop it: the bytes stay, and an unlocked sync sends them again.
+    func testChunksTheServerDropsAreSentAgainNotLost() async throws {
+        let (a, b) = try await pair()
+        let item = try await a.add("Deeds")
+        let bytes = Data((0..<700_000).map { UInt8(truncatingIfNeeded: $0 &* 29) })
+        try await a.vault.attach(bytes, named: "deed.pdf", to: item.id)
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+        let raw = RawAccount(server: server, credentials: credentials)
+        for chunk in try await raw.records("attachments") {
+            _ = try await raw.request("DELETE", "buckets/default/collections/attachments/records/\(try XCTUnwrap(chunk["id"] as? String))")
+        }
+        let emptied = try await raw.records("attachments")
+        XCTAssertEqual(emptied.count, 0)
+        // Items arrive (another edit), so B lists the chunks and meets the deletions.
+        _ = try await a.add("Another")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+        let onB = try await b.vault.item(item.id)
+        let (_, kept) = try await b.vault.attachmentData("deed.pdf", of: onB)
+        XCTAssertEqual(kept, bytes, "B kept the bytes")
+        let resent = try await raw.records("attachments")
+        XCTAssertEqual(resent.count, 2, "B sent the file's two chunks again")
+        await a.syncExpectingSuccess()
+        let itemOnA = try await a.vault.item(item.id)
+        let (_, onA) = try await a.vault.attachmentData("deed.pdf", of: itemOnA)
+        XCTAssertEqual(onA, bytes)
+    }
+
     /// The connection drops while the chunks go up, then while they come down: the next sync
     /// finishes each, and until then B shows no file.
     func testAnInterruptedUploadAndDownloadResume() async throws {

@@ -12,6 +12,9 @@ extension VaultDatabase {
         case upload
         /// Removed here; its chunks are still on the server.
         case remove
+        /// The server deleted its chunks (another device removed it, or a hostile server): the
+        /// bytes stay until an unlocked sync knows whether an item still names the file.
+        case loose
     }
 
     /// A stored file as sync sees it (the bytes stay sealed).
@@ -63,6 +66,19 @@ extension VaultDatabase {
 
     package static func setAttachmentState(_ id: String, _ state: AttachmentState, in db: Database) throws {
         try db.execute(sql: "UPDATE attachments SET state = ? WHERE id = ?", arguments: [state.rawValue, id])
+    }
+
+    /// The server listed the file's chunks as deleted: a file stored here becomes `loose` (its
+    /// bytes kept: no server can make a device drop a file an item still names); a download in
+    /// progress or a removal here is simply over.
+    package static func markAttachmentGoneFromServer(_ id: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM attachment_chunks WHERE attachment = ?", arguments: [id])
+        guard let stored = try storedAttachment(id, in: db) else { return }
+        switch stored.state {
+        case .stable: try setAttachmentState(id, .loose, in: db)
+        case .remove: try forgetAttachment(id, in: db)
+        case .upload, .loose: break
+        }
     }
 
     /// Forgets a file entirely: its chunks are gone from the server (deleted here or by another device).

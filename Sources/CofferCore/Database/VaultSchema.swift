@@ -98,7 +98,9 @@ enum VaultSchema {
         migrator.registerMigration("v7-attachments") { db in
             // architecture §4, attachments. `attachments`: each file's sealed bytes (NULL once
             // removed here), how many chunk records it takes on the server, and what sync still
-            // owes the server: `upload`, `remove` (its chunks deleted), or nothing (`stable`).
+            // owes the server: `upload`, `remove` (its chunks deleted), nothing (`stable`), or
+            // `loose`: the server deleted its chunks; kept until an unlocked sync sees whether an
+            // item still names it (then it goes up again) or not (then it goes).
             // `attachment_chunks`: chunks of a download in progress; a file becomes a row of
             // `attachments` only once every chunk is here, so no half file is ever visible.
             try db.execute(sql: """
@@ -106,7 +108,7 @@ enum VaultSchema {
                     id TEXT PRIMARY KEY NOT NULL,
                     sealed BLOB,
                     chunks INTEGER NOT NULL,
-                    state TEXT NOT NULL CHECK (state IN ('stable', 'upload', 'remove'))
+                    state TEXT NOT NULL CHECK (state IN ('stable', 'upload', 'remove', 'loose'))
                 );
                 CREATE TABLE attachment_chunks (
                     attachment TEXT NOT NULL,

@@ -49,6 +49,28 @@ extension Vault {
         try database.read { try VaultDatabase.arrivedAttachmentIDs(in: $0) }
     }
 
+    /// Settles the files whose chunks the server deleted (`loose`), with the keys: one an item
+    /// still names goes up again (the server lost it, or lied); one no item names is dropped.
+    /// Returns how many went back up. Opens every item only when there is a loose file.
+    @discardableResult
+    public func settleLooseAttachments() throws -> Int {
+        _ = try unlockedSession()
+        let loose = try database.read { try VaultDatabase.attachments(in: .loose, in: $0) }
+        guard !loose.isEmpty else { return 0 }
+        var named = Set<String>()
+        for listed in try listItems() { named.formUnion(listed.item?.attachments.map(\.id) ?? []) }
+        try database.write { db in
+            for file in loose {
+                if named.contains(file.id) {
+                    try VaultDatabase.setAttachmentState(file.id, .upload, in: db)
+                } else {
+                    try VaultDatabase.forgetAttachment(file.id, in: db)
+                }
+            }
+        }
+        return loose.filter { named.contains($0.id) }.count
+    }
+
     /// A name given on the command line: an id, else an exact name, else a name ignoring case.
     static func index(of name: String, in item: Item) -> Int? {
         item.attachments.firstIndex { $0.id == name } ?? item.attachments.firstIndex { $0.name == name }

@@ -136,6 +136,11 @@ public actor SyncEngine {
         if filesRemoved + filesReceived > 0 {
             logger.info("attachments: \(filesReceived) file(s) received, \(filesRemoved) removed from the server")
         }
+        // Files the server no longer holds: dropped if no item names them, else sent again.
+        if await !vault.isLocked, try await vault.settleLooseAttachments() > 0 {
+            let resent = try await AttachmentStep.upload(context)
+            logger.warning("attachments: the server had lost \(resent) file(s) an item still names; sent again")
+        }
 
         try await runDeviceSteps(context, into: &report)
 

@@ -68,7 +68,7 @@ enum AttachmentStep {
         if records.isEmpty, etag == (marker ?? "0") { return 0 }
         let listing = try AttachmentListing(records)
         let known = try database.read { try VaultDatabase.attachmentIDs(in: $0) }
-        for id in listing.removed { try database.write { try VaultDatabase.forgetAttachment(id, in: $0) } }
+        for id in listing.removed { try database.write { try VaultDatabase.markAttachmentGoneFromServer(id, in: $0) } }
         var downloaded = 0
         for (id, count) in listing.files.sorted(by: { $0.key < $1.key }) where !known.contains(id) {
             let have = try database.read { try VaultDatabase.downloadedChunks(of: id, in: $0) }
