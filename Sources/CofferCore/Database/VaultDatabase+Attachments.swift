@@ -41,6 +41,11 @@ extension VaultDatabase {
                          arguments: [state.rawValue]).map(storedAttachment)
     }
 
+    /// The ids of the files in `state`, without their bytes (one file's are read when needed).
+    package static func attachmentIDs(in state: AttachmentState, in db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT id FROM attachments WHERE state = ? ORDER BY id", arguments: [state.rawValue])
+    }
+
     /// Every file id stored here, in any state.
     package static func attachmentIDs(in db: Database) throws -> Set<String> {
         Set(try String.fetchAll(db, sql: "SELECT id FROM attachments"))
@@ -93,13 +98,18 @@ extension VaultDatabase {
                                             in db: Database) throws -> Bool {
         try db.execute(sql: "INSERT OR REPLACE INTO attachment_chunks (attachment, idx, count, data) VALUES (?, ?, ?, ?)",
                        arguments: [id, index, count, data])
-        let rows = try Row.fetchAll(db, sql: "SELECT idx, count, data FROM attachment_chunks WHERE attachment = ? ORDER BY idx",
-                                    arguments: [id])
-        // Every chunk must agree on the count and the indexes must be exactly 0..<count.
-        guard rows.count == count, rows.enumerated().allSatisfy({ $0.offset == $0.element["idx"] as Int && $0.element["count"] as Int == count })
+        // Every chunk must agree on the count and the indexes must be exactly 0..<count; the
+        // bytes are read once, when the file is whole (not 16 MiB again for every chunk).
+        let indexes = try Row.fetchAll(db, sql: "SELECT idx, count FROM attachment_chunks WHERE attachment = ? ORDER BY idx",
+                                       arguments: [id])
+        guard indexes.count == count,
+              indexes.enumerated().allSatisfy({ $0.offset == $0.element["idx"] as Int && $0.element["count"] as Int == count })
         else { return false }
         var sealed = Data()
-        for row in rows { sealed.append(row["data"] as Data) }
+        for chunk in try Data.fetchAll(db, sql: "SELECT data FROM attachment_chunks WHERE attachment = ? ORDER BY idx",
+                                       arguments: [id]) {
+            sealed.append(chunk)
+        }
         try saveAttachment(StoredAttachment(id: id, sealed: sealed, chunks: count, state: .stable), in: db)
         try db.execute(sql: "DELETE FROM attachment_chunks WHERE attachment = ?", arguments: [id])
         return true

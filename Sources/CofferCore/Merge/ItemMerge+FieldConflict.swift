@@ -40,10 +40,12 @@ extension ItemMerge {
         public var customLocal: CustomField?
         public var customRemote: CustomField?
 
-        /// Whether the values are secrets: a custom field's by its type, any other by its name.
+        /// Whether the values are secrets: a custom field's when either side's type is secret (one
+        /// side may have made it hidden), any other by its name.
         public var isSecret: Bool {
-            if field.customID != nil { return (customLocal ?? customRemote)?.isSecret ?? true }
-            return field.isSecret
+            guard field.customID != nil else { return field.isSecret }
+            guard customLocal != nil || customRemote != nil else { return true }
+            return customLocal?.isSecret == true || customRemote?.isSecret == true
         }
 
         /// What a review calls the field: a custom field's label, any other's name.

@@ -55,20 +55,20 @@ extension Vault {
     @discardableResult
     public func settleLooseAttachments() throws -> Int {
         _ = try unlockedSession()
-        let loose = try database.read { try VaultDatabase.attachments(in: .loose, in: $0) }
+        let loose = try database.read { try VaultDatabase.attachmentIDs(in: .loose, in: $0) }
         guard !loose.isEmpty else { return 0 }
         var named = Set<String>()
         for listed in try listItems() { named.formUnion(listed.item?.attachments.map(\.id) ?? []) }
         try database.write { db in
-            for file in loose {
-                if named.contains(file.id) {
-                    try VaultDatabase.setAttachmentState(file.id, .upload, in: db)
+            for id in loose {
+                if named.contains(id) {
+                    try VaultDatabase.setAttachmentState(id, .upload, in: db)
                 } else {
-                    try VaultDatabase.forgetAttachment(file.id, in: db)
+                    try VaultDatabase.forgetAttachment(id, in: db)
                 }
             }
         }
-        return loose.filter { named.contains($0.id) }.count
+        return loose.filter(named.contains).count
     }
 
     /// A name given on the command line: an id, else an exact name, else a name ignoring case.

@@ -16,9 +16,11 @@ enum AttachmentStep {
 
     /// Sends every chunk of the files added here; returns how many files went up.
     static func upload(_ context: SyncContext) async throws -> Int {
-        let waiting = try context.database.read { try VaultDatabase.attachments(in: .upload, in: $0) }
-        for file in waiting {
-            guard let sealed = file.sealed else { continue }
+        let waiting = try context.database.read { try VaultDatabase.attachmentIDs(in: .upload, in: $0) }
+        for id in waiting {
+            // One file's bytes in memory at a time.
+            guard let file = try context.database.read({ try VaultDatabase.storedAttachment(id, in: $0) }),
+                  file.state == .upload, let sealed = file.sealed else { continue }
             for index in 0..<file.chunks {
                 let start = index * AttachmentSealing.chunkSize
                 let slice = sealed[sealed.startIndex + start..<sealed.startIndex + min(sealed.count, start + AttachmentSealing.chunkSize)]
@@ -37,8 +39,9 @@ enum AttachmentStep {
 
     /// Deletes the chunks of the files removed here; returns how many files were removed.
     static func removeRemoved(_ context: SyncContext) async throws -> Int {
-        let removed = try context.database.read { try VaultDatabase.attachments(in: .remove, in: $0) }
-        for file in removed {
+        let removed = try context.database.read { try VaultDatabase.attachmentIDs(in: .remove, in: $0) }
+        for id in removed {
+            guard let file = try context.database.read({ try VaultDatabase.storedAttachment(id, in: $0) }) else { continue }
             for index in 0..<file.chunks {
                 try await context.client.deleteRecord(in: collection, id: chunkID(file.id, index))
             }

@@ -61,7 +61,7 @@ struct FieldConflict: Sendable, Equatable {
     /// Whether the values are masked until revealed: a secret field by name, a custom field whose
     /// type is secret on either side (its type may have changed on one).
     var isSecret: Bool {
-        merged.isSecret || merged.customLocal?.isSecret == true || merged.customRemote?.isSecret == true
+        merged.isSecret
     }
 
     /// What the review calls the field: its merge name, or a custom field's label (through
