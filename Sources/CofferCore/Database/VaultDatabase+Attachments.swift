@@ -69,6 +69,12 @@ extension VaultDatabase {
         try db.execute(sql: "DELETE FROM attachment_chunks WHERE attachment = ?", arguments: [id])
     }
 
+    /// Marks a file sent, unless it changed meanwhile: removed by another process while its
+    /// chunks went up, it stays `remove` (and its chunks are deleted), never `stable` without bytes.
+    package static func markAttachmentUploaded(_ id: String, in db: Database) throws {
+        try db.execute(sql: "UPDATE attachments SET state = 'stable' WHERE id = ? AND state = 'upload'", arguments: [id])
+    }
+
     package static func setAttachmentState(_ id: String, _ state: AttachmentState, in db: Database) throws {
         try db.execute(sql: "UPDATE attachments SET state = ? WHERE id = ?", arguments: [state.rawValue, id])
     }

@@ -31,7 +31,7 @@ enum AttachmentStep {
                 ], onlyIfNew: true)
                 CrashPoint.reach("sync.attachments.upload.chunk")
             }
-            try context.database.write { try VaultDatabase.setAttachmentState(file.id, .stable, in: $0) }
+            try context.database.write { try VaultDatabase.markAttachmentUploaded(file.id, in: $0) }
             context.logger.info("attachments: sent \(file.id) in \(file.chunks) chunk(s)")
         }
         return waiting.count
