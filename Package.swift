@@ -27,10 +27,13 @@ let package = Package(
                        providers: [.apt(["libncursesw5-dev"])]),
         // zxcvbn-c ships no pkg-config file: the module map links it by name.
         .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
+        // zlib: the gzip inside KeePass XML exports (attachments).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "CofferCore",
             dependencies: [
                 "CSodium",
+                "CZlib",
                 "CZxcvbn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),

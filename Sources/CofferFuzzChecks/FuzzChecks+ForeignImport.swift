@@ -19,20 +19,30 @@ extension FuzzChecks {
 
     /// The other managers' formats (`import --format firefox|…|pass|keepassxc-xml`), one per input: its first
     /// byte picks the parser (modulo their number), the rest is the file. Each refuses with
-    /// `invalidImport` or gives drafts whose items are valid and survive the vault.
+    /// `invalidImport` or gives drafts whose items are valid and survive the vault, and whose files
+    /// open whole.
     public static func foreignImport(_ data: Data) throws {
         guard let selector = data.first else { return }
         let file = Data(data.dropFirst())
         let parsers = foreignImportParsers
         let parser = parsers[Int(selector) % parsers.count]
         let items: [Item]
+        let drafts: [ImportDraft]
         do {
-            items = try ImportDraft.items(try parser.parse(file), file: "f", now: importNow)
+            drafts = try parser.parse(file)
+            items = try ImportDraft.items(drafts, file: "f", now: importNow)
         } catch let error as CoreError {
             guard case .invalidImport = error else { throw FuzzViolation("\(parser.name) threw \(error)") }
             return
         } catch {
             throw FuzzViolation("\(parser.name) threw \(error), not CoreError.invalidImport")
+        }
+        // A file a record carries (KeePass attachments) opens to the size it was checked at, within the limit.
+        for file in drafts.flatMap(\.files) {
+            let bytes = try file.bytes()
+            guard bytes.count == file.size, bytes.count <= Attachment.sizeLimit, !file.name.isEmpty, !file.name.contains("/") else {
+                throw FuzzViolation("\(parser.name) gave the file \(file.name.prefix(40)) of \(bytes.count) bytes, checked as \(file.size)")
+            }
         }
         for (index, item) in items.enumerated() {
             try itemSurvivesVault(item, what: "an item imported from \(parser.name)",

@@ -6,7 +6,9 @@ import XCTest
 /// `import --format keepassxc-xml` of what the real `keepassxc-cli export --format xml` writes: a
 /// KDBX database made with keepassxc-cli (custom attributes, one protected, and TOTP come in
 /// through `keepassxc-cli import`, which `add` cannot set), edited twice (history), given an
-/// attachment, with an entry in the recycle bin; read back with `show --json`.
+/// attachment, with an entry in the recycle bin (which makes keepassxc-cli save it as KDBX 4, whose
+/// XML export names attachments without their bytes); read back with `show --json`. A KDBX 3.1
+/// database's attachments come whole: `testAKDBX31DatabasesAttachmentsComeByteForByte`.
 final class KeePassXMLImportTests: XCTestCase {
     /// What `keepassxc-cli import` reads to make the database: KeePass XML with ISO times.
     private let source = """
@@ -60,6 +62,8 @@ final class KeePassXMLImportTests: XCTestCase {
         let path = try vault.writeWorkFile("keepassxc.xml", exported)
         let result = try vault.ok(["import", "--format", "keepassxc-xml", path])
         XCTAssertEqual(result.err, "Skipped 1 entry in the recycle bin.\n"
+                       + "1 attachment(s) are named without their bytes (keepassxc-cli leaves them out of a KDBX 4 database's XML): "
+                       + "each item's notes name them; `keepassxc-cli attachment-export` saves one and `coffer attach` adds it.\n"
                        + "Imported 2 item(s) from \(path) (keepassxc-xml); skipped 0 duplicate(s).\n")
         let ids = try vault.list().compactMap { $0["id"] as? String }
         let items = Dictionary(uniqueKeysWithValues: try vault.showAll(ids, reveal: true).map { ($0["title"] as? String ?? "", $0) })
@@ -72,15 +76,16 @@ final class KeePassXMLImportTests: XCTestCase {
         XCTAssertEqual(cafe["origins"] as? [String], ["https://café.example"])
         XCTAssertEqual(cafe["totp"] as? String, "otpauth://totp/X?secret=JBSWY3DPEHPK3PXP&period=30&digits=6")
         XCTAssertEqual(cafe["tags"] as? [String], ["Work", "Tökyo", "blue", "green"])
-        XCTAssertEqual(cafe["notes"] as? String, "line 1\nline 2, \"q\" & <b>\n\nAttachment not imported: scan.pdf",
-                       "keepassxc-cli's KDBX 4 export holds no attachment data, so no size")
+        XCTAssertEqual(cafe["notes"] as? String, "line 1\nline 2, \"q\" & <b>\n\nAttachment not imported: scan.pdf "
+                       + KeePassXCXML.missingData)
+        XCTAssertNil(cafe["attachments"])
         let custom = try XCTUnwrap(cafe["custom"] as? [[String: Any]])
         XCTAssertEqual(custom.map { [$0["label"] as? String, $0["value"] as? String, $0["type"] as? String] },
                        [["PIN", "1234", "hidden"], ["Recovery email", "r@example.org", "text"]])
         XCTAssertEqual(cafe["created"] as? String, "2020-01-02T03:04:05.000Z")
         let modified = try XCTUnwrap(Timestamp(iso8601: try XCTUnwrap(cafe["modified"] as? String)))
         XCTAssertLessThan(abs(modified.date.timeIntervalSinceNow), 600, "the last edit's time")
-        // Newest first: the username edit, then the password edit (the attachment only changed the notes).
+        // Newest first: the attachment's note, the username edit, then the password edit.
         let patches = try XCTUnwrap(cafe["history"] as? [[String: Any]]).compactMap { $0["patch"] as? [String: Any] }
         XCTAssertEqual(patches.map { $0.keys.sorted() }, [["notes"], ["username"], ["password"]])
         XCTAssertEqual(patches[1]["username"] as? String, "ünï")
@@ -107,7 +112,56 @@ final class KeePassXMLImportTests: XCTestCase {
         // The same file again adds nothing.
         let again = try vault.ok(["import", "--format", "keepassxc-xml", path])
         XCTAssertEqual(again.err, "Skipped 1 entry in the recycle bin.\n"
+                       + "1 attachment(s) are named without their bytes (keepassxc-cli leaves them out of a KDBX 4 database's XML): "
+                       + "each item's notes name them; `keepassxc-cli attachment-export` saves one and `coffer attach` adds it.\n"
                        + "Imported 0 item(s) from \(path) (keepassxc-xml); skipped 2 duplicate(s).\n")
+    }
+
+    /// A database keepassxc-cli keeps as KDBX 3.1 (made by `import`, nothing deleted): its XML
+    /// export holds each attachment gzipped, and the import keeps them byte for byte, one of them
+    /// (9 MB of random bytes) larger than libxml2 takes in one text.
+    func testAKDBX31DatabasesAttachmentsComeByteForByte() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-kpxml-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let database = root.appendingPathComponent("test.kdbx").path
+        func keepassxc(_ arguments: [String], _ input: String) throws -> String {
+            let result = try ExternalTool.run("/usr/bin/keepassxc-cli", arguments, stdin: Data(input.utf8))
+            XCTAssertEqual(result.status, 0, "keepassxc-cli \(arguments): \(result.errorText)")
+            return result.outputText
+        }
+        let xml = root.appendingPathComponent("in.xml")
+        try Data(source.utf8).write(to: xml)
+        _ = try keepassxc(["import", "-p", xml.path, database], "pw\npw\n")
+        let files: [(name: String, bytes: Data)] = [
+            ("scan.pdf", Data("%PDF-1.4\0".utf8) + Data((0..<300_000).map { _ in UInt8.random(in: 0...255) })),
+            ("big.bin", Data((0..<9_000_000).map { _ in UInt8.random(in: 0...255) })),
+            ("empty.txt", Data()),
+        ]
+        for file in files {
+            let path = root.appendingPathComponent(file.name)
+            try file.bytes.write(to: path)
+            _ = try keepassxc(["attachment-import", "-q", database, "Work/Tökyo/Café ☕", file.name, path.path], "pw\n")
+        }
+        let exported = try keepassxc(["export", "-q", "-f", "xml", database], "pw\n")
+        XCTAssertTrue(exported.contains("<Binaries>"), "a KDBX 3.1 export holds the data")
+
+        let vault = try TestVault.make()
+        defer { vault.destroy() }
+        let path = try vault.writeWorkFile("keepassxc.xml", exported)
+        let result = try vault.ok(["import", "--format", "keepassxc-xml", path])
+        XCTAssertEqual(result.err, "Imported 1 item(s) from \(path) (keepassxc-xml); skipped 0 duplicate(s).\n"
+                       + "Kept 3 file(s) with their items.\n")
+        let cafe = try vault.show("Café ☕", reveal: true)
+        XCTAssertEqual(cafe["notes"] as? String, "line 1\nline 2, \"q\" & <b>")
+        let listed = try XCTUnwrap(cafe["attachments"] as? [[String: Any]])
+        XCTAssertEqual(Set(listed.compactMap { $0["name"] as? String }), Set(files.map(\.name)))
+        XCTAssertEqual((cafe["custom"] as? [[String: Any]])?.map { $0["label"] as? String }, ["PIN", "Recovery email"])
+        for file in files {
+            let saved = root.appendingPathComponent("saved-" + file.name)
+            _ = try vault.ok(["attachment", "Café ☕", file.name, "--output", saved.path])
+            XCTAssertEqual(try Data(contentsOf: saved), file.bytes, "\(file.name), byte for byte")
+        }
     }
 
     func testAHostileOrBrokenFileIsExit5WithOneSentenceAndStoresNothing() throws {

@@ -4,8 +4,9 @@ import XCTest
 @testable import CofferCore
 
 /// `import --format keepassxc-xml` on the hand-written fixture (`ImportFixtures.keepassxcXML`):
-/// fields, hidden custom fields, TOTP, history, tags, times, attachments named in the notes, the
-/// recycle bin skipped; and files a stranger could send, each refused with one sentence.
+/// fields, hidden custom fields, TOTP, history, tags, times, the recycle bin
+/// skipped; and files a stranger could send, each refused with one sentence. Attachments:
+/// `KeePassXCAttachmentTests`.
 final class KeePassXCXMLTests: XCTestCase {
     private let now = Timestamp(milliseconds: 1_800_000_000_000)
 
@@ -44,8 +45,6 @@ final class KeePassXCXMLTests: XCTestCase {
             Override URL: cmd://firefox {URL}
             Auto-Type sequence: {USERNAME}{ENTER}
             Auto-Type for 日本 - Firefox: (the default sequence)
-            Attachment not imported: id.pdf (12 bytes)
-            Attachment not imported: note.txt (10 bytes compressed)
             """)
         XCTAssertEqual(japan.created, time("2023-06-07T08:09:10Z"), "KDBX 3.1's ISO times read too")
         XCTAssertEqual(japan.modified, time("2024-02-03T04:05:06Z"))

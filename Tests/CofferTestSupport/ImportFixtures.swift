@@ -41,7 +41,8 @@ public enum ImportFixtures {
     /// The XML `keepassxc-cli export --format xml` writes (KDBX 4: times as base64 seconds since
     /// year 1), hand-written: nested groups, an entry with every kind of string, tags, and three past
     /// versions (one differing only in its title); an entry with KDBX 3.1's ISO times, attachments
-    /// in `Meta/Binaries`, an expiry and Auto-Type; two entries in the recycle bin.
+    /// in `Meta/Binaries` (one plain and split over lines, one gzipped), an expiry and Auto-Type; two
+    /// entries in the recycle bin.
     public static let keepassxcXML = """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
         <KeePassFile>
@@ -52,7 +53,7 @@ public enum ImportFixtures {
         		<Binaries>
         			<Binary ID="0">aGVsbG8gd29y
         			bGQh</Binary>
-        			<Binary ID="1" Compressed="True">MDEyMzQ1Njc4OQ==</Binary>
+        			<Binary ID="1" Compressed="True">H4sIAAAAAAAC/0tUyMsvSdVRSK/KLChITeECAGMrtcwQAAAA</Binary>
         		</Binaries>
         	</Meta>
         	<Root>

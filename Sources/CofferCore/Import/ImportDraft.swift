@@ -25,6 +25,8 @@ public struct ImportDraft: Sendable {
     public var modified: Timestamp?
     public var lastUsed: Timestamp?
     public var history: [HistoryEntry] = []
+    /// Files the record carries, attached once the items are stored.
+    public var files: [ImportedFile] = []
 
     public init(place: String) { self.place = place }
 

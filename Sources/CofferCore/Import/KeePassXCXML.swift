@@ -10,15 +10,19 @@ import Foundation
 /// entry's past versions (`History`) become its history, the newest `Item.historyLimit`, each a
 /// patch from one version to the one before it, dated when the newer one was saved. Times are
 /// kept (`CreationTime`, `LastModificationTime`, `LastAccessTime`); an expiry, an override URL and
-/// Auto-Type sequences go to the notes, as does each attachment's name and size (attachments
-/// are not imported). Icons, colours and KeePassXC's plugin data are display settings and are
-/// not kept. Entries in the recycle bin (the group `Meta/RecycleBinUUID` names, and the groups
+/// Auto-Type sequences go to the notes. Attachments become the item's files (`ImportDraft.files`);
+/// one Coffer cannot keep (over 16 MiB, a name that is no file name, past `Attachment.countLimit`
+/// or `fileBudget`) is named in the notes instead. A past version's attachments are not kept
+/// (an item's history holds its fields, not files). Icons, colours and KeePassXC's plugin data
+/// are display settings and are not kept. Entries in the recycle bin (the group `Meta/RecycleBinUUID` names, and the groups
 /// inside it) are skipped and counted.
 public enum KeePassXCXML {
     /// The drafts of a file and how many entries were skipped for being in the recycle bin.
     public struct Export: Sendable {
         public var drafts: [ImportDraft]
         public var recycled: Int
+        /// Attachments the file names without their bytes (`missingData`).
+        public var filesLeftOut = 0
     }
 
     public static func drafts(_ data: Data, file: String) throws(CoreError) -> [ImportDraft] {
@@ -34,6 +38,7 @@ public enum KeePassXCXML {
         let recycleBin = document.recycleBinUUID
         var drafts: [ImportDraft] = []
         var recycled = 0
+        var filesLeftOut = 0
         for (index, entry) in document.entries.enumerated() {
             let groups = path(of: entry.group, in: document)
             if !recycleBin.isEmpty && groups.contains(where: { $0.uuid == recycleBin }) {
@@ -48,8 +53,38 @@ public enum KeePassXCXML {
             for tag in entry.current.tags.split(whereSeparator: { $0 == ";" || $0 == "," }) { draft.addTag(String(tag)) }
             draft.history = history(of: entry.current, document: document, ids: &ids)
             drafts.append(draft)
+            if document.binaries.isEmpty { filesLeftOut += entry.current.attachments.filter { $0.reference != nil }.count }
         }
-        return Export(drafts: drafts, recycled: recycled)
+        keepWithinBudget(&drafts)
+        return Export(drafts: drafts, recycled: recycled, filesLeftOut: filesLeftOut)
+    }
+
+    /// Why an attachment of a file without `Meta/Binaries` is not imported. keepassxc-cli writes
+    /// a KDBX 4 database's attachments into its binary header only, so its XML export names them
+    /// and holds none of their bytes (a KDBX 3.1 database's export holds them).
+    public static let missingData = "(its data is not in the file: keepassxc-cli leaves attachments out of a KDBX 4 database's XML; "
+        + "`keepassxc-cli attachment-export` saves it and `coffer attach` adds it)"
+
+    /// The most bytes of files one import attaches: a few kilobytes of gzip can stand for 16 MiB,
+    /// and one attachment may be named by every entry, so a hostile file could otherwise fill the
+    /// disk many times over its own size.
+    public static let fileBudget = 1 << 30
+
+    /// Moves the files past `fileBudget`, in the file's order, to the notes.
+    static func keepWithinBudget(_ drafts: inout [ImportDraft]) {
+        var total = 0
+        for index in drafts.indices {
+            var kept: [ImportedFile] = []
+            for file in drafts[index].files {
+                total += file.size
+                if total <= fileBudget {
+                    kept.append(file)
+                } else {
+                    drafts[index].extraNotes.append("Attachment not imported: \(file.name) (the import's files pass 1 GiB in all)")
+                }
+            }
+            drafts[index].files = kept
+        }
     }
 
     /// The groups from the top one down to `index`.
@@ -95,10 +130,17 @@ public enum KeePassXCXML {
         for (window, sequence) in version.autoTypeAssociations {
             draft.note("Auto-Type for \(window)", sequence.isEmpty ? "(the default sequence)" : sequence)
         }
-        for (name, reference, inlineSize) in version.attachments {
-            let stored = reference.flatMap { document.binaries[$0] }
-            let size = stored.map { "\($0.size) bytes" + ($0.isCompressed ? " compressed" : "") } ?? inlineSize.map { "\($0) bytes" }
-            draft.extraNotes.append("Attachment not imported: \(name)" + (size.map { " (\($0))" } ?? ""))
+        for (name, reference, inline) in version.attachments {
+            let binary = reference.map { document.binaries[$0] } ?? inline
+            let problem = ImportedFile.nameProblem(name)
+                ?? (binary == nil ? (document.binaries.isEmpty ? missingData : "(its data is not in the file)") : nil)
+                ?? binary?.problem
+                ?? (draft.files.count >= Attachment.countLimit ? "(an item holds at most \(Attachment.countLimit) files)" : nil)
+            if let problem {
+                draft.extraNotes.append("Attachment not imported: \(name) \(problem)")
+            } else if let binary, let stored = binary.stored {
+                draft.files.append(ImportedFile(name: name, size: binary.size, stored: stored, isCompressed: binary.isCompressed))
+            }
         }
         return draft
     }

@@ -4,8 +4,8 @@ import FoundationXML
 #endif
 
 /// What `KeePassXCXML` reads of a KeePass XML file: the groups, each entry with its past
-/// versions, the recycle bin and the sizes of the attachments `Meta/Binaries` holds. Nothing else
-/// of the file is kept.
+/// versions, the recycle bin and the attachments' data (`Meta/Binaries`, or inside an entry).
+/// Nothing else of the file is kept.
 ///
 /// The file is a stranger's, so it is read defensively (architecture §13): UTF-8 only, no
 /// document type declaration (so no entity of any kind beyond XML's five, nothing loaded from
@@ -26,8 +26,8 @@ struct KeePassXMLDocument {
     /// One version of an entry: the current one, or a past one from its `History`.
     struct Version {
         var strings: [(key: String, value: String, isProtected: Bool)] = []
-        /// Attachments by name, with the `Meta/Binaries` ID they refer to or the size of inline data.
-        var attachments: [(name: String, reference: String?, inlineSize: Int?)] = []
+        /// Attachments by name, with the `Meta/Binaries` ID they refer to or their data inline.
+        var attachments: [(name: String, reference: String?, inline: Binary?)] = []
         /// `Times` members by name (`CreationTime`, `Expires`, …), as written.
         var times: [String: String] = [:]
         var tags = ""
@@ -42,12 +42,6 @@ struct KeePassXMLDocument {
         /// The index of its group in `groups`.
         var group: Int
         var current: Version
-    }
-
-    /// An attachment's size in `Meta/Binaries`: bytes of its data as stored, and whether that is gzip.
-    struct Binary {
-        var size: Int
-        var isCompressed: Bool
     }
 
     var groups: [Group] = []
@@ -65,11 +59,12 @@ struct KeePassXMLDocument {
     /// The document in `data`, or the one sentence (after the file's name) that says why not.
     static func read(_ data: Data) -> Result<KeePassXMLDocument, Refusal> {
         if let refusal = Refusal.beforeParsing(data) { return .failure(refusal) }
-        let parser = XMLParser(data: data)
+        let (xml, lifted) = lifted(data)
+        let parser = XMLParser(data: xml)
         parser.shouldResolveExternalEntities = false
         parser.externalEntityResolvingPolicy = .never
         parser.shouldProcessNamespaces = false
-        let reader = KeePassXMLReader()
+        let reader = KeePassXMLReader(lifted: lifted)
         parser.delegate = reader
         let parsed = parser.parse()
         if let refusal = reader.refusal { return .failure(refusal) }
@@ -134,7 +129,7 @@ struct KeePassXMLDocument {
     }
 }
 
-private extension UnsafeBufferPointer<UInt8> {
+extension UnsafeBufferPointer<UInt8> {
     /// Whether the bytes from `index` on start with `prefix`.
     func hasPrefix(_ prefix: [UInt8], at index: Int) -> Bool {
         guard index >= 0, index + prefix.count <= count else { return false }

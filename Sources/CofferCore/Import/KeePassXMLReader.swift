@@ -6,8 +6,9 @@ import FoundationXML
 /// The `XMLParser` delegate that fills a `KeePassXMLDocument`. Each open element gets a role from
 /// its parent's role and its name (an element the import does not read, and everything inside
 /// it, is `ignored`), so what an element means never depends on where a hostile file put it. It
-/// keeps the text of the few elements the import reads, counts (never keeps) attachment data,
-/// and stops the parser at the first limit crossed, naming it in `refusal`.
+/// keeps the text of the few elements the import reads and attachment data up to the size an
+/// attachment may have (beyond that it only counts it), and stops the parser at the first limit
+/// crossed, naming it in `refusal`.
 final class KeePassXMLReader: NSObject, XMLParserDelegate {
     private(set) var document = KeePassXMLDocument()
     /// Set when the reader stopped the parser: the sentence the file is refused with.
@@ -15,6 +16,12 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
     /// The line and libxml2 code of the parser's first error.
     private(set) var parseError: (line: Int, code: Int)?
     private(set) var sawRoot = false
+    /// The texts of `Meta/Binaries` taken out of the file before parsing (`KeePassXMLDocument.lifted`).
+    private let lifted: [KeePassXMLDocument.Base64Text]
+
+    init(lifted: [KeePassXMLDocument.Base64Text]) {
+        self.lifted = lifted
+    }
 
     private enum Role: Equatable {
         case file, meta, recycleBinUUID, binaries, binaryData
@@ -47,15 +54,15 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
     private var entryGroup = 0
     /// The text of the open element whose text is kept.
     private var text: String?
-    /// For attachment data: base64 characters seen and the `=` among them.
-    private var base64: (characters: Int, padding: Int)?
+    /// The attachment data being read.
+    private var base64: KeePassXMLDocument.Base64Text?
     private var binaryID = ""
     private var binaryIsCompressed = false
     private var key = ""
     private var value = ""
     private var valueIsProtected = false
     private var reference: String?
-    private var inlineSize: Int?
+    private var inline: KeePassXMLDocument.Binary?
     private var window = ""
     private var sequence = ""
 
@@ -85,7 +92,9 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
         case .binaryData:
             binaryID = attributes["ID"] ?? ""
             binaryIsCompressed = attributes["Compressed"]?.lowercased() == "true"
-            base64 = (0, 0)
+            // A lifted text was whole base64: the element now has no text of its own.
+            let index = attributes["coffer-lifted"].flatMap { Int($0) }
+            base64 = index.flatMap { lifted.indices.contains($0) ? lifted[$0] : nil } ?? KeePassXMLDocument.Base64Text()
         case .group:
             guard document.groups.count < KeePassXMLDocument.groupLimit else {
                 return stop(parser, "has more than \(KeePassXMLDocument.groupLimit) groups")
@@ -111,10 +120,10 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
             }
             valueIsProtected = attributes["ProtectInMemory"]?.lowercased() == "true"
         case .attachment:
-            (key, reference, inlineSize) = ("", nil, nil)
+            (key, reference, inline) = ("", nil, nil)
         case .attachmentValue:
             reference = attributes["Ref"]
-            if reference == nil { base64 = (0, 0) }
+            if reference == nil { base64 = KeePassXMLDocument.Base64Text() }
         case .association:
             (window, sequence) = ("", "")
         default: break
@@ -158,12 +167,8 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         if text != nil {
             text?.append(string)
-        } else if var count = base64 {
-            for scalar in string.unicodeScalars where !scalar.properties.isWhitespace {
-                count.characters += 1
-                if scalar == "=" { count.padding += 1 }
-            }
-            base64 = count
+        } else {
+            base64?.append(string)
         }
     }
 
@@ -182,7 +187,7 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
         switch role {
         case .recycleBinUUID: document.recycleBinUUID = content.trimmingCharacters(in: .whitespacesAndNewlines)
         case .binaryData:
-            document.binaries[binaryID] = .init(size: Self.decodedSize(base64 ?? (0, 0)), isCompressed: binaryIsCompressed)
+            document.binaries[binaryID] = KeePassXMLDocument.Binary(base64 ?? .init(), isCompressed: binaryIsCompressed)
             base64 = nil
         case .group: groups.removeLast()
         case .groupUUID: document.groups[groups[groups.count - 1]].uuid = content.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -198,9 +203,9 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
         case .stringValue: value = content
         case .string: versions[last].strings.append((key, value, valueIsProtected))
         case .attachmentValue:
-            if let count = base64 { inlineSize = Self.decodedSize(count) }
+            if let text = base64 { inline = KeePassXMLDocument.Binary(text, isCompressed: false) }
             base64 = nil
-        case .attachment: versions[last].attachments.append((key, reference, inlineSize))
+        case .attachment: versions[last].attachments.append((key, reference, inline))
         case .time(let member): versions[last].times[member] = content.trimmingCharacters(in: .whitespacesAndNewlines)
         case .tags: versions[last].tags = content
         case .overrideURL: versions[last].overrideURL = content
@@ -210,11 +215,6 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
         case .association: versions[last].autoTypeAssociations.append((window, sequence))
         default: break
         }
-    }
-
-    /// The bytes that `characters` base64 characters, `padding` of them `=`, decode to.
-    static func decodedSize(_ count: (characters: Int, padding: Int)) -> Int {
-        max(0, count.characters / 4 * 3 - min(count.padding, 2))
     }
 
     /// The first error stops the parse: Foundation's parser recovers and goes on, which a refused

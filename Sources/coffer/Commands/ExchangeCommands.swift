@@ -114,7 +114,10 @@ struct ImportCommand: AsyncParsableCommand {
             // Titles come from the file (for pass, from its file names): each on its own line, escaped.
             let line = TerminalText.line
             var text = "Would import \(kept.count) item(s) from \(line(file)) (\(format.rawValue)):\n"
-            for item in kept { text += "  \(line(item.title))\n" }
+            for item in kept {
+                let count = carriedFiles[item.id]?.count ?? 0
+                text += "  \(line(item.title))" + (count > 0 ? " (\(count) file\(count == 1 ? "" : "s"))\n" : "\n")
+            }
             text += "Would skip \(skipped.count) duplicate(s):"
             for (item, reason) in skipped { text += "\n  \(line(item.title)) (\(reason.rawValue))" }
             Output.line(text)
@@ -123,16 +126,22 @@ struct ImportCommand: AsyncParsableCommand {
         try await vault.addAll(kept)
         Terminal.write("Imported \(kept.count) item(s) from \(TerminalText.line(file)) (\(format.rawValue))"
             + (format == .json ? ".\n" : "; skipped \(skipped.count) duplicate(s).\n"))
-        try await Self.attach(carriedFiles, to: vault)
+        let keptIDs = Set(kept.map(\.id))
+        try await Self.attach(carriedFiles.filter { keptIDs.contains($0.key) }, to: vault)
     }
 
-    /// The files a JSON export carries, kept with their items (each in its own transaction, after
-    /// the items'); a file listed without its bytes (`show --json`'s shape) is only counted.
-    private static func attach(_ carriedFiles: [String: [ItemExchange.ExportedFile]], to vault: any ItemVault) async throws {
+    /// A file a record carries: its name and its bytes, read when it is attached (nil: the file
+    /// was listed without them).
+    typealias CarriedFile = (name: String, bytes: () throws -> Data?)
+
+    /// The files the records carry, kept with their items (each in its own transaction, after
+    /// the items', one file's bytes in memory at a time); a file listed without its bytes (`show
+    /// --json`'s shape) is only counted.
+    private static func attach(_ carriedFiles: [String: [CarriedFile]], to vault: any ItemVault) async throws {
         var kept = 0, withoutBytes = 0
         for (id, files) in carriedFiles.sorted(by: { $0.key < $1.key }) {
             for file in files {
-                guard let data = file.data else {
+                guard let data = try file.bytes() else {
                     withoutBytes += 1
                     continue
                 }
@@ -146,11 +155,12 @@ struct ImportCommand: AsyncParsableCommand {
 
     /// Every item of FILE, checked, or `invalidImport` naming the file and the first bad record.
     /// With the files a JSON export carries, by item id (attached after the items).
-    private func readItems(now: Timestamp, progress: ImportProgress) throws -> (items: [Item], files: [String: [ItemExchange.ExportedFile]]) {
+    private func readItems(now: Timestamp, progress: ImportProgress) throws -> (items: [Item], files: [String: [CarriedFile]]) {
         let drafts: [ImportDraft]
         switch format {
         case .json:
-            return try withContents { try ItemExchange.parseExportWithFiles($0, now: now) }
+            let (items, exported) = try withContents { try ItemExchange.parseExportWithFiles($0, now: now) }
+            return (items, exported.mapValues { files in files.map { file in (file.name, { file.data }) } })
         case .pass:
             let store = try PassStore(directory: file).drafts(progress: progress)
             drafts = store.drafts
@@ -167,17 +177,27 @@ struct ImportCommand: AsyncParsableCommand {
             if export.recycled > 0 {
                 Terminal.write("Skipped \(export.recycled) entr\(export.recycled == 1 ? "y" : "ies") in the recycle bin.\n")
             }
+            if export.filesLeftOut > 0 {
+                Terminal.write("\(export.filesLeftOut) attachment(s) are named without their bytes (keepassxc-cli leaves them out of a "
+                    + "KDBX 4 database's XML): each item's notes name them; `keepassxc-cli attachment-export` saves one and "
+                    + "`coffer attach` adds it.\n")
+            }
         case .onePassword: drafts = try withContents { try OnePasswordCSV.drafts($0, file: file) }
         case .bitwarden: drafts = try withContents { try BitwardenJSON.drafts($0, file: file) }
         }
         var items: [Item] = []
+        var files: [String: [CarriedFile]] = [:]
         // In slices, for progress: pass reports per file as it decrypts, the others here.
         for start in stride(from: 0, to: drafts.count, by: 1_000) {
             let slice = Array(drafts[start..<min(start + 1_000, drafts.count)])
-            items += try ImportDraft.items(slice, file: file, now: now)
+            let sliceItems = try ImportDraft.items(slice, file: file, now: now)
+            for (draft, item) in zip(slice, sliceItems) where !draft.files.isEmpty {
+                files[item.id] = draft.files.map { imported in (imported.name, { try imported.bytes() }) }
+            }
+            items += sliceItems
             if format != .pass { progress.advance(by: slice.count) }
         }
-        return (items, [:])
+        return (items, files)
     }
 
     /// Runs `body` on FILE's bytes, wiped afterwards.
