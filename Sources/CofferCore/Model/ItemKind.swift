@@ -61,6 +61,19 @@ public struct ItemKind: Sendable, Equatable {
         return fields.first { $0.name == wanted || $0.label.lowercased() == wanted }
     }
 
+    /// What the list shows beside an item's title: a login's username, a card's cardholder, an
+    /// identity's name (else its email); never a secret field. A kind this version does not know
+    /// shows its username, if it has one.
+    public static func listedName(of entry: Entry) -> String {
+        switch entry.kind {
+        case card.name: return entry.fields["cardholder"] ?? ""
+        case identity.name:
+            let name = [entry.fields["first_name"], entry.fields["last_name"]].compactMap { $0 }.filter { !$0.isEmpty }
+            return name.isEmpty ? entry.fields["email"] ?? "" : name.joined(separator: " ")
+        default: return entry.username
+        }
+    }
+
     /// The names `entry` stores outside `Entry.fields` (a login's), which no other kind may use.
     static let entryMembers: Set<String> = ["kind", "username", "password", "notes", "totp", "custom"]
 }

@@ -1,6 +1,6 @@
 import CofferCore
 
-/// The list page: badges, the kind's glyph, title, username, first origin, tags. Item text goes
+/// The list page: badges, the kind's glyph, title, username (a card's cardholder, an identity's name), first origin, tags. Item text goes
 /// through `TerminalText`: it may come from another device.
 extension Render {
     struct ListColumns {
@@ -71,7 +71,7 @@ extension Render {
         let origin = item?.origins.first.map(shortOrigin) ?? ""
         let cells = [
             (row.displayTitle, columns.title),
-            (item?.entry.username ?? "", columns.username),
+            (item.map { ItemKind.listedName(of: $0.entry) } ?? "", columns.username),
             (origin, columns.origin),
             (item?.tags.joined(separator: ", ") ?? "", columns.tags),
         ]

@@ -53,7 +53,7 @@ enum ItemListing {
             let rows = shown.compactMap { listed -> [String]? in
                 guard let item = listed.item else { return nil }
                 let line = TerminalText.line
-                return [Badges.symbols(ItemExchange.badges(of: listed)), line(item.title), line(item.entry.username),
+                return [Badges.symbols(ItemExchange.badges(of: listed)), line(item.title), line(ItemKind.listedName(of: item.entry)),
                         line(item.origins.first ?? ""), item.tags.map(line).joined(separator: ","), line(item.id)]
             }
             for line in Table.format(rows) { Output.line(line) }
