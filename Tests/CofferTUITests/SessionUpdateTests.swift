@@ -60,6 +60,10 @@ final class SessionUpdateTests: XCTestCase {
         driver.press(.function(1)) { $0.overlay = .help }
         driver.press(.escape) { $0.overlay = nil }
         driver.press(.character("x"))
+        // Esc after Enter is a habit: it does not quit while the keys are derived.
+        driver.press(.escape) { state in
+            state.notice = Notice("Please wait: Unlocking (deriving keys)…", until: driver.clock.now.addingTimeInterval(Notice.lifetime))
+        }
 
         driver.clock.advance(0.5)
         driver.send(.unlocked(items: Fixtures.items, summary: Fixtures.summary), effects: [.startSync(.unlock)]) { state in

@@ -128,8 +128,9 @@ enum KeyBindings {
                    hint: "↵ create", contexts: [.firstRun], disabledReason: notWhileBusy),
         KeyBinding(keys: [.tab, .backTab, .up, .down], action: .switchPassphraseField,
                    description: "Switch field", contexts: [.firstRun]),
+        // Not while the keys are being derived: Esc after Enter is a habit, not a wish to quit (^C still quits).
         KeyBinding(keys: [.escape], action: .clearOrQuit, description: "Clear, or quit if empty",
-                   hint: "Esc quit", contexts: [.locked, .firstRun]),
+                   hint: "Esc quit", contexts: [.locked, .firstRun], disabledReason: notWhileBusy),
 
         // The item form.
         KeyBinding(keys: [.tab, .down], action: .nextField, description: "Next field", hint: "Tab next",
