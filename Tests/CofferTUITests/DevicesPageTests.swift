@@ -122,6 +122,31 @@ final class DevicesPageTests: XCTestCase {
         XCTAssertNil(asking.overlay)
     }
 
+    /// A claim that comes while another question is open on the page (remove a device?) waits
+    /// for it: the key meant for that question never answers the claim, and the claim is asked
+    /// once that question is answered; left unasked when the page goes, it is declined.
+    func testAClaimDuringAnotherQuestionWaitsForIt() throws {
+        var state = devicesPage()
+        for key in ["i", "j", "o"] { _ = Update.apply(.key(.character(Character(key))), to: &state, now: now) }
+        guard case .confirm(let other) = state.overlay else { return XCTFail("sign-out asks first: \(String(describing: state.overlay))") }
+        let (ticket, agreement) = try claim(named: "laptop")
+        XCTAssertEqual(Update.apply(.invitationClaimed(ticket), to: &state, now: now), [])
+        XCTAssertEqual(state.overlay, .confirm(other), "the open question stays; the claim does not replace it")
+        _ = Update.apply(.key(.character("n")), to: &state, now: now)
+        guard case .confirm(let asked) = state.overlay else { return XCTFail("the claim is asked next") }
+        XCTAssertEqual(asked.question, "\(agreement.confirmation) · “laptop” wants to join · allow?")
+        XCTAssertEqual(Update.apply(.key(.character("y")), to: &state, now: now), [.answerInvitation(ticket, allow: true)])
+
+        var leaving = devicesPage()
+        for key in ["i", "j", "o"] { _ = Update.apply(.key(.character(Character(key))), to: &leaving, now: now) }
+        _ = Update.apply(.invitationClaimed(ticket), to: &leaving, now: now)
+        let effects = Update.apply(.tick, to: &leaving, now: now.addingTimeInterval(301))  // auto-lock
+        XCTAssertTrue(leaving.isLocked)
+        XCTAssertTrue(effects.contains(.answerInvitation(ticket, allow: false)), "\(effects)")
+        XCTAssertNil(leaving.overlay)
+        XCTAssertNil(leaving.heldClaim)
+    }
+
     static func code() throws -> InvitationCode {
         try InvitationCode(parsing: "K7Q4-M2XP-9RT".dropLast() + "\(checkSymbol("K7Q4M2XP9R"))")
     }

@@ -39,6 +39,9 @@ struct ScreenState: Sendable, Equatable {
     var busy: Busy?
     /// A save, deletion or load whose outcome decides the next page, with the keys typed meanwhile.
     var awaiting: AwaitedWork?
+    /// A device's claim on the Devices page's invitation that came while another question was
+    /// open there: asked once that question closes (a key meant for it must not answer this one).
+    var heldClaim: InvitationTicket?
     var clipboard: ClipboardCountdown?
     var notice: Notice?
     /// The unlock is still opening items: `items` holds those opened so far.

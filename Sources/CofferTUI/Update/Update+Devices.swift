@@ -25,9 +25,11 @@ extension Update {
                                       until: now.addingTimeInterval(Notice.lifetime))
                 return [.answerInvitation(ticket, allow: false)]
             }
-            // The number first: a name is someone else's text, shown escaped and cut short after it.
-            let question = "\(ticket.claim.agreement.confirmation) · \u{201C}\(name)\u{201D} wants to join · allow?"
-            state.overlay = .confirm(Confirmation(question: question, action: .allowInvitation(ticket), askedOn: .devices))
+            guard state.overlay == nil else {
+                state.heldClaim = ticket
+                return []
+            }
+            askAboutClaim(ticket, in: &state)
             return []
         case .invitationFinished(let text):
             updateInvitation(in: &state) { $0 = nil }
@@ -82,6 +84,29 @@ extension Update {
         case .allowInvitation(let ticket): return [.answerInvitation(ticket, allow: true)]
         default: return []
         }
+    }
+
+    /// "4821-93 · “laptop” wants to join · allow?" over the Devices page. The number first: a name
+    /// is someone else's text, shown escaped and cut short after it.
+    private static func askAboutClaim(_ ticket: InvitationTicket, in state: inout ScreenState) {
+        let name = TerminalText.name(ticket.claim.name)
+        let question = "\(ticket.claim.agreement.confirmation) · \u{201C}\(name)\u{201D} wants to join · allow?"
+        state.overlay = .confirm(Confirmation(question: question, action: .allowInvitation(ticket), askedOn: .devices))
+    }
+
+    /// A held claim (`ScreenState.heldClaim`) is asked once its page has no other question open,
+    /// and declined when that page is gone; checked on every tick and event.
+    static func settleHeldClaim(in state: inout ScreenState, now: Date) -> [Effect] {
+        guard let ticket = state.heldClaim, state.overlay == nil else { return [] }
+        state.heldClaim = nil
+        guard case .devices(let page) = state.page, page.invitation != nil, !state.isLocked else {
+            let name = TerminalText.name(ticket.claim.name)
+            state.notice = Notice("Declined \u{201C}\(name)\u{201D}: the Devices page that invited it was closed.",
+                                  until: now.addingTimeInterval(Notice.lifetime))
+            return [.answerInvitation(ticket, allow: false)]
+        }
+        askAboutClaim(ticket, in: &state)
+        return []
     }
 
     static func answerInvitation(_ ticket: InvitationTicket, allow: Bool, in state: inout ScreenState) -> [Effect] {

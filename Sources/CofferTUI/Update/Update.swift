@@ -11,7 +11,8 @@ import Foundation
 enum Update {
     static func apply(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
         let effects = applyEvent(event, to: &state, now: now)
-        return effects + closeStaleQuestion(in: &state)
+        let closed = closeStaleQuestion(in: &state)
+        return effects + closed + settleHeldClaim(in: &state, now: now)
     }
 
     private static func applyEvent(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
