@@ -40,6 +40,8 @@ holding terminal escapes, as a hostile server would. Modes:
                             listing with a new `_fault_page=K` each time (in place of Kinto's own
                             link): with count -1, a listing that never ends. The proxy strips its
                             `_fault_page` from every request it forwards.
+    huge_body               forward, then answer with N MiB of spaces before the real body (still
+                            the same JSON): an answer larger than a client should read
 """
 
 import argparse
@@ -55,7 +57,7 @@ from urllib.parse import urlsplit, urlunsplit
 MODES = {
     "pass", "reset_before", "reset_after", "status_500", "status_503_retry_after", "status_401",
     "status_404", "backoff_header", "garbled_json", "truncated", "delay", "batch_409", "shift_date",
-    "endless_next_page",
+    "endless_next_page", "huge_body",
 }
 FAULT_PAGE = "_fault_page"
 LOG_LIMIT = 2000
@@ -316,6 +318,8 @@ async def handle(state, upstream, reader, writer):
                 await answer(writer, response, body=with_batch_409(response, seconds))
             elif mode == "shift_date":
                 await answer(writer, with_shifted_date(response, seconds))
+            elif mode == "huge_body" and has_body:
+                await answer(writer, response, body=b" " * int(seconds * (1 << 20)) + response.body)
             elif mode == "endless_next_page" and status == 200:
                 separator = "&" if "?" in forwarded_path else "?"
                 link = "http://%s%s%s%s=%d" % (request.header("Host"), forwarded_path, separator, FAULT_PAGE, page + 1)

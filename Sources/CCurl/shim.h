@@ -97,16 +97,24 @@ static inline int coffer_curl_load(void) {
     return coffer_curl_loaded;
 }
 
-/// A growing byte buffer the callbacks append to.
+/// A growing byte buffer the callbacks append to, up to `limit` bytes when that is not 0 (a
+/// server's answer is a stranger's bytes: past the limit the transfer stops, `over_limit` set).
 typedef struct coffer_curl_buffer {
     char *bytes;
     size_t count;
     size_t capacity;
+    size_t limit;
     int failed;
+    int over_limit;
 } coffer_curl_buffer;
 
 static inline void coffer_curl_append(coffer_curl_buffer *buffer, const char *bytes, size_t count) {
     if (buffer->failed) return;
+    if (buffer->limit && (count > buffer->limit || buffer->count > buffer->limit - count)) {
+        buffer->over_limit = 1;
+        buffer->failed = 1;
+        return;
+    }
     if (buffer->count + count > buffer->capacity) {
         size_t capacity = buffer->capacity ? buffer->capacity : 16384;
         while (capacity < buffer->count + count) capacity *= 2;

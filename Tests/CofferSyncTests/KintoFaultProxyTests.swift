@@ -137,6 +137,27 @@ final class KintoFaultProxyTests: XCTestCase {
         XCTAssertTrue(listings.allSatisfy { $0.status == 200 && $0.fault == "endless_next_page" })
     }
 
+    /// A server's answer is a stranger's bytes: past the client's limit the transfer stops with
+    /// one sentence (the real limit is 256 MiB; this client's is 1 MiB, the answer 2 MiB of
+    /// valid JSON); under it, the same answer is read.
+    func testAnAnswerOverTheResponseLimitIsANetworkError() async throws {
+        let (server, proxy, _) = try await setUpProxy()
+        let credentials = try await server.makeAccount()
+        let client = KintoClient(server: proxy.url, credentials: credentials, responseLimit: 1 << 20)
+        _ = try await client.batch([try create("h0")])
+        try await proxy.setFault(.hugeBody, count: 1, match: "/items/records", seconds: 2)
+        do {
+            _ = try await client.fetchChanges(collection: .items, since: nil)
+            XCTFail("an answer over the limit was read")
+        } catch let error as KintoError {
+            guard case .network(let message) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(message, "the server's answer passed 1048576 bytes, more than Coffer reads from one request; nothing of it was kept")
+        }
+        try await proxy.setFault(.hugeBody, count: 1, match: "/items/records", seconds: 0.5)
+        let read = try await client.fetchChanges(collection: .items, since: nil)
+        XCTAssertEqual(try ids(read), ["h0"], "half a MiB of spaces is still JSON")
+    }
+
     func testResetBeforeIsANetworkErrorAndNothingIsWritten() async throws {
         let (_, proxy, client) = try await setUpProxy()
         try await proxy.setFault(.resetBefore, match: "/batch")

@@ -30,6 +30,7 @@ public final class FaultProxy: @unchecked Sendable {
         case batch409 = "batch_409"
         case shiftDate = "shift_date"
         case endlessNextPage = "endless_next_page"
+        case hugeBody = "huge_body"
     }
 
     /// One request that went through the proxy.

@@ -41,12 +41,14 @@ public actor KintoClient {
     ///   - logger: receives one debug line per request (never a credential).
     ///   - now: the clock used to turn `Backoff`/`Retry-After` seconds into dates.
     ///   - fetchLimits: how many pages, records and seconds one listing may take.
+    ///   - responseLimit: the most bytes one answer may have (tests pass small ones).
     public init(server: URL, credentials: KintoCredentials, timeout: TimeInterval = 15,
                 logger: Logger = Logger(label: "coffer.kinto", factory: { _ in SwiftLogNoOpLogHandler() }),
-                now: @escaping @Sendable () -> Date = { Date() }, fetchLimits: KintoFetchLimits = .standard) {
+                now: @escaping @Sendable () -> Date = { Date() }, fetchLimits: KintoFetchLimits = .standard,
+                responseLimit: Int = 256 << 20) {
         self.server = server
         self.credentials = credentials
-        self.transport = KintoTransport(timeout: timeout)
+        self.transport = KintoTransport(timeout: timeout, responseLimit: responseLimit)
         self.logger = logger
         self.now = now
         self.fetchLimits = fetchLimits

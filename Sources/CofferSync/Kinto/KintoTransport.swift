@@ -8,6 +8,8 @@ import Foundation
 /// challenge is answered (a 401 is returned as it is, and the client calls it `unauthorized`).
 final class KintoTransport: @unchecked Sendable {
     let timeout: TimeInterval
+    /// The most bytes one answer's body may have; more stops the transfer with `.network`.
+    let responseLimit: Int
     private let lock = NSLock()
     /// Handles not in use, each keeping its connections alive.
     private var idle: [UnsafeMutableRawPointer] = []
@@ -15,8 +17,15 @@ final class KintoTransport: @unchecked Sendable {
     /// Where requests block in libcurl: a private concurrent queue, which may outgrow the cores.
     private static let blocking = DispatchQueue(label: "coffer.kinto.requests", qos: .userInitiated, attributes: .concurrent)
 
-    init(timeout: TimeInterval) {
+    /// 256 MiB: a page of 10,000 records of the largest items still fits; a server sending
+    /// gigabytes does not get them into memory.
+    static let standardResponseLimit = 256 << 20
+    /// Headers are a few hundred bytes.
+    static let headerLimit = 1 << 20
+
+    init(timeout: TimeInterval, responseLimit: Int = KintoTransport.standardResponseLimit) {
         self.timeout = timeout
+        self.responseLimit = responseLimit
     }
 
     deinit {
@@ -58,6 +67,8 @@ final class KintoTransport: @unchecked Sendable {
         }
         let exchange = Exchange(pointer: memory.assumingMemoryBound(to: coffer_curl_exchange.self))
         defer { coffer_curl_exchange_free(exchange.pointer) }
+        exchange.pointer.pointee.body.limit = responseLimit
+        exchange.pointer.pointee.headers.limit = Self.headerLimit
         let code = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
                 // curl_easy_perform blocks: off the cooperative pool, on a queue of its own. The
@@ -71,7 +82,7 @@ final class KintoTransport: @unchecked Sendable {
             exchange.pointer.pointee.cancelled = 1
         }
         let answer = exchange.pointer.pointee
-        guard code == Int32(COFFER_CURLE_OK) else { throw Self.failure(code, answer) }
+        guard code == Int32(COFFER_CURLE_OK) else { throw failure(code, answer) }
         let body = answer.body.bytes.map { Data(bytes: $0, count: answer.body.count) } ?? Data()
         let headers = answer.headers.bytes.map { Data(bytes: $0, count: answer.headers.count) } ?? Data()
         return KintoResponse(status: answer.status, headers: KintoHeaders(raw: headers), body: body)
@@ -105,8 +116,12 @@ final class KintoTransport: @unchecked Sendable {
         lock.withLock { idle.append(handle) }
     }
 
-    private static func failure(_ code: Int32, _ answer: coffer_curl_exchange) -> Error {
+    private func failure(_ code: Int32, _ answer: coffer_curl_exchange) -> Error {
         if code == Int32(COFFER_CURLE_ABORTED_BY_CALLBACK), answer.cancelled != 0 { return CancellationError() }
+        if answer.body.over_limit != 0 || answer.headers.over_limit != 0 {
+            let limit = answer.body.over_limit != 0 ? responseLimit : Self.headerLimit
+            return KintoError.network(message: "the server's answer passed \(limit) bytes, more than Coffer reads from one request; nothing of it was kept")
+        }
         var buffer = answer.error
         let detail = withUnsafeBytes(of: &buffer) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let message = "\(detail.isEmpty ? String(cString: coffer_curl_describe(code)) : detail) (curl \(code))"
