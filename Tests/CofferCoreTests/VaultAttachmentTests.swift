@@ -64,10 +64,15 @@ final class VaultAttachmentTests: XCTestCase {
         let item = try await vault.add(Fixture.item(title: "Keys"))
         try await vault.attach(Data("one".utf8), named: "one.txt", to: item.id)
         try await vault.attach(Data("two".utf8), named: "two.txt", to: item.id)
-        // Never uploaded: detaching drops the row at once.
+        // Not uploaded yet, or partly (a sync cut short): detaching takes the bytes and leaves the
+        // chunks that may be on the server to delete.
         let detached = try await vault.detach("one.txt", from: item.id)
         XCTAssertEqual(detached.attachments.map(\.name), ["two.txt"])
-        XCTAssertEqual(try stored(vault).count, 1)
+        XCTAssertEqual(try stored(vault).map(\.state), [.upload, .remove], "two.txt waits to go; one.txt to be deleted")
+        XCTAssertNil(try stored(vault).last?.sealed)
+        try vault.database.write { db in
+            for file in try VaultDatabase.attachments(in: .remove, in: db) { try VaultDatabase.forgetAttachment(file.id, in: db) }
+        }
         // As if synced: removing the item marks its file for deletion on the server, bytes gone.
         try vault.database.write { db in
             for file in try VaultDatabase.attachments(in: .upload, in: db) { try VaultDatabase.setAttachmentState(file.id, .stable, in: db) }

@@ -157,6 +157,30 @@ final class SyncAttachmentTests: XCTestCase {
         XCTAssertEqual(received, bytes)
     }
 
+    /// A file detached after a sync sent part of it: its chunks on the server are deleted by the
+    /// next sync, not left there for good (before, its row was dropped as never sent).
+    func testAFileDetachedAfterAPartUploadLeavesNoChunkOnTheServer() async throws {
+        let (a, _) = try await pair()
+        let proxy = try FaultProxy(upstream: server.url)
+        self.proxy = proxy
+        a.use(server: proxy.url, credentials: credentials)
+        let item = try await a.add("Backup")
+        let bytes = Data((0..<1_300_000).map { UInt8(truncatingIfNeeded: $0 &* 11) })
+        try await a.vault.attach(bytes, named: "backup.tar", to: item.id)
+        try await proxy.setFault(.resetBefore, count: 1, match: "/collections/attachments/records/", skip: 1)
+        let cut = await a.sync()
+        XCTAssertNotNil(cut.error, "the cut upload fails the sync")
+        let raw = RawAccount(server: server, credentials: credentials)
+        let live = { try await raw.records("attachments").filter { $0["deleted"] as? Bool != true } }
+        let sent = try await live()
+        XCTAssertEqual(sent.count, 1, "the first chunk went up")
+
+        try await a.vault.detach("backup.tar", from: item.id)
+        await a.syncExpectingSuccess()
+        let left = try await live()
+        XCTAssertEqual(left.count, 0, "no chunk of the removed file is left")
+    }
+
     /// Idle syncs ask nothing about files: the attachment listing is read only after items arrived.
     func testAnIdleSyncDoesNotListTheFiles() async throws {
         let (a, _) = try await pair()

@@ -61,11 +61,10 @@ extension VaultDatabase {
     /// reached the server is simply dropped.
     static func markAttachmentRemoved(_ id: String, in db: Database) throws {
         guard let stored = try storedAttachment(id, in: db) else { return }
-        if stored.state == .upload {
-            try db.execute(sql: "DELETE FROM attachments WHERE id = ?", arguments: [id])
-        } else {
-            try saveAttachment(StoredAttachment(id: id, sealed: nil, chunks: stored.chunks, state: .remove), in: db)
-        }
+        // A file still waiting to go up may have chunks on the server all the same: a sync cut
+        // short, or one sending it at this moment in another process. So it is deleted there too
+        // (a chunk that never went is a 404, which is fine): never left on the server for good.
+        try saveAttachment(StoredAttachment(id: id, sealed: nil, chunks: stored.chunks, state: .remove), in: db)
         try db.execute(sql: "DELETE FROM attachment_chunks WHERE attachment = ?", arguments: [id])
     }
 
