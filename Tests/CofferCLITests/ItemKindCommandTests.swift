@@ -45,12 +45,12 @@ final class ItemKindCommandTests: XCTestCase {
         XCTAssertEqual(shown["fields"] as? [String: String],
                        ["cardholder": "A. Person", "expiry_month": "7", "expiry_year": "2031"], "the number is left out")
         let custom = try XCTUnwrap(shown["custom"] as? [[String: Any]])
-        XCTAssertEqual(custom.map { $0["label"] as? String }, ["Bank", "PIN hint"], "--field ones, then --hidden-field ones")
-        XCTAssertNil(custom[1]["value"], "a hidden field's value is left out without --reveal")
-        XCTAssertEqual(custom[0]["value"] as? String, "ACME")
+        XCTAssertEqual(custom.map { $0["label"] as? String }, ["PIN hint", "Bank"], "in the order typed, --field and --hidden-field alike")
+        XCTAssertNil(custom[0]["value"], "a hidden field's value is left out without --reveal")
+        XCTAssertEqual(custom[1]["value"] as? String, "ACME")
         let revealed = try vault.show(id, reveal: true)
         XCTAssertEqual((revealed["fields"] as? [String: String])?["number"], "4111111111111111")
-        XCTAssertEqual((revealed["custom"] as? [[String: Any]])?.last?["value"] as? String, "birthday")
+        XCTAssertEqual((revealed["custom"] as? [[String: Any]])?.first?["value"] as? String, "birthday")
 
         let table = try vault.ok(["show", id]).out
         XCTAssertTrue(table.contains("Card"), table)

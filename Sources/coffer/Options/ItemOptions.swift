@@ -102,8 +102,9 @@ struct ItemOptions: ParsableArguments {
             throw ValidationError("\(option) is a login's; for a \(kindName), give its fields with --field or --hidden-field.")
         }
         for label in removedFields { try Self.remove(label, from: &item.entry) }
-        for assignment in fieldValues { if let (label, value) = Self.split(assignment) { Self.set(label, value, hidden: false, in: &item.entry) } }
-        for assignment in hiddenFieldValues { if let (label, value) = Self.split(assignment) { Self.set(label, value, hidden: true, in: &item.entry) } }
+        for (assignment, hidden) in orderedAssignments() {
+            if let (label, value) = Self.split(assignment) { Self.set(label, value, hidden: hidden, in: &item.entry) }
+        }
         if let title { item.title = title }
         if let username { item.entry.username = username }
         if let password = try generatedPassword() { item.entry.password = password }
@@ -112,6 +113,24 @@ struct ItemOptions: ParsableArguments {
         if let notes { item.entry.notes = notes }
         if let totp { item.entry.totp = totp.isEmpty ? nil : totp }
         if let disabled { item.disabled = disabled }
+    }
+
+    /// `--field` and `--hidden-field` values in the order they were typed, so new custom fields
+    /// keep it (the parser gives each option's values apart). The order comes from the command
+    /// line; when it cannot be matched to the values (read from stdin, say), fields first.
+    func orderedAssignments(arguments: [String] = CommandLine.arguments) -> [(String, hidden: Bool)] {
+        var order: [Bool] = []
+        for argument in arguments.prefix(while: { $0 != "--" }) {
+            if argument == "--field" || argument.hasPrefix("--field=") { order.append(false) }
+            if argument == "--hidden-field" || argument.hasPrefix("--hidden-field=") { order.append(true) }
+        }
+        let plain = fieldValues.map { ($0, hidden: false) }, hidden = hiddenFieldValues.map { ($0, hidden: true) }
+        guard order.count == plain.count + hidden.count, order.filter({ $0 }).count == hidden.count else { return plain + hidden }
+        var (nextPlain, nextHidden) = (0, 0)
+        return order.map { isHidden in
+            defer { if isHidden { nextHidden += 1 } else { nextPlain += 1 } }
+            return isHidden ? hidden[nextHidden] : plain[nextPlain]
+        }
     }
 
     /// A field of the entry's kind (by name or label), else the custom field with that label
