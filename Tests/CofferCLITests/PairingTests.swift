@@ -276,7 +276,10 @@ final class PairingTests: XCTestCase {
     func testAnItemSentWithACodeArrivesOnceAndNothingStays() throws {
         let (a, _) = try inviter()
         let id = try XCTUnwrap(try a.list().first?["id"] as? String)
+        // A file stays with the sender, who is told so; the copy names no file it cannot open.
+        try a.ok(["attach", id, try a.writeWorkFile("scan.pdf", "%PDF canary")])
         let (sender, code) = try send(a)
+        XCTAssertTrue(sender.err.contains("Its 1 file(s) are not sent, only its fields"), sender.err)
         let friend = try TestVault.make()
         vaults.append(friend)
         let receiver = try receive(friend, code: code)
@@ -296,6 +299,7 @@ final class PairingTests: XCTestCase {
         let shown = try friend.show(try XCTUnwrap(items.first?["id"] as? String), reveal: true)
         XCTAssertEqual(shown["password"] as? String, "canary-item-password")
         XCTAssertNotEqual(shown["id"] as? String, id, "a copy of its own, not the sender's item")
+        XCTAssertNil(shown["attachments"], "no file the receiver could never open")
         try assertRendezvousGone(code)
         assertError(try friend.run(["receive", "--server", server.absoluteString, code]), 14, mentions: ["unknown"])
         XCTAssertEqual(try friend.itemCount(), 1, "received once")

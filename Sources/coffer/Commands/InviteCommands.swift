@@ -116,6 +116,10 @@ struct SendCommand: AsyncParsableCommand {
             Waiting for them…
 
             """)
+        if !item.attachments.isEmpty {
+            // The code's exchange carries one small record; files stay here.
+            Terminal.write("Its \(item.attachments.count) file(s) are not sent, only its fields: `coffer attachment` saves one to give it another way.\n")
+        }
         let payload = try SentItem.payload(for: item)
         // Nothing leaves before the person compared the numbers and said yes.
         try await InvitationPrompt.serve(host, database: vault.database) { claim in
