@@ -69,7 +69,7 @@ server: deps
 # without COFFER_TEST_KINTO_URL, so a new test that needs the server fails here until its class is
 # added to CHECK_SKIP. `make test` stays the whole suite, the one CI runs.
 CHECK_SKIP := CofferCLITests|EndToEnd|ClockSyncTests|DeviceMessageTests|InvitationTakeoverTests|KintoClientTests|\
-	KintoFaultProxyTests|RuntimeTests.testALock|ServerCanaryTests|SyncConcurrent|SyncConvergence|SyncFault|\
+	KintoFaultProxyTests|KintoSharingTests|RuntimeTests.testALock|ServerCanaryTests|SyncConcurrent|SyncConvergence|SyncFault|\
 	SyncAttachment|SyncFetchLimit|SyncHostileRecord|SyncItemKinds|SyncRecovery|SyncRemovalInFlight|SyncRollback|SyncScenario
 check: .deps-apt
 	$(SWIFT) build --build-tests

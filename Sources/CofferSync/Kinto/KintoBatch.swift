@@ -70,11 +70,11 @@ package enum KintoBatchCoding {
         case invalid(String)
     }
 
-    static func prepare(_ request: KintoWriteRequest) -> Prepared {
+    static func prepare(_ request: KintoWriteRequest, bucket: String = "default") -> Prepared {
         guard KintoRecordID.isValid(request.id) else {
             return .invalid("invalid record id \u{201C}\(request.id)\u{201D}")
         }
-        let path = "/buckets/default/collections/\(request.collection.rawValue)/records/\(request.id)"
+        let path = "/buckets/\(bucket)/collections/\(request.collection.rawValue)/records/\(request.id)"
         switch request {
         case .create(_, _, let record):
             guard let body = body(record) else { return .invalid("the record is not a JSON object") }

@@ -5,7 +5,7 @@ import Foundation
 /// with a conditional request and written one record at a time.
 extension KintoClient {
     private func recordsPath(_ collection: DeviceCollectionName) -> String {
-        "/buckets/default/collections/\(collection.rawValue)/records"
+        "/buckets/\(bucket)/collections/\(collection.rawValue)/records"
     }
 
     /// The collection's live records matching `filter` (field = value), or `.notModified` when the

@@ -64,6 +64,6 @@ extension KintoClient {
     }
 
     private func recordURL(_ collection: String, _ id: String) throws -> URL {
-        try Self.endpoint(server, "/buckets/default/collections/\(collection)/records/\(id)")
+        try Self.endpoint(server, "/buckets/\(bucket)/collections/\(collection)/records/\(id)")
     }
 }

@@ -2,7 +2,8 @@ import CofferCore
 import Foundation
 import Logging
 
-/// Talks to one account on a Kinto server: the `default` bucket's collections (architecture §4).
+/// Talks to one account on a Kinto server: the collections of one bucket, the account's own
+/// `default` one unless another is named (a shared vault's, architecture §17; §4).
 ///
 /// ```swift
 /// let client = KintoClient(server: URL(string: "https://kinto.example/v1")!,
@@ -19,6 +20,8 @@ import Logging
 public actor KintoClient {
     /// The server's API root, ending in `/v1`.
     public nonisolated let server: URL
+    /// The bucket whose collections this client reads and writes.
+    public nonisolated let bucket: String
     private let credentials: KintoCredentials
     private let transport: KintoTransport
     private let logger: Logger
@@ -42,11 +45,13 @@ public actor KintoClient {
     ///   - now: the clock used to turn `Backoff`/`Retry-After` seconds into dates.
     ///   - fetchLimits: how many pages, records and seconds one listing may take.
     ///   - responseLimit: the most bytes one answer may have (tests pass small ones).
-    public init(server: URL, credentials: KintoCredentials, timeout: TimeInterval = 15,
+    ///   - bucket: the bucket (a valid Kinto id); `default` is the account's own.
+    public init(server: URL, credentials: KintoCredentials, bucket: String = "default", timeout: TimeInterval = 15,
                 logger: Logger = Logger(label: "coffer.kinto", factory: { _ in SwiftLogNoOpLogHandler() }),
                 now: @escaping @Sendable () -> Date = { Date() }, fetchLimits: KintoFetchLimits = .standard,
                 responseLimit: Int = 256 << 20) {
         self.server = server
+        self.bucket = bucket
         self.credentials = credentials
         self.transport = KintoTransport(timeout: timeout, responseLimit: responseLimit)
         self.logger = logger
@@ -179,7 +184,7 @@ public actor KintoClient {
         if !fields.isEmpty { query.append(URLQueryItem(name: "_fields", value: fields.joined(separator: ","))) }
         if let marker { query.append(URLQueryItem(name: "_since", value: marker)) }
         if let pageSize { query.append(URLQueryItem(name: "_limit", value: String(max(1, pageSize)))) }
-        let firstURL = try Self.endpoint(server, "/buckets/default/collections/\(collection)/records",
+        let firstURL = try Self.endpoint(server, "/buckets/\(bucket)/collections/\(collection)/records",
                                          query: query)
         var headers: [String: String] = [:]
         if let marker { headers["If-None-Match"] = "\"\(marker)\"" }
@@ -266,7 +271,7 @@ public actor KintoClient {
         var subRequests: [[String: Any]] = []
         var positions: [Int] = []
         for (position, request) in chunk.enumerated() {
-            switch KintoBatchCoding.prepare(request) {
+            switch KintoBatchCoding.prepare(request, bucket: bucket) {
             case .send(let subRequest):
                 subRequests.append(subRequest)
                 positions.append(position)
