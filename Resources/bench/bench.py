@@ -3,18 +3,21 @@
 
 Run by the Makefile under Resources/scripts/with-kinto.sh (COFFER_TEST_KINTO_URL names the server)
 with Debian's python3 (for python3-pykeepass). BENCH_SMALL=1: 1,000/10,000 items, fewer runs.
+BENCH_ONLY=files: only the file rows (a 16 MiB attachment up and down, beside the raw client), without
+building the item vaults and KDBX files the other rows need (`make bench BENCH_ONLY=files`).
 
 Peers, measured in the same run on the same data:
 - keepassxc-cli (Debian keepassxc) on a KDBX 4 file with Argon2id m=64 MiB, t=3, p=1 (made empty with
   pykeepass, filled by `keepassxc-cli import` of a KeePass XML file and `keepassxc-cli merge`);
 - a raw Python HTTP client doing the engine's Kinto work (batches of 25 creates, paged listing,
-  conditional GETs): the server's own limit.
+  conditional GETs; for a file, one PUT and one GET per 512 KiB chunk): the server's own limit.
 
 Screen figures come from the real binary on a pseudo-terminal, with COFFER_BENCH_TRACE=FILE
 (Sources/coffer/Output/BenchTrace.swift) writing when frames reach the terminal.
 """
 
 import base64
+import hashlib
 import http.client
 import json
 import os
@@ -54,6 +57,9 @@ PASSPHRASE = "correct horse battery staple bench"
 ACCOUNT_PASSWORD = "bench-account-password"
 DOWNLOAD_RUNS = 3
 KDF_M, KDF_T = 64, 3
+ONLY = os.environ.get("BENCH_ONLY", "")
+FILE_SIZE = 16 << 20                 # Attachment.sizeLimit: the largest file an item keeps
+FILE_FIELDS = "attachment,index,count,deleted"   # what AttachmentStep.fetch lists (no data)
 
 
 def log(message):
@@ -511,6 +517,135 @@ def sync_figures(kinto, vault_a, passfile, pwfile, runs):
 
 
 # ---------------------------------------------------------------------------------------------
+# Files: a 16 MiB attachment up and down (AttachmentStep), beside the raw client moving the same chunks.
+
+CHUNKS_PATH = "/buckets/default/collections/attachments/records"
+
+
+def raw_put_file(raw, file_id, chunks):
+    """Coffer's upload of one file: one PUT per sealed chunk, written once (`If-None-Match: *`), the
+    bytes as base64 in `{attachment, index, count, data}`."""
+    for index, chunk in enumerate(chunks):
+        status, _, body = raw.request("PUT", f"{CHUNKS_PATH}/{file_id}-{index:04d}", {"data": {
+            "attachment": file_id, "index": str(index), "count": str(len(chunks)),
+            "data": base64.b64encode(chunk).decode()}}, headers={"If-None-Match": "*"})
+        assert status == 201, (status, body)
+
+
+def raw_get_files(raw, marker, db):
+    """Coffer's download: the chunks changed since the marker listed without their data, then one GET
+    each; each file's bytes joined and stored as one row, in one transaction of a WAL-mode SQLite file."""
+    status, _, body = raw.request("GET", f"{CHUNKS_PATH}?_sort=last_modified&_fields={FILE_FIELDS}&_since={marker}",
+                                  headers={"If-None-Match": f'"{marker}"'})
+    assert status == 200, status
+    counts = {r["attachment"]: int(r["count"]) for r in body["data"] if not r.get("deleted")}
+    files = {}
+    for file_id, count in counts.items():
+        parts = []
+        for index in range(count):
+            status, _, record = raw.request("GET", f"{CHUNKS_PATH}/{file_id}-{index:04d}")
+            assert status == 200, status
+            parts.append(base64.b64decode(record["data"]["data"]))
+        files[file_id] = b"".join(parts)
+    with db:
+        db.executemany("INSERT INTO files VALUES (?, ?)", files.items())
+    return files
+
+
+def file_figures(kinto, passfile, pwfile, runs):
+    """A 16 MiB file sent by device A's `coffer sync` and received by device B's, whole processes, with a
+    no-op sync of the same vault measured in each run (to take off); the raw client moves the same
+    sealed chunks for an account of its own. A fresh random file each run, so each moves 16 MiB."""
+    tag = str(int(time.time()))
+    user_a, user_raw = f"bench-file-a-{tag}", f"bench-file-raw-{tag}"
+    vault_a, vault_b = os.path.join(WORK, "file-a.db"), os.path.join(WORK, "file-b.db")
+    source, copy, store = (os.path.join(WORK, name) for name in ("file.bin", "file-out.bin", "raw-files.db"))
+    keys = ["--passphrase-file", passfile]
+    make_coffer_vault(vault_a, None, passfile)
+    run(coffer("add", "--vault", vault_a, *keys, "--title", "Scans", "--username", "bench@example.com"))
+    run(coffer("account", "signup", "--vault", vault_a, "--server", kinto, "--user", user_a, "--password-file", pwfile))
+    # B joins before any file is attached: each timed sync of B brings one file (and the item naming it).
+    run(coffer("join", "--vault", vault_b, "--server", kinto, "--user", user_a, "--password-file", pwfile, *keys))
+    # Each device learns of the other's registration once, so the no-op syncs below are no-ops.
+    for vault in (vault_a, vault_b, vault_a):
+        run(coffer("sync", "--vault", vault))
+    Raw(kinto, user_raw).signup()
+    figures = {key: [] for key in ("noop_a", "upload", "noop_b", "download", "raw_upload", "raw_download")}
+    for attempt in range(runs):
+        log(f"a 16 MiB file up and down: coffer and the raw client ({attempt + 1}/{runs})")
+        data = os.urandom(FILE_SIZE)
+        with open(source, "wb") as f:
+            f.write(data)
+        # Coffer: the no-op syncs in the state the timed ones start from (nothing owed either way).
+        figures["noop_a"].append(run(coffer("sync", "--vault", vault_a))[0])
+        figures["noop_b"].append(run(coffer("sync", "--vault", vault_b))[0])
+        run(coffer("attach", "--vault", vault_a, *keys, "Scans", source))
+        figures["upload"].append(run(coffer("sync", "--vault", vault_a))[0])
+        figures["download"].append(run(coffer("sync", "--vault", vault_b))[0])
+        if os.path.exists(copy):
+            os.remove(copy)
+        run(coffer("attachment", "--vault", vault_b, *keys, "Scans", "file.bin", "--output", copy))
+        with open(copy, "rb") as f:
+            received = hashlib.sha256(f.read()).hexdigest()
+        if received != hashlib.sha256(data).hexdigest():
+            raise RuntimeError(f"device B's copy of the 16 MiB file differs from device A's (SHA-256 {received})")
+
+        # The raw client: the sealed chunks coffer sent (read back from A's account, untimed), for its own account.
+        file_id = json.loads(run(coffer("attachments", "--vault", vault_a, *keys, "Scans", "--json"))[3])[0]["id"]
+        listed, _ = Raw(kinto, user_a).download("attachments")
+        sent = sorted((r for r in listed if r.get("attachment") == file_id), key=lambda r: int(r["index"]))
+        chunks = [base64.b64decode(r["data"]) for r in sent]
+        assert sent and len(chunks) == int(sent[0]["count"]), (file_id, len(chunks))
+        raw = Raw(kinto, user_raw)
+        _, headers, _ = raw.request("GET", f"{CHUNKS_PATH}?_limit=1&_fields=id")
+        marker = headers["ETag"].strip('"')
+        raw_id = str(uuid.uuid4())
+        raw = Raw(kinto, user_raw)            # a new connection for each, as a new process opens
+        t0 = time.perf_counter()
+        raw_put_file(raw, raw_id, chunks)
+        figures["raw_upload"].append(time.perf_counter() - t0)
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(store + suffix):
+                os.remove(store + suffix)
+        db = sqlite3.connect(store)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("CREATE TABLE files (id TEXT PRIMARY KEY, sealed BLOB)")
+        raw = Raw(kinto, user_raw)
+        t0 = time.perf_counter()
+        got = raw_get_files(raw, marker, db)
+        figures["raw_download"].append(time.perf_counter() - t0)
+        db.close()
+        assert got == {raw_id: b"".join(chunks)}, "the raw client's download differs from its upload"
+
+        # Untimed: the file goes from both devices and the server, so the next run moves a new one. B's
+        # sync is unlocked: a locked one keeps a file whose chunks went as `loose` (16 MiB more a run).
+        run(coffer("detach", "--vault", vault_a, *keys, "Scans", "file.bin"))
+        run(coffer("sync", "--vault", vault_a))
+        run(coffer("sync", "--vault", vault_b, "--unlock", *keys))
+        for index in range(len(chunks)):
+            status, _, _ = raw.request("DELETE", f"{CHUNKS_PATH}/{raw_id}-{index:04d}")
+            assert status == 200, status
+    medians = {key: statistics.median(times) for key, times in figures.items()}
+    log("16 MiB file, medians: " + ", ".join(f"{key} {seconds * 1000:,.0f} ms" for key, seconds in medians.items()))
+    return dict(medians, chunks=len(chunks), sealed=sum(map(len, chunks)))
+
+
+def file_rows(row, files):
+    """The two file rows: MiB/s of the file (16 MiB), coffer's net of its no-op sync."""
+    mib, n = FILE_SIZE / (1 << 20), files["chunks"]
+    for verb, timed, noop, raw, how in (
+            ("upload", "upload", "noop_a", "raw_upload", f"{n} PUTs"),
+            ("download", "download", "noop_b", "raw_download",
+             f"a listing and {n} GETs, base64 decoded, stored in SQLite in one transaction")):
+        whole, idle = files[timed], files[noop]
+        c, r = mib / max(whole - idle, 1e-3), mib / files[raw]
+        checked = "; the copy checked by SHA-256" if verb == "download" else ""
+        row(f"{verb} a 16 MiB file ({n} chunks; `sync`, whole process {ms(whole)}, no-op `sync` {ms(idle)} taken off"
+            f"{checked})", f"{c:,.1f} MiB/s", f"{r:,.1f} MiB/s (raw client: {how})", f"{c / r:.2f}×", "≥ 0.8×",
+            c / r >= 0.8)
+
+
+# ---------------------------------------------------------------------------------------------
 
 def machine():
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
@@ -522,9 +657,32 @@ def machine():
             f"{swift[0] if swift else 'swift ?'}, keepassxc-cli {kpx}, Python {platform.python_version()}")
 
 
+def ms(seconds):
+    return f"{seconds * 1000:,.0f} ms" if seconds >= 0.1 else f"{seconds * 1000:,.1f} ms"
+
+
+def table_row(figure, mine, peer, ratio, goal, met):
+    return (figure, mine, peer, ratio, goal, "—" if met is None else ("yes" if met else "**no**"))
+
+
+def write_table(rows, header):
+    table = ["| figure | coffer | peer | ratio | goal | met? |", "|---|---|---|---|---|---|"]
+    table += ["| " + " | ".join(r) + " |" for r in rows]
+    text = header + "\n" + "\n".join(table) + "\n"
+    with open(OUT, "w") as f:
+        f.write(text)
+    print(text)
+    print(f"(written to {os.path.relpath(OUT, ROOT)})")
+
+
 def main():
     if not os.access(BIN, os.X_OK):
         sys.exit(f"{BIN} is missing: run `make bench` (it builds it)")
+    if ONLY not in ("", "files"):
+        sys.exit(f"BENCH_ONLY={ONLY}: the one part that runs alone is 'files'")
+    kinto = os.environ.get("COFFER_TEST_KINTO_URL")
+    if ONLY and not kinto:
+        sys.exit("BENCH_ONLY=files needs a Kinto (COFFER_TEST_KINTO_URL): run it through `make bench`")
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     passfile, pwfile = os.path.join(WORK, "passphrase"), os.path.join(WORK, "account-password")
@@ -536,6 +694,14 @@ def main():
         os.chmod(secret, 0o600)  # coffer refuses a passphrase file others can read
     host = machine()
     log(host)
+    if ONLY == "files":
+        log(f"mode: BENCH_ONLY=files{', BENCH_SMALL' if SMALL else ''} ({RUNS} runs)")
+        rows = []
+        file_rows(lambda *cells: rows.append(table_row(*cells)), file_figures(kinto, passfile, pwfile, RUNS))
+        write_table(rows, f"`make bench` (BENCH_ONLY=files{', BENCH_SMALL=1' if SMALL else ''}), "
+                          f"{time.strftime('%Y-%m-%d')}; medians of {RUNS} runs.\n\nMachine: {host}.\n\n"
+                          f"Peer: a raw Python HTTP client against the same in-memory Kinto.\n")
+        return
     log(f"mode: {'BENCH_SMALL' if SMALL else 'full'} ({N1:,} and {N2:,} items, {RUNS} runs)")
 
     # Data and vaults.
@@ -598,16 +764,15 @@ def main():
     idle = idle_cpu(vaults[N2], idle_seconds)
     log(f"screen idle: {idle:.2f} % of a core over {idle_seconds} s")
 
-    kinto = os.environ.get("COFFER_TEST_KINTO_URL")
     sync = sync_figures(kinto, vaults[N1], passfile, pwfile, RUNS) if kinto else None
+    files = file_figures(kinto, passfile, pwfile, RUNS) if kinto else None
 
     # The table.
     rows = []
 
     def row(figure, mine, peer, ratio, goal, met):
-        rows.append((figure, mine, peer, ratio, goal, "—" if met is None else ("yes" if met else "**no**")))
+        rows.append(table_row(figure, mine, peer, ratio, goal, met))
 
-    ms = lambda s: f"{s * 1000:,.0f} ms" if s >= 0.1 else f"{s * 1000:,.1f} ms"
     for n, goal in ((N1, 0.33), (N2, 0.1)):
         (c, _, _), (k, _, _) = search[n][0], search[n][1]
         row(f"`search` on {n:,} items, whole process (Argon2id 64 MiB, t=3)", ms(c), ms(k), f"{c / k:.2f}×",
@@ -668,6 +833,8 @@ def main():
             "conditional GETs, start to exit)", ms(c), ms(f), f"{c / f:.1f}×", "—", None)
     else:
         row("sync figures", "not run (no COFFER_TEST_KINTO_URL)", "—", "—", "—", None)
+    if files:
+        file_rows(row, files)
     merges = [json.loads(run([RECONCILE_BIN, "reconcile", "1000"])[3]) for _ in range(RUNS)]
     merge_ms = statistics.median(m["reconcile_ms"] for m in merges)
     row("reconcile 1,000 conflicts on unlock, after the KDF (in process: `CofferBench reconcile`)",
@@ -679,17 +846,11 @@ def main():
     row(f"screen reload after another process changed 1 of {N2:,} items (in process: `CofferBench relist`; "
         f"first listing {list_ms:,.0f} ms)", f"{relist_ms:,.0f} ms", "—", "—", "≤ 300 ms", relist_ms <= 300)
 
-    table = ["| figure | coffer | peer | ratio | goal | met? |", "|---|---|---|---|---|---|"]
-    table += ["| " + " | ".join(r) + " |" for r in rows]
     header = (f"`make bench`{' (BENCH_SMALL=1)' if SMALL else ''}, {time.strftime('%Y-%m-%d')}; "
               f"medians of {RUNS} runs ({RUNS_BIG_PEER} for keepassxc-cli on {N2:,}, {DOWNLOAD_RUNS} for the first downloads).\n\n"
               f"Machine: {host}.\n\nPeers: keepassxc-cli on a KDBX 4 file with the same items and KDF; "
               f"a raw Python HTTP client against the same in-memory Kinto.\n")
-    text = header + "\n" + "\n".join(table) + "\n"
-    with open(OUT, "w") as f:
-        f.write(text)
-    print(text)
-    print(f"(written to {os.path.relpath(OUT, ROOT)})")
+    write_table(rows, header)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ extension KintoClient {
     func putRecord(in collection: String, id: String, data: [String: String], onlyIfNew: Bool) async throws -> Int64? {
         let headers = onlyIfNew ? ["If-None-Match": "*"] : [:]
         let response = try await perform("PUT", recordURL(collection, id), headers: headers,
-                                         body: try KintoJSON.data(["data": data]))
+                                         body: try KintoJSON.data(record: data))
         switch response.status {
         case 200, 201:
             guard let written = try KintoJSON.object(response.body, what: "written record")["data"] as? [String: Any],

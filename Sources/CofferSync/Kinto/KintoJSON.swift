@@ -26,6 +26,19 @@ package enum KintoJSON {
         }
     }
 
+    /// `{"data": fields}` for a record of strings, written by `JSONEncoder` (sorted keys, the same
+    /// escapes as `data(_:)`): `JSONSerialization` writes a long string a character at a time, and a
+    /// 16 MiB file's chunks (33 × 700 KB of base64) took it ~1 s of CPU, `JSONEncoder` ~50 ms.
+    static func data(record fields: [String: String]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(["data": fields])
+        } catch {
+            throw KintoError.network(message: "a value could not be written as JSON")
+        }
+    }
+
     /// An integer from a parsed JSON value, whatever numeric type the platform chose.
     package static func int64(_ value: Any?) -> Int64? {
         // Only a number written whole ("1", not "1.0", "1e3" or "…436.9999999999", which becomes a
