@@ -1,8 +1,8 @@
 import Foundation
 
-/// The last roster entry a device verified (`meta.roster_head`): its position and hash.
+/// The last roster entry a device verified: its position and hash.
 ///
-/// A device keeps it between syncs to notice a server that serves the roster as it was before
+/// A device is to keep it between syncs (`meta.roster_head`, architecture §17) to notice a server that serves the roster as it was before
 /// (a rollback) or serves another history (a fork or a rewrite): either could bring back a
 /// removed member or an old epoch.
 public struct RosterHead: Sendable, Hashable {

@@ -49,8 +49,9 @@ public struct RosterRecord: Sendable, Equatable {
         }
     }
 
-    /// The record id of `position`.
+    /// The record id of `position` (0 or more).
     public static func id(position: Int) -> String {
+        precondition(position >= 0)
         let digits = String(position)
         return String(repeating: "0", count: max(0, idLength - digits.count)) + digits
     }
