@@ -93,6 +93,7 @@ let package = Package(
         .executableTarget(name: "FuzzDeviceMessages", dependencies: ["CofferFuzzChecks"],
                           path: "Sources/FuzzDeviceMessages"),
         .executableTarget(name: "FuzzInvitations", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzInvitations"),
+        .executableTarget(name: "FuzzRoster", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzRoster"),
         .testTarget(name: "CofferCoreTests", dependencies: ["CofferCore", "CofferSync", "CofferSystem", "CofferFuzzChecks", "CofferTestSupport"]),
         .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore", "CofferTestSupport"]),
         .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore", "CofferSystem", "CofferTestSupport"],

@@ -11,6 +11,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case foreignImport = "FuzzForeignImport"
     case deviceMessages = "FuzzDeviceMessages"
     case invitations = "FuzzInvitations"
+    case roster = "FuzzRoster"
 
     /// Throws `FuzzViolation` when the input breaks an invariant.
     public func check(_ data: Data) throws {
@@ -23,6 +24,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .foreignImport: try FuzzChecks.foreignImport(data)
         case .deviceMessages: try FuzzChecks.deviceMessages(data)
         case .invitations: try FuzzChecks.invitations(data)
+        case .roster: try FuzzChecks.roster(data)
         }
     }
 }

@@ -97,6 +97,37 @@ final class SeedCorpusTests: XCTestCase {
         XCTAssertEqual(try InvitationCode(parsing: String(decoding: code, as: UTF8.self)).description, "K7Q4-M2XP-9R4")
     }
 
+    func testRosterCorpus() throws {
+        try assertCorpusPasses(.roster)
+        // Genuine inputs, not only refused ones: entries that decode, chains that verify.
+        let files = Dictionary(uniqueKeysWithValues: try Self.corpus("FuzzRoster").map { ($0.name, Data($0.data.dropFirst())) })
+        let create = try RosterEntry(encoded: try XCTUnwrap(files["entry-create.bin"]))
+        guard case .create(let ann) = create.change else { return XCTFail("entry-create.bin holds \(create.change)") }
+        XCTAssertEqual(ann.name, "Ann")
+        XCTAssertThrowsError(try RosterEntry(encoded: try XCTUnwrap(files["entry-unknown-change.bin"]))) {
+            XCTAssertEqual($0 as? RosterEntry.Malformed, .unknownChange(9))
+        }
+        XCTAssertEqual(try RosterRecord(json: try XCTUnwrap(files["record-served.json"])).entry.sequence, 2)
+
+        let genuine = try FuzzChecks.rosterChain(script: try XCTUnwrap(files["chain-genuine.bin"]))
+        let state = try RosterChain.verify(entries: genuine.entries, vaultID: genuine.vault).get()
+        XCTAssertEqual(state.members.count, 2)
+        XCTAssertEqual(state.epoch, 4)
+        XCTAssertNotNil(state.recoveryKey)
+        // The raced removal is accepted at position 4, and the rotation after it pays what it owes.
+        let raced = try FuzzChecks.rosterChain(script: try XCTUnwrap(files["chain-raced.bin"]))
+        XCTAssertEqual(raced.entries.map(\.sequence), [0, 1, 2, 3, 3, 5])
+        let afterRace = try RosterChain.verify(entries: Array(raced.entries.prefix(5)), vaultID: raced.vault).get()
+        XCTAssertEqual(afterRace.members.count, 1)
+        XCTAssertTrue(afterRace.needsRotation)
+        XCTAssertFalse(try RosterChain.verify(entries: raced.entries, vaultID: raced.vault).get().needsRotation)
+        let forged = try FuzzChecks.rosterChain(script: try XCTUnwrap(files["chain-forged.bin"]))
+        guard case .failure(let problem) = RosterChain.verify(entries: forged.entries, vaultID: forged.vault) else {
+            return XCTFail("the forged chain was accepted")
+        }
+        XCTAssertEqual(problem, RosterProblem(position: 2, reason: .wrongEpoch(expected: 2, found: 3)))
+    }
+
     func testKintoResponsesCorpus() throws {
         try assertCorpusPasses(.kintoResponses)
         let directory = Self.packageRoot.appendingPathComponent("Resources/fuzz/FuzzKintoResponses").path
