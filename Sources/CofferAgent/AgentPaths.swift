@@ -1,3 +1,4 @@
+import CofferCore
 import Crypto
 import Foundation
 
@@ -20,7 +21,7 @@ public struct AgentPaths: Sendable {
     public var startLock: String { directory + "/" + name + ".start" }
 
     private var name: String {
-        SHA256.hash(data: Data(vault.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: Data(vault.utf8)).prefix(8))
     }
 
     /// The sockets' directory for this user, from the environment.

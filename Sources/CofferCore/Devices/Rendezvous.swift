@@ -23,7 +23,7 @@ public struct RendezvousKeys: Sendable {
         let name = HKDFSHA256.derive(inputKey: stretched, info: "coffer rendezvous account", length: 16)
         let password = HKDFSHA256.derive(inputKey: stretched, info: "coffer rendezvous password", length: 32)
         let box = HKDFSHA256.derive(inputKey: stretched, info: "coffer rendezvous box", length: 32)
-        accountName = "rv-" + name.withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() }
+        accountName = "rv-" + name.withUnsafeBytes { Hex.lowercase($0) }
         accountPassword = password.withUnsafeBytes { Data($0).base64EncodedString() }
         boxKey = box.withUnsafeBytes { SymmetricKey(data: $0) }
     }

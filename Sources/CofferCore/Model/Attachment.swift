@@ -33,7 +33,7 @@ public struct Attachment: Sendable, Equatable, Codable, Identifiable {
     }
 
     static func digest(of bytes: Data) -> String {
-        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: bytes))
     }
 
     /// The sentence for a file over `sizeLimit`.

@@ -10,15 +10,8 @@ public enum SearchHash {
         }
     }
 
-    private static let digits = Array("0123456789abcdef".utf8)
-
     static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var characters: [UInt8] = []
-        for byte in bytes {
-            characters.append(digits[Int(byte >> 4)])
-            characters.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: characters, as: UTF8.self)
+        Hex.lowercase(bytes)
     }
 
     /// `https://Example.com/login` and `example.com` are the same origin: the lower-cased host.

@@ -46,7 +46,7 @@ public struct Person: Sendable, Hashable {
 
     /// The id of whoever holds the private half of `signingKey`.
     public static func id(ofSigningKey signingKey: Data) -> String {
-        SearchHash.hex(SHA256.hash(data: signingKey).prefix(idLength / 2))
+        Hex.lowercase(SHA256.hash(data: signingKey).prefix(idLength / 2))
     }
 
     /// Whether `text` has the form of an id (it may still name no one).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferCore
 import CofferSystem
 import Crypto
 import Foundation
@@ -9,7 +10,7 @@ import Foundation
 /// would show on argv or in the environment.
 enum ClipboardClearing {
     static func digest(of value: String) -> String {
-        SHA256.hash(data: Data(value.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.lowercase(SHA256.hash(data: Data(value.utf8)))
     }
 
     /// Starts the helper and hands it `digest`; returns at once.
