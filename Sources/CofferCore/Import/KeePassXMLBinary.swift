@@ -1,14 +1,16 @@
 import Foundation
 
-/// Attachment data in a KeePass XML file (architecture §6).
+/// Attachment data in a KeePass XML file (architecture §13).
 ///
 /// keepassxc-cli writes each attachment gzipped and base64 in `Meta/Binaries`, one text node per
 /// file. libxml2, under Foundation's parser, refuses a text node over 10,000,000 bytes (about a
 /// 7 MB attachment) and Foundation cannot lift that limit, so `lifted` takes the text of each
 /// `<Binary …>` element out of the file before it is parsed, leaves a `coffer-lifted` attribute
-/// naming it in its place, and the reader takes it back from there. Only text made of base64
-/// characters and whitespace alone is lifted: XML reads such text exactly as written, so the
-/// parse means what it would have meant, and anything else is left for the parser to judge.
+/// naming it (and the text's line breaks) in its place, and the reader takes it back from there.
+/// Only text made of base64 characters and whitespace alone is lifted: XML reads such text exactly
+/// as written, so the parse means what it would have meant, and anything else is left for the
+/// parser to judge. (The scan does not know comments or CDATA: KeePass escapes `<` in values, so
+/// only a hand-made file can have `<Binary …>` there, and then only that text changes.)
 extension KeePassXMLDocument {
     /// An attachment's data: in `Meta/Binaries` (gzip when `Compressed="True"`, as keepassxc-cli
     /// writes it), or inline in an entry (KeePass 2's own export).

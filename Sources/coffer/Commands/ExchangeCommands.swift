@@ -154,7 +154,8 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     /// Every item of FILE, checked, or `invalidImport` naming the file and the first bad record.
-    /// With the files a JSON export carries, by item id (attached after the items).
+    /// With the files a JSON export or a KeePass XML file carries, by item id (attached after the
+    /// items).
     private func readItems(now: Timestamp, progress: ImportProgress) throws -> (items: [Item], files: [String: [CarriedFile]]) {
         let drafts: [ImportDraft]
         switch format {
