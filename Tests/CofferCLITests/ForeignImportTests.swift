@@ -85,15 +85,10 @@ final class ForeignImportTests: XCTestCase {
     }
 
     func testKeePassXCImportOfTheRealCLIExport() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-kpxc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let database = root.appendingPathComponent("test.kdbx").path
-        func keepassxc(_ arguments: [String], _ input: String) throws -> String {
-            let result = try ExternalTool.run("/usr/bin/keepassxc-cli", arguments, stdin: Data(input.utf8))
-            XCTAssertEqual(result.status, 0, "keepassxc-cli \(arguments): \(result.errorText)")
-            return result.outputText
-        }
+        let scratch = try KeePassXCScratch(prefix: "coffer-kpxc")
+        defer { scratch.remove() }
+        let (root, database) = (scratch.root, scratch.database)
+        let keepassxc = { (arguments: [String], input: String) throws -> String in try scratch.run(arguments, input) }
         _ = try keepassxc(["db-create", "-q", "-p", "-t", "100", database], "pw\npw\n")
         _ = try keepassxc(["mkdir", "-q", database, "Work"], "pw\n")
         _ = try keepassxc(["mkdir", "-q", database, "Work/Servers"], "pw\n")

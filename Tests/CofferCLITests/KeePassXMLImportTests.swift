@@ -32,20 +32,19 @@ final class KeePassXMLImportTests: XCTestCase {
         </Entry></Group></Group></Group></Root></KeePassFile>
         """
 
+    /// A database `keepassxc-cli import` made from `source` (password "pw").
+    private func importedDatabase() throws -> KeePassXCScratch {
+        let scratch = try KeePassXCScratch(prefix: "coffer-kpxml")
+        try scratch.run(["import", "-p", try scratch.write("in.xml", Data(source.utf8)), scratch.database], "pw\npw\n")
+        return scratch
+    }
+
     func testTheRealCLIExportKeepsFieldsHistoryAndSkipsTheRecycleBin() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-kpxml-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let database = root.appendingPathComponent("test.kdbx").path
+        let scratch = try importedDatabase()
+        defer { scratch.remove() }
+        let (root, database) = (scratch.root, scratch.database)
+        let keepassxc = { (arguments: [String], input: String) throws -> String in try scratch.run(arguments, input) }
         let entry = "Work/Tökyo/Café ☕"
-        func keepassxc(_ arguments: [String], _ input: String) throws -> String {
-            let result = try ExternalTool.run("/usr/bin/keepassxc-cli", arguments, stdin: Data(input.utf8))
-            XCTAssertEqual(result.status, 0, "keepassxc-cli \(arguments): \(result.errorText)")
-            return result.outputText
-        }
-        let xml = root.appendingPathComponent("in.xml")
-        try Data(source.utf8).write(to: xml)
-        _ = try keepassxc(["import", "-p", xml.path, database], "pw\npw\n")
         _ = try keepassxc(["edit", "-q", "-p", database, entry], "pw\nsecond-pw\n")
         _ = try keepassxc(["edit", "-q", "-u", "ünï 2", database, entry], "pw\n")
         let attachment = root.appendingPathComponent("scan.pdf")
@@ -121,18 +120,10 @@ final class KeePassXMLImportTests: XCTestCase {
     /// export holds each attachment gzipped, and the import keeps them byte for byte, one of them
     /// (9 MB of random bytes) larger than libxml2 takes in one text.
     func testAKDBX31DatabasesAttachmentsComeByteForByte() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-kpxml-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let database = root.appendingPathComponent("test.kdbx").path
-        func keepassxc(_ arguments: [String], _ input: String) throws -> String {
-            let result = try ExternalTool.run("/usr/bin/keepassxc-cli", arguments, stdin: Data(input.utf8))
-            XCTAssertEqual(result.status, 0, "keepassxc-cli \(arguments): \(result.errorText)")
-            return result.outputText
-        }
-        let xml = root.appendingPathComponent("in.xml")
-        try Data(source.utf8).write(to: xml)
-        _ = try keepassxc(["import", "-p", xml.path, database], "pw\npw\n")
+        let scratch = try importedDatabase()
+        defer { scratch.remove() }
+        let (root, database) = (scratch.root, scratch.database)
+        let keepassxc = { (arguments: [String], input: String) throws -> String in try scratch.run(arguments, input) }
         let files: [(name: String, bytes: Data)] = [
             ("scan.pdf", Data("%PDF-1.4\0".utf8) + Data((0..<300_000).map { _ in UInt8.random(in: 0...255) })),
             ("big.bin", Data((0..<9_000_000).map { _ in UInt8.random(in: 0...255) })),

@@ -24,6 +24,21 @@ final class ScreenKindsSyncTests: XCTestCase {
         try screen.type(text)
     }
 
+    /// `n`, the kind's key, and the new item's form of that kind.
+    private func newItem(_ key: String, form: String, on screen: ScreenSession) throws {
+        try screen.press("n")
+        screen.expect("which kind?")
+        try screen.press(key)
+        screen.expect("New item · \(form)")
+    }
+
+    /// Enter saves; the detail says so; Esc goes back to the list.
+    private func save(_ title: String, on screen: ScreenSession) throws {
+        try screen.press("Enter")
+        screen.expect("Saved “\(title)”")
+        try screen.press("Escape")
+    }
+
     func testEveryKindMadeOnTheScreenOrTheCommandLineIsTheSameItemOnTheOtherDevice() throws {
         let a = try TestVault.make()
         vaults.append(a)
@@ -35,33 +50,20 @@ final class ScreenKindsSyncTests: XCTestCase {
         let screen = try ScreenSession(vault: a.path, home: a.root)
         try screen.unlock(passphrase: a.passphrase)
         // A secure note: title, then origins, tags and the notes.
-        try screen.press("n")
-        screen.expect("which kind?")
-        try screen.press("n")
-        screen.expect("New item · Secure note")
+        try newItem("n", form: "Secure note", on: screen)
         try screen.type("Alarm code")
         try typeAfter(3, "Front door: see the card", on: screen)
-        try screen.press("Enter")
-        screen.expect("Saved “Alarm code”")
-        try screen.press("Escape")
+        try save("Alarm code", on: screen)
         // An identity: first, middle and last name, email; a passport number (a secret field).
-        try screen.press("n")
-        screen.expect("which kind?")
-        try screen.press("i")
-        screen.expect("New item · Identity")
+        try newItem("i", form: "Identity", on: screen)
         try screen.type("Me")
         try typeAfter(1, "Ann", on: screen)
         try typeAfter(2, "Example", on: screen)
         try typeAfter(1, "ann@example.org", on: screen)
         try typeAfter(9, "X1234567", on: screen)
-        try screen.press("Enter")
-        screen.expect("Saved “Me”")
-        try screen.press("Escape")
+        try save("Me", on: screen)
         // A card with a hidden custom field.
-        try screen.press("n")
-        screen.expect("which kind?")
-        try screen.press("c")
-        screen.expect("New item · Card")
+        try newItem("c", form: "Card", on: screen)
         for (index, text) in ["Visa", "Ann Example", "4111111111111111", "7", "2030", "123", "9876"].enumerated() {
             try typeAfter(index > 0 ? 1 : 0, text, on: screen)
         }
@@ -71,9 +73,7 @@ final class ScreenKindsSyncTests: XCTestCase {
         try screen.type("+33 1 23 45 67 89")
         try screen.press("C-t")
         screen.expect("hidden")
-        try screen.press("Enter")
-        screen.expect("Saved “Visa”")
-        try screen.press("Escape")
+        try save("Visa", on: screen)
 
         // Beside the screen, the command line adds a login with custom fields and a file.
         let login = try a.ok(["add", "--title", "Bank", "--username", "ann", "--password", "S3cret!pw",
