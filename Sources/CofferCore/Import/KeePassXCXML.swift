@@ -14,8 +14,8 @@ import Foundation
 /// one Coffer cannot keep (over 16 MiB, a name that is no file name, past `Attachment.countLimit`
 /// or `fileBudget`) is named in the notes instead. A past version's attachments are not kept
 /// (an item's history holds its fields, not files). Icons, colours and KeePassXC's plugin data
-/// are display settings and are not kept. Entries in the recycle bin (the group `Meta/RecycleBinUUID` names, and the groups
-/// inside it) are skipped and counted.
+/// are display settings and are not kept. Entries in the recycle bin (the group
+/// `Meta/RecycleBinUUID` names, and the groups inside it) are skipped and counted.
 public enum KeePassXCXML {
     /// The drafts of a file and how many entries were skipped for being in the recycle bin.
     public struct Export: Sendable {

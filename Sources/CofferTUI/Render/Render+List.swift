@@ -1,7 +1,7 @@
 import CofferCore
 
-/// The list page: badges, the kind's glyph, title, username (a card's cardholder, an identity's name), first origin, tags. Item text goes
-/// through `TerminalText`: it may come from another device.
+/// The list page: badges, the kind's glyph, title, username (a card's cardholder, an identity's
+/// name), first origin, tags. Item text goes through `TerminalText`: it may come from another device.
 extension Render {
     struct ListColumns {
         var title: Int

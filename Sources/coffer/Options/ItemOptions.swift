@@ -117,7 +117,8 @@ struct ItemOptions: ParsableArguments {
 
     /// `--field` and `--hidden-field` values in the order they were typed, so new custom fields
     /// keep it (the parser gives each option's values apart). The order comes from the command
-    /// line; when it cannot be matched to the values (read from stdin, say), fields first.
+    /// line; when it cannot be matched to the values (a value that is itself `--field`, say), the
+    /// `--field` values come first.
     func orderedAssignments(arguments: [String] = CommandLine.arguments) -> [(String, hidden: Bool)] {
         var order: [Bool] = []
         for argument in arguments.prefix(while: { $0 != "--" }) {
