@@ -170,4 +170,25 @@ final class FuzzRegressionTests: XCTestCase {
             }
         }
     }
+
+    // MARK: FuzzForeignImport, libFuzzer crash (ASan): a processing instruction without data
+
+    /// libFuzzer's crash file (FuzzForeignImport, KeePass XML): `<?xm-CS?>`, a processing
+    /// instruction with no data, made FoundationXML's handler call strlen on a null pointer
+    /// (SIGSEGV in `_NSXMLParserProcessingInstruction`). The byte check now refuses any `<?` but
+    /// the declaration at the start, before the parser sees the file.
+    func testAProcessingInstructionIsRefusedBeforeTheParserSeesIt() throws {
+        let crash = try bytes("Bjw/eG0tQ1M/Pgo8S2VlUGFzc0ZpbGU+PE1ldANUZXk+UElOVGV5PlBJTjwvS2V5Y2xlQmluVVVlPjxCaW5hcnkgSUQ9")
+        XCTAssertNoThrow(try FuzzChecks.foreignImport(crash))
+        for text in ["<?x?><KeePassFile/>", "<?xml version=\"1.0\"?><KeePassFile><?pi?></KeePassFile>",
+                     "<KeePassFile><Meta><?x data?></Meta></KeePassFile>"] {
+            XCTAssertThrowsError(try KeePassXCXML.read(Data(text.utf8), file: "kp.xml"), text) { error in
+                XCTAssertEqual(message(error), "kp.xml has a processing instruction (<?…?>) after its start, which a KeePass export never has", text)
+            }
+        }
+        XCTAssertNoThrow(try KeePassXCXML.read(Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?><KeePassFile/>".utf8), file: "kp.xml"),
+                         "the declaration at the start is still read")
+        XCTAssertNoThrow(try KeePassXCXML.read(Data([0xEF, 0xBB, 0xBF]) + Data("<?xml version=\"1.0\"?><KeePassFile/>".utf8), file: "kp.xml"),
+                         "after a byte order mark too")
+    }
 }
