@@ -34,6 +34,9 @@ extension KintoClient {
                                          body: try KintoJSON.data(record: data))
         switch response.status {
         case 200, 201:
+            // Kinto's ETag is the written record's timestamp: reading it spares parsing the record
+            // the answer echoes (a file chunk's 700 KB, 33 times for a 16 MiB file).
+            if let tag = response.headers["ETag"], let lastModified = Int64(Self.unquoted(tag)) { return lastModified }
             guard let written = try KintoJSON.object(response.body, what: "written record")["data"] as? [String: Any],
                   let lastModified = KintoJSON.int64(written["last_modified"]) else {
                 throw Self.unexpected(response, doing: "writing a \(collection) record")

@@ -455,7 +455,7 @@ public actor KintoClient {
         return newest.values.sorted { ($0.lastModified, $0.id) < ($1.lastModified, $1.id) }
     }
 
-    private static func unquoted(_ tag: String) -> String {
+    static func unquoted(_ tag: String) -> String {
         var tag = tag.trimmingCharacters(in: .whitespaces)
         if tag.hasPrefix("W/") { tag.removeFirst(2) }
         return tag.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
