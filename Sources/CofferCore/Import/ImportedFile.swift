@@ -21,10 +21,10 @@ public struct ImportedFile: Sendable {
     /// Why a file named `name` cannot be an attachment, or nil: the rules `ItemValidation` holds
     /// an item's attachments to.
     static func nameProblem(_ name: String) -> String? {
-        if name.isEmpty || name.contains("/") || name.unicodeScalars.contains(where: { $0.value == 0 }) {
+        if !ItemValidation.isFileName(name) || name.unicodeScalars.contains(where: { $0.value == 0 }) {
             return "(its name is not a file name)"
         }
-        if name.count > 255 { return "(its name is over 255 characters)" }
+        if name.count > ItemValidation.fileNameLimit { return "(its name is over \(ItemValidation.fileNameLimit) characters)" }
         return nil
     }
 }

@@ -75,6 +75,12 @@ public enum ItemValidation {
         }
     }
 
+    /// The most characters an attachment's name may have.
+    static let fileNameLimit = 255
+
+    /// Whether `name` may name an attachment: not empty and without `/` (it is never a path).
+    static func isFileName(_ name: String) -> Bool { !name.isEmpty && !name.contains("/") }
+
     private static func checkAttachments(_ attachments: [Attachment], into problems: inout [FieldProblem]) {
         if attachments.count > Attachment.countLimit {
             problems.append(FieldProblem(field: "attachments", reason: "has \(attachments.count) files, the limit is \(Attachment.countLimit)"))
@@ -85,10 +91,10 @@ public enum ItemValidation {
             if !RecordID.isValid(file.id) || !ids.insert(file.id).inserted || file.id.count > 100 {
                 problems.append(FieldProblem(field: "\(name).id", reason: "must be a unique id of letters, digits, '-' or '_'"))
             }
-            if file.name.isEmpty || file.name.contains("/") {
+            if !isFileName(file.name) {
                 problems.append(FieldProblem(field: "\(name).name", reason: "must be a file name, without '/'"))
             }
-            check(file.name, "\(name).name", 255, into: &problems)
+            check(file.name, "\(name).name", fileNameLimit, into: &problems)
             if !(0...Attachment.sizeLimit).contains(file.size) {
                 problems.append(FieldProblem(field: "\(name).size", reason: "must be at most \(Attachment.sizeLimit) bytes"))
             }

@@ -44,9 +44,8 @@ extension KintoClient {
         let url = try Self.endpoint(server, "/buckets/\(bucket)/groups/\(Self.membersGroup)")
         let response = try await perform("GET", url)
         guard response.status == 200,
-              let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
-              let data = object["data"] as? [String: Any], let principals = data["members"] as? [String],
-              let lastModified = (data["last_modified"] as? NSNumber)?.int64Value
+              let data = try KintoJSON.object(response.body, what: "members' group")["data"] as? [String: Any],
+              let principals = data["members"] as? [String], let lastModified = KintoJSON.int64(data["last_modified"])
         else { throw Self.unexpected(response, doing: "reading the members' group") }
         return (principals, lastModified)
     }
