@@ -77,10 +77,15 @@ check: .deps-apt
 
 # Every test, with a Kinto started on a free loopback port and stopped afterwards, also on failure.
 # The two-device suite then runs once more against Kinto on a private PostgreSQL cluster.
+# On failure the failing tests' lines are printed again last, so the tail of a CI log names them.
 test: deps
 	$(SWIFT) build --build-tests
-	Resources/scripts/with-kinto.sh $(SWIFT) test --skip-build
-	Resources/scripts/with-kinto-postgresql.sh $(SWIFT) test --skip-build --filter SyncScenarioTests
+	@set -o pipefail; mkdir -p .build; \
+	Resources/scripts/with-kinto.sh $(SWIFT) test --skip-build 2>&1 | tee .build/test.log \
+		|| { Resources/scripts/failed-tests.sh .build/test.log; exit 1; }
+	@set -o pipefail; \
+	Resources/scripts/with-kinto-postgresql.sh $(SWIFT) test --skip-build --filter SyncScenarioTests 2>&1 \
+		| tee .build/test-postgresql.log || { Resources/scripts/failed-tests.sh .build/test-postgresql.log; exit 1; }
 
 # Four parts, each against its own Kinto on a loopback port, each ending with a summary line:
 # 1. every crash point (COFFER_CRASH_POINT) × CRASH_SEEDS seeds, with the real binary: crash,
