@@ -308,4 +308,14 @@ public enum MetaKey: String, Sendable, CaseIterable {
     /// Set when items arrived that may name files: the next sync lists the attachment chunks
     /// (an idle sync does not ask for them).
     case attachmentsToFetch = "attachments_to_fetch"
+    /// A shared vault's bucket (`share-ID`, architecture §17); absent in a personal vault.
+    case shareVault = "share_vault"
+    /// The name the shared vault was created with (`NAME` of `NAME.db`).
+    case shareName = "share_name"
+    /// The id of the person this copy belongs to (in the clear: the roster names them anyway).
+    case sharePerson = "share_person"
+    /// The member's secrets, sealed under their passphrase (`MemberSecrets`, JSON).
+    case shareMember = "share_member"
+    /// The roster this device verified, each entry base64 on a line of its own.
+    case rosterEntries = "roster_entries"
 }

@@ -36,8 +36,23 @@ public struct PersonKeys: Sendable {
         try Person(name: name, signingKey: signingPublicKey, sealingKey: sealingPublicKey, account: account)
     }
 
+    var signingPrivateKey: SecureBuffer { SecureBuffer(copying: signing.rawRepresentation) }
+    var sealingPrivateKey: SecureBuffer { SecureBuffer(copying: sealing.rawRepresentation) }
+
+    /// The X25519 agreement of this person's sealing key with `publicKey` (opening an epoch seal).
+    func agreement(with publicKey: Curve25519.KeyAgreement.PublicKey) throws -> SharedSecret {
+        try sealing.sharedSecretFromKeyAgreement(with: publicKey)
+    }
+
     /// An Ed25519 signature of `bytes`.
     func signature(for bytes: Data) throws -> Data {
         try signing.signature(for: bytes)
+    }
+}
+
+extension PersonKeys {
+    /// The raw private halves, to be sealed under the person's passphrase (`MemberSecrets`).
+    public var privateKeys: (signing: SecureBuffer, sealing: SecureBuffer) {
+        (signingPrivateKey, sealingPrivateKey)
     }
 }

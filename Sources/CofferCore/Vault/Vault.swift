@@ -25,7 +25,7 @@ public actor Vault {
 
     /// Creates a vault with a fresh key ring sealed under `passphrase`; the vault is left unlocked.
     public static func create(at path: String, passphrase: SecureBuffer, kdf: KDFParameters,
-                              deviceName: String = Vault.defaultDeviceName,
+                              deviceName: String = Vault.defaultDeviceName, meta: [MetaKey: String] = [:],
                               clock: @escaping @Sendable () -> Timestamp = { .now() }) throws -> Vault {
         guard passphrase.count > 0 else { throw CoreError.emptyPassphrase }
         try kdf.checkStrength()
@@ -37,6 +37,7 @@ public actor Vault {
         let database = try VaultDatabase.create(at: path) { db in
             try VaultDatabase.recordLocalChange(keystore, in: db)
             try Vault.writeDeviceMeta(deviceName: deviceName, created: clock(), in: db)
+            for (key, value) in meta { try VaultDatabase.setMeta(key, value, in: db) }
         }
         return Vault(database: database, clock: clock,
                      session: UnlockedSession(keys: keys, ring: ring, vaultKey: vaultKey, kdf: kdf))
@@ -64,7 +65,9 @@ public actor Vault {
     ///
     /// When a keystore from another device waits in `pending` under a newer passphrase (changed
     /// there), that passphrase opens the vault too: both wrap the same vault key.
-    public func unlock(passphrase: SecureBuffer) throws {
+    public func unlock(passphrase given: SecureBuffer) throws {
+        // A shared vault's keystore opens with its epoch key, which the person's passphrase opens.
+        let passphrase = try memberSecrets(passphrase: given)?.epochKey ?? given
         // The passphrase's keys first (Argon2id's 64 MiB), then the keystore, whose ring holds a
         // key per item (9 MB of JSON at 100,000 items): read before, it was in memory beside them.
         let wrapping = try? database.read(VaultDatabase.currentKeystoreWrapping)

@@ -27,7 +27,9 @@ public actor SyncEngine {
     public static func forAccount(of vault: Vault, logger: Logger = Logger(label: "coffer.sync"),
                                   timeout: TimeInterval = 15) throws -> SyncEngine? {
         guard let account = try SyncAccount.load(from: vault.database) else { return nil }
-        let client = KintoClient(server: account.server, credentials: account.credentials, timeout: timeout)
+        // A shared vault syncs with the person's account, in the vault's own bucket (architecture §17).
+        let bucket = vault.sharedVaultID?.bucket ?? "default"
+        let client = KintoClient(server: account.server, credentials: account.credentials, bucket: bucket, timeout: timeout)
         return SyncEngine(vault: vault, client: client, logger: logger)
     }
 
@@ -49,6 +51,9 @@ public actor SyncEngine {
             report.error = Self.name(of: error)
             report.message = error.userMessage
             if case .backoff(let until) = error { report.backoffUntil = until }
+        } catch let refused as RosterRefusal {
+            report.error = refused.errorName
+            report.message = refused.description
         } catch let refused as RefusedRecord {
             report.error = .network
             report.message = refused.description
@@ -72,6 +77,8 @@ public actor SyncEngine {
     }
 
     private func runSteps(_ context: SyncContext, into report: inout SyncReport) async throws {
+        let shared = vault.sharedVaultID
+        if let shared { try await RosterStep.run(context, vaultID: shared) }
         let collections: [CollectionName] = [.items, .keystores]
         for collection in collections {
             CrashPoint.reach("sync.fetch.\(collection.rawValue).before")
@@ -142,7 +149,8 @@ public actor SyncEngine {
             logger.warning("attachments: the server had lost \(resent) file(s) an item still names; sent again")
         }
 
-        try await runDeviceSteps(context, into: &report)
+        // Devices, their messages and the account's password belong to the person's personal vault.
+        if shared == nil { try await runDeviceSteps(context, into: &report) }
 
         report.conflictsWaiting = try context.database.conflictCount()
         if unknown > 0 {

@@ -83,8 +83,7 @@ public struct InvitationGuest: Sendable {
         guard let (object, invite) = found else { throw InvitationError.unknown }
         let offer = try InvitationRecords.Offer(object)
         guard offer.kind == kind.rawValue else {
-            throw InvitationError.wrongKind(expected: kind == .device ? "a device invitation (it sends an item: use `coffer receive`)"
-                                                                      : "an item sent with `coffer send` (it invites a device: use `coffer join --code`)")
+            throw InvitationError.wrongKind(expected: Self.expectation(kind, offered: offer.kind))
         }
         guard await rendezvous.serverNow() < Timestamp(milliseconds: offer.expires).date else { throw InvitationError.expired }
         let handshake = PairingHandshake()
@@ -95,6 +94,33 @@ public struct InvitationGuest: Sendable {
         let written = try await rendezvous.write(.claim, claim.object, alreadyThere: .used)
         return PendingClaim(rendezvous: rendezvous, handshake: handshake, offer: offer, claim: claim,
                             records: [.invite: invite, .claim: written])
+    }
+
+    /// What a code of the wrong kind is not, and which command it is for.
+    static func expectation(_ kind: InvitationKind, offered: String) -> String {
+        let command: String
+        switch InvitationKind(rawValue: offered) {
+        case .device?: command = "it invites a device: use `coffer join --code`"
+        case .item?: command = "it sends an item: use `coffer receive`"
+        case .share?: command = "it invites a person to a shared vault: use `coffer share join --code`"
+        case nil: command = "it is of a kind this version does not know"
+        }
+        switch kind {
+        case .device: return "a device invitation (\(command))"
+        case .item: return "an item sent with `coffer send` (\(command))"
+        case .share: return "an invitation to a shared vault (\(command))"
+        }
+    }
+
+    /// Writes the joining person's public card (`share` invitations), sealed to the agreement so
+    /// that only the inviter the number was compared with can read it and nobody else can write
+    /// one it accepts. The returned guest checks it again with the other records.
+    public func sendingPerson(_ card: Data) async throws -> InvitationGuest {
+        let written = try await rendezvous.write(.person, ["card": try agreement.seal(card, label: "person")])
+        var records = self.records
+        records[.person] = written
+        return InvitationGuest(confirmation: confirmation, rendezvous: rendezvous, agreement: agreement, expires: expires,
+                               records: records)
     }
 
     /// Asks this side's person whether the other screen shows `confirmation` and, only after a

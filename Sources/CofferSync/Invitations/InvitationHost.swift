@@ -130,6 +130,24 @@ public struct InvitationHost: Sendable {
         throw InvitationError.expired
     }
 
+    /// The card the claimant of a `share` invitation sends after its key (`InvitationGuest.sendingPerson`),
+    /// opened with the agreement, and the claim with that record among those checked before the answer.
+    ///
+    /// - Throws: `.tampered` for a card that does not open, `.expired` when none comes in time.
+    public func person(of claim: Claim, polling interval: TimeInterval = 0.25) async throws -> (card: Data, claim: Claim) {
+        while await rendezvous.serverNow() < expires {
+            if let (object, seen) = try await rendezvous.read(.person, ifGone: .replaced) {
+                guard let sealed = object["card"] as? String, sealed.utf8.count <= 4096,
+                      let card = try? claim.agreement.open(sealed, label: "person") else { throw InvitationError.tampered }
+                var records = claim.records
+                records[.person] = seen
+                return (card, Claim(name: claim.name, agreement: claim.agreement, records: records))
+            }
+            try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+        }
+        throw InvitationError.expired
+    }
+
     /// Answers a claim: `payload` sealed to the agreement when allowed, a refusal otherwise —
     /// once every record is checked to be still as this side saw it.
     ///

@@ -14,6 +14,8 @@ struct Rendezvous: Sendable {
 
     enum Record: String, Sendable, CaseIterable {
         case invite, claim, key, reveal, answer
+        /// A person joining a shared vault: their public keys and account, sealed to the agreement.
+        case person
     }
 
     /// A record as one side wrote or read it: its sealed box and the server's timestamp of it. A
@@ -100,4 +102,6 @@ public enum InvitationKind: String, Sendable {
     case device
     /// One item, for another person.
     case item
+    /// A person, for a shared vault (architecture §17).
+    case share
 }

@@ -39,11 +39,15 @@ struct DeviceInviteCommand: AsyncParsableCommand {
 /// The inviting side's run: wait for a claim, answer it with what `decide` gives (nil declines),
 /// remove the rendezvous; the leftover record in `meta` goes with it.
 enum InvitationPrompt {
-    static func serve(_ host: InvitationHost, database: VaultDatabase,
-                      decide: (InvitationHost.Claim) throws -> Data?) async throws {
+    ///
+    /// `prepare` reads what else the claimant sends before the question (a `share` claimant's
+    /// card); `decide` may take its time (a `share` answer is written to the roster first).
+    static func serve<Prepared>(_ host: InvitationHost, database: VaultDatabase,
+                                prepare: (InvitationHost.Claim) async throws -> (InvitationHost.Claim, Prepared),
+                                decide: (InvitationHost.Claim, Prepared) async throws -> Data?) async throws {
         do {
-            let claim = try await AccountOptions.mapped { try await host.waitForClaim() }
-            let payload = try decide(claim)
+            let (claim, prepared) = try await AccountOptions.mapped { try await prepare(try await host.waitForClaim()) }
+            let payload = try await decide(claim, prepared)
             try await AccountOptions.mapped { try await host.answer(claim, allowing: payload) }
             try await AccountOptions.mapped { try await host.close() }
             try InvitationLeftover.forget(in: database)
@@ -57,6 +61,11 @@ enum InvitationPrompt {
             try? InvitationLeftover.forget(in: database)
             throw error
         }
+    }
+
+    static func serve(_ host: InvitationHost, database: VaultDatabase,
+                      decide: (InvitationHost.Claim) throws -> Data?) async throws {
+        try await serve(host, database: database, prepare: { ($0, ()) }, decide: { claim, _ in try decide(claim) })
     }
 
     /// Asks whether `claim` may have what it `wants`: the number first, then the name as a

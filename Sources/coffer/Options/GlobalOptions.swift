@@ -1,17 +1,26 @@
 import ArgumentParser
 import CofferAgent
 import CofferCore
+import CofferSync
 import Foundation
 
 /// Options every command accepts: which vault, and where the passphrase comes from.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: "The vault file (default: $COFFER_VAULT, else $XDG_DATA_HOME/coffer/vault.db).")
+    @Option(name: .long, help: "The vault file (default: $COFFER_VAULT, else $XDG_DATA_HOME/coffer/vault.db), or a shared vault's name.")
     var vault: String?
 
     @Option(name: .long, help: "Read the passphrase from the first line of this file.")
     var passphraseFile: String?
 
-    var vaultPath: String { vault ?? Self.defaultVaultPath }
+    /// `--vault` as given, or a shared vault's name (`--vault NAME`: `NAME.db` beside the personal
+    /// vault, architecture §17) when it is a bare name and no file of that name is here.
+    var vaultPath: String {
+        guard let vault else { return Self.defaultVaultPath }
+        if SharedVaultName.isValid(vault), !FileManager.default.fileExists(atPath: vault) {
+            return SharedVaultName.path(of: vault, besidePersonalVault: Self.defaultVaultPath)
+        }
+        return vault
+    }
 
     static var defaultVaultPath: String {
         let environment = ProcessInfo.processInfo.environment

@@ -41,6 +41,7 @@ enum ExitStatus {
         case let error as AgentFailure: return code(for: error.kind)
         case let error as AgentStartFailure: return error.exitCode
         case let error as SyncFailure: return code(for: error.name)
+        case let error as RosterRefusal: return code(for: error.errorName)
         case is InvitationError, is InvitationCode.Problem: return invite
         case is ValidationError, is UsageError: return usage
         default: return failure

@@ -1,0 +1,99 @@
+import CofferCore
+import Foundation
+
+/// A shared vault's roster on the server (architecture §17): read whole and verified, or
+/// appended to one entry at a time.
+public enum SharedRoster {
+    /// Every entry the server holds, in the order of their records' positions.
+    ///
+    /// - Throws: `RosterRefusal.malformed` for a record that is not an entry, or a gap or an entry
+    ///   whose record id is not its sequence number; a `KintoError` from the server.
+    public static func served(by client: KintoClient, vault: String) async throws -> [RosterEntry] {
+        guard case .changes(let records, _) = try await client.listChanges(named: RosterRecord.collection, since: nil, pageSize: nil)
+        else { return [] }
+        guard records.count <= RosterChain.entryLimit else {
+            throw RosterRefusal(vault: vault, reason: .malformed("it has more than \(RosterChain.entryLimit) entries."))
+        }
+        var byPosition: [Int: RosterEntry] = [:]
+        for data in records {
+            let id = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["id"] as? String
+            guard let id, let position = RosterRecord.position(ofID: id) else {
+                throw RosterRefusal(vault: vault, reason: .malformed("a record's id is not a position."))
+            }
+            let record: RosterRecord
+            do {
+                record = try RosterRecord(json: data)
+            } catch {
+                throw RosterRefusal(vault: vault, reason: .malformed("record \(id): \(error)"))
+            }
+            guard record.entry.sequence == UInt64(position) else {
+                throw RosterRefusal(vault: vault, reason: .malformed("record \(id) holds entry \(record.entry.sequence)."))
+            }
+            byPosition[position] = record.entry
+        }
+        return try (0..<byPosition.count).map { position in
+            guard let entry = byPosition[position] else {
+                throw RosterRefusal(vault: vault, reason: .malformed("entry \(position) is missing."))
+            }
+            return entry
+        }
+    }
+
+    /// The state `served` leads to, if it verifies from entry 0 for `vaultID` and continues the
+    /// chain this device verified before (`stored`; empty the first time).
+    public static func verify(_ served: [RosterEntry], vaultID: SharedVaultID, continuing stored: [RosterEntry],
+                              vault: String) throws -> RosterState {
+        let state: RosterState
+        switch RosterChain.verify(entries: served, vaultID: vaultID) {
+        case .success(let verified): state = verified
+        case .failure(let problem): throw RosterRefusal(vault: vault, reason: .invalid(problem))
+        }
+        if let last = stored.last {
+            let continuity = RosterHead(position: stored.count - 1, hash: last.hash).continuity(of: served)
+            guard continuity == .continues else { throw RosterRefusal(vault: vault, reason: .discontinued(continuity)) }
+        }
+        return state
+    }
+
+    /// Writes `entry` as the record of its position, once: `false` when another member's entry
+    /// took the position first (read the roster again and make the entry anew).
+    public static func append(_ entry: RosterEntry, with client: KintoClient) async throws -> Bool {
+        // The record `RosterRecord.json` describes.
+        let written = try await client.putRecord(in: RosterRecord.collection, id: RosterRecord.id(position: Int(entry.sequence)),
+                                                 data: ["entry": entry.encoded.base64EncodedString()], onlyIfNew: true)
+        return written != nil
+    }
+
+    /// Writes the epoch key sealed to `person` (`seals/EPOCH-PERSONID`, once).
+    public static func writeSeal(_ epochKey: SecureBuffer, epoch: UInt64, to person: Person, in vaultID: SharedVaultID,
+                                 with client: KintoClient) async throws {
+        let sealed = try EpochSeal.seal(epochKey, epoch: epoch, to: person, in: vaultID)
+        _ = try await client.putRecord(in: EpochSeal.collection, id: EpochSeal.id(epoch: epoch, personID: person.id),
+                                       data: ["seal": sealed.base64EncodedString()], onlyIfNew: true)
+    }
+
+    /// The key of `state`'s epoch sealed to the person of `keys`, checked against the roster's
+    /// commitment, or nil when the server holds no seal for them.
+    public static func openSeal(for state: RosterState, with keys: PersonKeys, client: KintoClient, vault: String) async throws -> SecureBuffer? {
+        guard let record = try await client.record(in: EpochSeal.collection, id: EpochSeal.id(epoch: state.epoch, personID: keys.id)),
+              let text = record.fields["seal"], text.utf8.count <= 256 else { return nil }
+        guard let sealed = Data(base64Encoded: text) else { throw EpochSeal.Problem.unreadable }
+        let key = try EpochSeal.open(sealed, epoch: state.epoch, in: state.vaultID, with: keys)
+        guard EpochCommitment.matches(state.epochCommitment, epoch: state.epoch, key: key) else {
+            throw RosterRefusal(vault: vault, reason: .malformed("the key sealed to you is not the one the roster committed to."))
+        }
+        return key
+    }
+
+    /// Adds `account` to the bucket's members' group, reading the group again when another
+    /// member changed it meanwhile.
+    public static func admit(account: String, with client: KintoClient) async throws {
+        for _ in 0..<10 {
+            let (principals, lastModified) = try await client.members()
+            let principal = "account:\(account)"
+            if principals.contains(principal) { return }
+            if try await client.setMembers(principals + [principal], ifUnchangedSince: lastModified) { return }
+        }
+        throw KintoError.network(message: "The members' group kept changing; try again.")
+    }
+}

@@ -1,0 +1,188 @@
+import ArgumentParser
+import CofferCore
+import CofferSync
+import Foundation
+
+/// `coffer share …`: vaults kept by several people, each with their own passphrase and account
+/// (architecture §17).
+struct ShareCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "share", abstract: "Create a vault shared with other people, invite them, join one, list its members.",
+        subcommands: [Create.self, Invite.self, Join.self, Members.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create NAME.db beside your personal vault: a vault you can share, synced with your account.")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The shared vault's name (letters, digits, - and _); `--vault NAME` opens it.") var name: String
+        @Option(name: .customLong("as"), help: "Your name, as the other members see it.") var person: String = ShareCommand.defaultPersonName
+
+        func run() async throws {
+            guard SharedVaultName.isValid(name) else {
+                throw UsageError("A shared vault's name is 1 to \(SharedVaultName.limit) letters, digits, - or _.")
+            }
+            let member = try ShareMember.personal(global)
+            let path = SharedVaultName.path(of: name, besidePersonalVault: global.vaultPath)
+            if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
+            let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
+            let (keys, kdf) = try member.vault.passphraseKeys(passphrase)
+            let person = PersonKeys()
+            let epochKey = SecureBuffer.random(count: EpochCommitment.keyLength)
+            let vaultID = SharedVaultID.random()
+            let entry: RosterEntry
+            do {
+                entry = try RosterChain.creation(of: vaultID, name: self.person, account: member.account.user, by: person, epochKey: epochKey)
+            } catch let problem as Person.Problem {
+                throw UsageError(problem.description)
+            }
+            let client = member.client(bucket: vaultID.bucket)
+            do {
+                try await AccountOptions.mapped {
+                    try await client.createSharedBucket(collections: ShareMember.collections, member: member.account.user)
+                }
+            } catch let failure as SyncFailure where failure.name == .syncAuth {
+                throw SyncFailure(name: .syncAuth, description: "The server at \(member.account.server.absoluteString) lets no account create a bucket: "
+                                  + "its .ini needs `kinto.bucket_create_principals = system.Authenticated`.")
+            }
+            try await AccountOptions.mapped {
+                guard try await SharedRoster.append(entry, with: client) else { throw KintoError.network(message: "The new vault's roster was taken on the server.") }
+                try await SharedRoster.writeSeal(epochKey, epoch: 1, to: try person.person(name: self.person, account: member.account.user),
+                                                 in: vaultID, with: client)
+            }
+            let secrets = MemberSecrets(epoch: 1, epochKey: epochKey, person: person)
+            let vault = try Vault.create(at: path, passphrase: epochKey, kdf: ShareMember.keystoreKDF(),
+                                         deviceName: try member.vault.database.meta(.deviceName) ?? Vault.defaultDeviceName,
+                                         meta: try ShareMember.meta(account: member.account, vaultID: vaultID, name: name, secrets: secrets,
+                                                                    keys: keys, kdf: kdf, roster: [entry]))
+            try await ShareMember.sync(vault)
+            Terminal.write("""
+                Created the shared vault \u{201C}\(name)\u{201D} (\(path)); you are its only member.
+                Invite someone:  coffer --vault \(name) share invite
+
+                """)
+        }
+    }
+
+    struct Invite: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a one-time code that lets another person join this shared vault (with `--vault NAME`).")
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: ArgumentHelp("Seconds the code stays valid.", visibility: .hidden))
+        var validSeconds: Double = InvitationHost.lifetime
+
+        func run() async throws {
+            let member = try ShareMember.shared(global)
+            let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
+            guard let secrets = try member.vault.memberSecrets(passphrase: passphrase) else { throw CoreError.wrongPassphrase }
+            let host = try await AccountOptions.mapped {
+                try await InvitationHost.open(server: member.account.server, kind: .share, lifetime: validSeconds,
+                                              rememberingIn: member.vault.database)
+            }
+            Terminal.write("""
+                Invitation code: \(host.code)   (valid \(Int(validSeconds / 60)) min, once)
+                The other person runs, on their own vault (same server):  coffer share join --code \(host.code)
+                Waiting for them…
+
+                """)
+            try await InvitationPrompt.serve(host, database: member.vault.database, prepare: { claim in
+                let (card, withCard) = try await host.person(of: claim)
+                return (withCard, try ShareInvitation.person(fromCard: card))
+            }, decide: { claim, person in
+                let shown = "\u{201C}\(TerminalText.name(person.name))\u{201D} (account \(TerminalText.name(person.account)))"
+                guard try InvitationPrompt.confirm("\(claim.agreement.confirmation) · \(shown) wants to join \u{201C}\(member.name)\u{201D} · allow? [y/N] ")
+                else { return nil }
+                return try await member.add(person, with: secrets).json
+            })
+        }
+    }
+
+    struct Join: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Join a shared vault with a code from `coffer share invite`: makes NAME.db beside your personal vault.")
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "The code, e.g. K7Q4-M2XP-9RT.") var code: String
+        @Option(help: "Your name, as the other members see it.") var name: String = ShareCommand.defaultPersonName
+
+        func run() async throws {
+            let code = try InvitationCode(parsing: code)
+            let member = try ShareMember.personal(global)
+            let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
+            let (keys, kdf) = try member.vault.passphraseKeys(passphrase)
+            let person = PersonKeys()
+            let card: Person
+            do {
+                card = try person.person(name: name, account: member.account.user)
+            } catch {
+                throw UsageError(error.description)
+            }
+            let claimed = try await AccountOptions.mapped {
+                try await InvitationGuest.claim(server: member.account.server, code: code, kind: .share, name: name)
+            }
+            let guest = try await AccountOptions.mapped { try await claimed.sendingPerson(ShareInvitation.card(for: card)) }
+            let grant = try ShareInvitation.Grant(json: try await InvitationPrompt.acceptAnswer(
+                of: guest, asking: "does the inviting screen show this number?"))
+            let path = SharedVaultName.path(of: grant.name, besidePersonalVault: global.vaultPath)
+            if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
+            let client = member.client(bucket: grant.vaultID.bucket)
+            let (roster, epochKey) = try await member.admission(to: grant, as: person, client: client)
+            let keystore = try await AccountOptions.mapped { try await ShareMember.keystore(client, name: grant.name) }
+            let secrets = MemberSecrets(epoch: roster.state.epoch, epochKey: epochKey, person: person)
+            let vault = try Vault.join(at: path, keystore: keystore, passphrase: epochKey,
+                                       deviceName: try member.vault.database.meta(.deviceName) ?? Vault.defaultDeviceName,
+                                       meta: try ShareMember.meta(account: member.account, vaultID: grant.vaultID, name: grant.name,
+                                                                  secrets: secrets, keys: keys, kdf: kdf, roster: roster.entries))
+            try await ShareMember.sync(vault)
+            Terminal.write("Joined the shared vault \u{201C}\(grant.name)\u{201D}: \(path) holds \(try vault.database.status().items) item(s); "
+                           + "`--vault \(grant.name)` opens it.\n")
+        }
+    }
+
+    struct Members: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the members of a shared vault (with `--vault NAME`), as its roster says.")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let member = try ShareMember.shared(global)
+            // The roster as the server has it now, verified; the stored one when the server cannot be reached.
+            let entries: [RosterEntry]
+            do {
+                entries = try await member.refreshRoster()
+            } catch let error as KintoError {
+                Terminal.write("\(error.userMessage) The members below are as this device last verified them.\n")
+                entries = try member.vault.verifiedRoster()
+            }
+            let state = try SharedRoster.verify(entries, vaultID: member.vaultID, continuing: [], vault: member.name)
+            let you = try member.vault.database.meta(.sharePerson)
+            let members = state.members.values.sorted { ($0.addedAt, $0.person.id) < ($1.addedAt, $1.person.id) }
+            func name(_ id: String) -> String { state.members[id]?.person.name ?? id }
+            if output.json {
+                let objects: [[String: Any]] = members.map { member in
+                    ["id": member.person.id, "name": member.person.name, "account": member.person.account,
+                     "added_by": member.addedBy, "added_at": member.addedAt, "you": member.person.id == you]
+                }
+                let data = try JSONSerialization.data(withJSONObject: ["vault": member.name, "epoch": state.epoch, "members": objects],
+                                                      options: [.sortedKeys])
+                Output.line(String(decoding: data, as: UTF8.self))
+                return
+            }
+            Output.line("\(TerminalText.name(member.name)) · epoch \(state.epoch) · \(members.count) member(s)")
+            for listed in members {
+                let mark = listed.person.id == you ? "★" : " "
+                let invitedBy = listed.addedBy == listed.person.id ? "created the vault" : "added by \(TerminalText.name(name(listed.addedBy)))"
+                Output.line("\(mark) \(TerminalText.name(listed.person.name))  account \(TerminalText.name(listed.person.account))  "
+                      + "\(invitedBy) (roster entry \(listed.addedAt))  id \(listed.person.id.prefix(8))")
+            }
+        }
+    }
+
+    /// The person's name when none is given: the login name, else the host's.
+    static var defaultPersonName: String {
+        let user = ProcessInfo.processInfo.environment["USER"] ?? ""
+        return user.isEmpty ? Vault.defaultDeviceName : user
+    }
+}

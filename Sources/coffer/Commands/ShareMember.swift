@@ -1,0 +1,125 @@
+import CofferCore
+import CofferSync
+import Foundation
+
+/// A person's side of the `share` commands: their vault (personal, or their copy of a shared
+/// one), its account, and the steps on the shared bucket (architecture §17).
+struct ShareMember {
+    let vault: Vault
+    let account: SyncAccount
+
+    /// The collections of a shared bucket: Kinto makes them on the first write only in `default`.
+    static let collections = [CollectionName.items.rawValue, CollectionName.keystores.rawValue, "attachments",
+                              RosterRecord.collection, EpochSeal.collection]
+
+    /// The personal vault `share create` and `share join` run on: it needs a sync account.
+    static func personal(_ global: GlobalOptions) throws -> ShareMember {
+        let vault = try Vault.open(at: global.vaultPath)
+        guard vault.sharedVaultID == nil else {
+            throw UsageError("\(global.vaultPath) is a shared vault; run this on your personal vault.")
+        }
+        guard let account = try SyncAccount.load(from: vault.database) else {
+            throw UsageError("A shared vault syncs with your account: set one with `coffer account signup` first.")
+        }
+        return ShareMember(vault: vault, account: account)
+    }
+
+    /// The shared vault `--vault NAME` names.
+    static func shared(_ global: GlobalOptions) throws -> ShareMember {
+        let vault = try Vault.open(at: global.vaultPath)
+        guard vault.sharedVaultID != nil, let account = try SyncAccount.load(from: vault.database) else {
+            throw UsageError("\(global.vaultPath) is not a shared vault: name one with --vault NAME.")
+        }
+        return ShareMember(vault: vault, account: account)
+    }
+
+    var vaultID: SharedVaultID { vault.sharedVaultID! }
+    var name: String { (try? vault.database.meta(.shareName)).flatMap { $0 } ?? vaultID.bucket }
+
+    func client(bucket: String) -> KintoClient {
+        KintoClient(server: account.server, credentials: account.credentials, bucket: bucket)
+    }
+
+    /// The shared keystore is opened with the epoch key, 256 random bits: the floor's stretching
+    /// adds nothing to it but keeps one rule for every keystore (`KDFParameters.checkStrength`).
+    static func keystoreKDF() -> KDFParameters {
+        KDFParameters.fresh(memory: KDFParameters.minimumMemory, iterations: KDFParameters.minimumIterations)
+    }
+
+    /// What a member's copy keeps in `meta` from its first transaction on.
+    static func meta(account: SyncAccount, vaultID: SharedVaultID, name: String, secrets: MemberSecrets,
+                     keys: PassphraseKeys, kdf: KDFParameters, roster: [RosterEntry]) throws -> [MetaKey: String] {
+        account.meta.merging([
+            .shareVault: vaultID.bucket, .shareName: name, .sharePerson: secrets.person.id,
+            .shareMember: try secrets.sealed(under: keys, kdf: kdf, vaultID: vaultID), .rosterEntries: Vault.rosterMeta(roster),
+        ]) { $1 }
+    }
+
+    /// The first sync of a new copy; its outcome said as `coffer sync` says it.
+    static func sync(_ vault: Vault) async throws {
+        guard let engine = try SyncEngine.forAccount(of: vault) else { return }
+        try SyncOutcomePrinter.finish(await engine.sync(progress: SyncProgressPrinter.make()))
+    }
+
+    /// The roster as the server serves it, verified to continue the stored one, and stored.
+    func refreshRoster() async throws -> [RosterEntry] {
+        let served = try await SharedRoster.served(by: client(bucket: vaultID.bucket), vault: name)
+        _ = try SharedRoster.verify(served, vaultID: vaultID, continuing: try vault.verifiedRoster(), vault: name)
+        try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(served))
+        return served
+    }
+
+    /// Makes `person` a member: the `add` entry appended to the roster (made again if another
+    /// member's entry took its place), the epoch key sealed to them, their account put in the
+    /// bucket's group. The grant the invitation's answer carries.
+    func add(_ person: Person, with secrets: MemberSecrets) async throws -> ShareInvitation.Grant {
+        let client = client(bucket: vaultID.bucket)
+        for _ in 0..<5 {
+            let entries = try await AccountOptions.mapped { try await refreshRoster() }
+            let state = try SharedRoster.verify(entries, vaultID: vaultID, continuing: [], vault: name)
+            guard state.epoch == secrets.epoch, EpochCommitment.matches(state.epochCommitment, epoch: state.epoch, key: secrets.epochKey)
+            else { throw UsageError("The vault's key changed since this device last had it: run `coffer --vault \(name) sync`, then invite again.") }
+            let entry: RosterEntry
+            do {
+                entry = try RosterChain.entry(appending: .add(person), to: state, by: secrets.person, epochKey: secrets.epochKey)
+            } catch let problem as RosterProblem {
+                throw UsageError("\(TerminalText.name(person.name)) cannot be added: \(problem)")
+            }
+            guard try await AccountOptions.mapped({ try await SharedRoster.append(entry, with: client) }) else { continue }
+            try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(entries + [entry]))
+            try await AccountOptions.mapped {
+                try await SharedRoster.writeSeal(secrets.epochKey, epoch: state.epoch, to: person, in: vaultID, with: client)
+                try await SharedRoster.admit(account: person.account, with: client)
+            }
+            return ShareInvitation.Grant(vaultID: vaultID, name: name, head: RosterHead(position: Int(entry.sequence), hash: entry.hash))
+        }
+        throw UsageError("Other members kept changing the roster; invite again.")
+    }
+
+    /// After the grant: the roster verified from entry 0, holding the entry that added this
+    /// person at the grant's position, and the epoch key sealed to them, checked against it.
+    func admission(to grant: ShareInvitation.Grant, as keys: PersonKeys, client: KintoClient) async throws
+        -> (roster: (entries: [RosterEntry], state: RosterState), epochKey: SecureBuffer) {
+        let served = try await AccountOptions.mapped { try await SharedRoster.served(by: client, vault: grant.name) }
+        let state = try SharedRoster.verify(served, vaultID: grant.vaultID, continuing: [], vault: grant.name)
+        let continuity = grant.head.continuity(of: served)
+        guard continuity == .continues else { throw RosterRefusal(vault: grant.name, reason: .discontinued(continuity)) }
+        guard state.members[keys.id] != nil else { throw RosterRefusal(vault: grant.name, reason: .removed) }
+        guard let epochKey = try await AccountOptions.mapped({
+            try await SharedRoster.openSeal(for: state, with: keys, client: client, vault: grant.name)
+        }) else {
+            throw RosterRefusal(vault: grant.name, reason: .malformed("no key of the current epoch is sealed to you."))
+        }
+        return ((served, state), epochKey)
+    }
+
+    /// The shared vault's keystore on the server.
+    static func keystore(_ client: KintoClient, name: String) async throws -> KeystoreRecord {
+        let changes = try await client.fetchChanges(collection: .keystores, since: nil)
+        guard case .changes(let records, _) = changes, let first = records.first,
+              let keystore = try? JSONDecoder().decode(KeystoreRecord.self, from: first), !keystore.isDeleted else {
+            throw KintoError.network(message: "The shared vault \u{201C}\(name)\u{201D} has no keystore on the server yet.")
+        }
+        return keystore
+    }
+}

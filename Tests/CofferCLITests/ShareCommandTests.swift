@@ -1,0 +1,236 @@
+import CofferCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import XCTest
+
+/// Shared vaults (issue 31, architecture §17) with the built binary and the real Kinto: people,
+/// each with their own passphrase, account and personal vault, creating, inviting, joining and
+/// syncing one vault; a server (or a member writing around the client) that rolls the roster back
+/// or forges an entry is refused by every device.
+final class ShareCommandTests: XCTestCase {
+    private var server: URL!
+    private var people: [Member] = []
+
+    override func setUpWithError() throws {
+        server = try SyncCommandServer.require()
+    }
+
+    override func tearDown() {
+        for person in people { person.vault.destroy() }
+        super.tearDown()
+    }
+
+    /// Someone with a personal vault and their own account on the server.
+    struct Member {
+        let name: String
+        let vault: TestVault
+        let account: (user: String, password: String)
+
+        /// Their copy of the shared vault `name`: `NAME.db` beside the personal vault.
+        func sharedPath(_ name: String) -> String { vault.directory.appendingPathComponent("\(name).db").path }
+
+        /// `coffer --vault NAME.db --passphrase-file … ARGUMENTS`: the personal passphrase opens it.
+        func inShared(_ name: String, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> CofferResult {
+            try CofferProcess.run(["--vault", sharedPath(name), "--passphrase-file", vault.passphraseFile] + arguments,
+                                  home: vault.root, file: file, line: line)
+        }
+
+        func titles(in name: String, file: StaticString = #filePath, line: UInt = #line) throws -> Set<String> {
+            let listed = try inShared(name, ["list", "--json"], file: file, line: line)
+            assertOK(listed, file: file, line: line)
+            let items = try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]] ?? []
+            return Set(items.compactMap { $0["title"] as? String })
+        }
+    }
+
+    private func person(_ name: String) throws -> Member {
+        let vault = try TestVault.make()
+        let account = (user: "share-\(name.lowercased())-\(UUID().uuidString.lowercased().prefix(8))", password: "canary-account-\(UUID().uuidString)")
+        let passwordFile = try vault.writeWorkFile("account-password", account.password + "\n")
+        assertOK(try vault.run(["account", "signup", "--server", server.absoluteString, "--user", account.user,
+                                "--password-file", passwordFile], unlock: false))
+        let person = Member(name: name, vault: vault, account: account)
+        people.append(person)
+        return person
+    }
+
+    /// `inviter` invites `guest` to `shared`; both compare the number and say yes.
+    private func invite(_ guest: Member, to shared: String, by inviter: Member) throws -> (host: CofferResult, joined: CofferResult) {
+        let host = try RunningCoffer(["--vault", inviter.sharedPath(shared), "--passphrase-file", inviter.vault.passphraseFile,
+                                      "share", "invite"], home: inviter.vault.root)
+        host.waitFor("Waiting for them")
+        let code = try XCTUnwrap(host.err.range(of: #"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{3}"#, options: .regularExpression)
+            .map { String(host.err[$0]) }, "no code in: \(host.err)")
+        let joining = try RunningCoffer(["--vault", guest.vault.path, "--passphrase-file", guest.vault.passphraseFile,
+                                         "share", "join", "--code", code, "--name", guest.name], home: guest.vault.root)
+        host.waitFor("wants to join")
+        joining.waitFor("does the inviting screen show this number?")
+        let asked = host.err.range(of: #"\d{4}-\d{2} · “"#, options: .regularExpression).map { String(host.err[$0].prefix(7)) }
+        let shown = joining.err.range(of: #"\d{4}-\d{2} · does"#, options: .regularExpression).map { String(joining.err[$0].prefix(7)) }
+        XCTAssertNotNil(asked, host.err)
+        XCTAssertEqual(asked, shown, "both sides show the same number")
+        XCTAssertTrue(host.err.contains("“\(guest.name)” (account \(guest.account.user)) wants to join “\(shared)”"), host.err)
+        host.answer("y")
+        joining.answer("y")
+        return (host.finish(), joining.finish())
+    }
+
+    private func bucketStatus(_ bucket: String, path: String = "", as account: (user: String, password: String)) throws -> Int {
+        let url = server.appendingPathComponent("buckets/\(bucket)\(path)")
+        return try SyncCommandServer.send(URLRequest(url: url), account: account).1
+    }
+
+    /// A value of the vault file's `meta` table (read with Python's sqlite3, beside any coffer process).
+    private static func meta(_ path: String, _ key: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sqlite3,sys; r=sqlite3.connect(sys.argv[1]).execute('select value from meta where key=?',(sys.argv[2],)).fetchone(); print(r[0] if r else '')", path, key]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try? process.run()
+        process.waitUntilExit()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? nil : text
+    }
+
+    // MARK: Tests
+
+    func testThreePeopleShareAVaultEachWithTheirOwnPassphraseAndAccount() throws {
+        let ann = try person("Ann")
+        let bob = try person("Bob")
+        let cat = try person("Cat")
+        _ = try ann.vault.add("Ann's private", ["--password", "canary-private-password"])
+        let created = try ann.vault.run(["share", "create", "family", "--as", "Ann"])
+        assertOK(created)
+        XCTAssertTrue(created.err.contains("Created the shared vault “family”"), created.summary)
+        assertOK(try ann.inShared("family", ["add", "--title", "Netflix", "--username", "ann@example.com", "--password", "canary-netflix-1"]))
+        assertOK(try ann.inShared("family", ["sync"]))
+
+        let (host, joined) = try invite(bob, to: "family", by: ann)
+        assertOK(host)
+        assertOK(joined)
+        XCTAssertTrue(joined.err.contains("Joined the shared vault “family”"), joined.summary)
+        XCTAssertEqual(try bob.titles(in: "family"), ["Netflix"], "the shared vault's items, and nothing of Ann's personal vault")
+        XCTAssertFalse(try bob.vault.list().contains { $0["title"] as? String == "Netflix" }, "Bob's personal vault stays his own")
+
+        // Bob edits and adds; Ann sees both after a sync, per-field as in a personal vault.
+        assertOK(try bob.inShared("family", ["edit", "Netflix", "--password", "canary-netflix-2"]))
+        assertOK(try bob.inShared("family", ["add", "--title", "Wifi", "--password", "canary-wifi"]))
+        assertOK(try bob.inShared("family", ["sync"]))
+        assertOK(try ann.inShared("family", ["sync"]))
+        XCTAssertEqual(try ann.titles(in: "family"), ["Netflix", "Wifi"])
+        let password = try ann.inShared("family", ["show", "Netflix", "--field", "password"])
+        XCTAssertEqual(password.out.trimmingCharacters(in: .newlines), "canary-netflix-2")
+
+        // Bob invites Cat: any member may.
+        let (_, catJoined) = try invite(cat, to: "family", by: bob)
+        assertOK(catJoined)
+        XCTAssertEqual(try cat.titles(in: "family"), ["Netflix", "Wifi"])
+        let members = try cat.inShared("family", ["share", "members", "--json"])
+        assertOK(members)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(members.out.utf8)) as? [String: Any])
+        let listed = try XCTUnwrap(object["members"] as? [[String: Any]])
+        XCTAssertEqual(listed.compactMap { $0["name"] as? String }, ["Ann", "Bob", "Cat"])
+        XCTAssertEqual(listed.compactMap { $0["account"] as? String }, [ann.account.user, bob.account.user, cat.account.user])
+        XCTAssertEqual(listed.filter { $0["you"] as? Bool == true }.compactMap { $0["name"] as? String }, ["Cat"])
+        let addedBy = Dictionary(uniqueKeysWithValues: listed.map { ($0["name"] as? String ?? "", $0["added_by"] as? String ?? "") })
+        let ids = Dictionary(uniqueKeysWithValues: listed.map { ($0["name"] as? String ?? "", $0["id"] as? String ?? "") })
+        XCTAssertEqual(addedBy["Cat"], ids["Bob"], "the roster says who invited whom")
+        XCTAssertEqual(addedBy["Bob"], ids["Ann"])
+
+        // Cat's edit reaches Ann and Bob.
+        assertOK(try cat.inShared("family", ["add", "--title", "Alarm", "--password", "canary-alarm"]))
+        assertOK(try cat.inShared("family", ["sync"]))
+        for member in [ann, bob] {
+            assertOK(try member.inShared("family", ["sync"]))
+            XCTAssertEqual(try member.titles(in: "family"), ["Alarm", "Netflix", "Wifi"], member.name)
+        }
+
+        // Each person's own passphrase opens their copy; another's does not.
+        let wrong = try CofferProcess.run(["--vault", bob.sharedPath("family"), "--passphrase-file", ann.vault.passphraseFile, "list"],
+                                          home: bob.vault.root)
+        assertExit(wrong, 3)
+
+        // The server holds ciphertext only, and keeps strangers out of the bucket.
+        let bucket = try XCTUnwrap(Self.meta(ann.sharedPath("family"), "share_vault"))
+        XCTAssertTrue(bucket.hasPrefix("share-"), bucket)
+        let (body, status) = try SyncCommandServer.send(
+            URLRequest(url: server.appendingPathComponent("buckets/\(bucket)/collections/items/records")), account: bob.account)
+        XCTAssertEqual(status, 200)
+        let onServer = String(decoding: body, as: UTF8.self)
+        for canary in ["Netflix", "canary-netflix-2", "canary-wifi", "ann@example.com", ann.vault.passphrase, "canary-private-password"] {
+            XCTAssertFalse(onServer.contains(canary), "\(canary) on the server")
+        }
+        let stranger = try person("Dan")
+        XCTAssertEqual(try bucketStatus(bucket, path: "/collections/items/records", as: stranger.account), 403)
+        XCTAssertEqual(try bucketStatus(bucket, path: "/collections/roster/records", as: stranger.account), 403)
+    }
+
+    /// What a server can do to the roster — serve it rolled back, or append an entry signed by
+    /// someone the chain never added — every device refuses, says so, and changes nothing.
+    /// A member's own credentials stand in for the server here: they can write the bucket too.
+    func testARolledBackOrForgedRosterIsRefusedAndChangesNothing() throws {
+        let ann = try person("Ann")
+        let bob = try person("Bob")
+        assertOK(try ann.vault.run(["share", "create", "home", "--as", "Ann"]))
+        let (_, joined) = try invite(bob, to: "home", by: ann)
+        assertOK(joined)
+        assertOK(try ann.inShared("home", ["add", "--title", "Door", "--password", "canary-door"]))
+        assertOK(try ann.inShared("home", ["sync"]))
+        let bucket = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "share_vault"))
+        let vaultID = try XCTUnwrap(SharedVaultID(bucket: bucket))
+        let rosterURL = server.appendingPathComponent("buckets/\(bucket)/collections/roster/records")
+
+        // A forged entry: "Eve" adds herself, signed by a key no entry ever added.
+        let entries = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "roster_entries")).split(separator: "\n")
+            .map { try RosterEntry(encoded: XCTUnwrap(Data(base64Encoded: String($0)))) }
+        XCTAssertEqual(entries.count, 2)
+        let eve = PersonKeys()
+        let forged = try RosterEntry(vaultID: vaultID, sequence: 2, previous: entries[1].hash,
+                                     change: .add(try eve.person(name: "Eve", account: "eve")),
+                                     epoch: entries[1].epoch, epochCommitment: entries[1].epochCommitment, signedBy: eve)
+        var put = URLRequest(url: rosterURL.appendingPathComponent(RosterRecord.id(position: 2)))
+        put.httpMethod = "PUT"
+        put.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        put.httpBody = try JSONSerialization.data(withJSONObject: ["data": ["entry": forged.encoded.base64EncodedString()]])
+        XCTAssertEqual(try SyncCommandServer.send(put, account: bob.account).1, 201)
+        for member in [ann, bob] {
+            let refused = try member.inShared("home", ["sync"])
+            assertExit(refused, 11)
+            XCTAssertTrue(refused.err.contains("roster of “home” is refused"), refused.summary)
+            XCTAssertTrue(refused.err.contains("Roster entry 2"), refused.summary)
+            let members = try member.inShared("home", ["share", "members", "--json"])
+            XCTAssertFalse(members.out.contains("Eve"), "a forged member is listed: \(members.out)")
+        }
+        var delete = URLRequest(url: rosterURL.appendingPathComponent(RosterRecord.id(position: 2)))
+        delete.httpMethod = "DELETE"
+        XCTAssertEqual(try SyncCommandServer.send(delete, account: bob.account).1, 200)
+        assertOK(try ann.inShared("home", ["sync"]))
+
+        // Rolled back: the entry that added Bob removed, as a server restored from an old backup would serve it.
+        var rollback = URLRequest(url: rosterURL.appendingPathComponent(RosterRecord.id(position: 1)))
+        rollback.httpMethod = "DELETE"
+        XCTAssertEqual(try SyncCommandServer.send(rollback, account: bob.account).1, 200)
+        let refused = try ann.inShared("home", ["sync"])
+        assertExit(refused, 11)
+        XCTAssertTrue(refused.err.contains("rolled back"), refused.summary)
+        XCTAssertEqual(try ann.titles(in: "home"), ["Door"], "nothing of the vault was lost")
+    }
+
+    func testCreatingNeedsASyncAccountAndAValidName() throws {
+        let loner = try TestVault.make()
+        defer { loner.destroy() }
+        assertError(try loner.run(["share", "create", "family"]), 2, mentions: ["account"])
+        let ann = try person("Ann")
+        assertError(try ann.vault.run(["share", "create", "../evil"]), 2, mentions: ["name"])
+        assertExit(try ann.vault.run(["share", "create", "x", "--as", "Ann"]), 0)
+        assertError(try ann.vault.run(["share", "create", "x", "--as", "Ann"]), 1, mentions: ["exists"])
+        // `--vault NAME` finds it beside the personal vault ($COFFER_VAULT).
+        let byName = try CofferProcess.run(["--vault", "x", "--passphrase-file", ann.vault.passphraseFile, "share", "members"],
+                                           home: ann.vault.root, environment: ["COFFER_VAULT": ann.vault.path])
+        assertOK(byName)
+        XCTAssertTrue(byName.out.contains("★ Ann"), byName.summary)
+    }
+}
