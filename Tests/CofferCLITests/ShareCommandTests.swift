@@ -78,8 +78,13 @@ final class ShareCommandTests: XCTestCase {
     }
 
     private func bucketStatus(_ bucket: String, path: String = "", as account: (user: String, password: String)) throws -> Int {
+        try bucketAnswer(bucket, path: path, as: account).status
+    }
+
+    private func bucketAnswer(_ bucket: String, path: String = "", as account: (user: String, password: String)) throws -> (status: Int, body: String) {
         let url = server.appendingPathComponent("buckets/\(bucket)\(path)")
-        return try SyncCommandServer.send(URLRequest(url: url), account: account).1
+        let (body, status) = try SyncCommandServer.send(URLRequest(url: url), account: account)
+        return (status, String(decoding: body, as: UTF8.self))
     }
 
     /// A value of the vault file's `meta` table (read with Python's sqlite3, beside any coffer process).
@@ -232,5 +237,97 @@ final class ShareCommandTests: XCTestCase {
                                            home: ann.vault.root, environment: ["COFFER_VAULT": ann.vault.path])
         assertOK(byName)
         XCTAssertTrue(byName.out.contains("★ Ann"), byName.summary)
+    }
+
+    /// Ann, Bob and Cat share "home"; Cat wrote an item.
+    private func household() throws -> (ann: Member, bob: Member, cat: Member) {
+        let ann = try person("Ann")
+        let bob = try person("Bob")
+        let cat = try person("Cat")
+        assertOK(try ann.vault.run(["share", "create", "home", "--as", "Ann"]))
+        assertOK(try ann.inShared("home", ["add", "--title", "Door", "--password", "canary-door-1"]))
+        assertOK(try ann.inShared("home", ["sync"]))
+        assertOK(try invite(bob, to: "home", by: ann).joined)
+        assertOK(try invite(cat, to: "home", by: ann).joined)
+        assertOK(try cat.inShared("home", ["add", "--title", "Cat's bike", "--password", "canary-bike"]))
+        assertOK(try cat.inShared("home", ["sync"]))
+        for member in [ann, bob] { assertOK(try member.inShared("home", ["sync"])) }
+        return (ann, bob, cat)
+    }
+
+    private func memberNames(_ member: Member, _ shared: String) throws -> [String] {
+        let members = try member.inShared(shared, ["share", "members", "--json"])
+        assertOK(members)
+        let object = try JSONSerialization.jsonObject(with: Data(members.out.utf8)) as? [String: Any]
+        return (object?["members"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+    }
+
+    func testARevokedMemberIsRefusedByTheServerWhileAnotherMembersEditsAreKept() throws {
+        let (ann, bob, cat) = try household()
+        let bucket = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "share_vault"))
+        let catsRecords = try SyncCommandServer.send(URLRequest(url: server.appendingPathComponent("buckets/\(bucket)/collections/items/records")),
+                                                     account: cat.account)
+        XCTAssertEqual(catsRecords.1, 200)
+        let ids = ((try JSONSerialization.jsonObject(with: catsRecords.0) as? [String: Any])?["data"] as? [[String: Any]] ?? [])
+            .compactMap { $0["id"] as? String }
+        XCTAssertEqual(ids.count, 2)
+
+        // Bob edits while Ann revokes Cat; Bob syncs only afterwards.
+        assertOK(try bob.inShared("home", ["edit", "Door", "--password", "canary-door-2"]))
+        let revoked = try ann.inShared("home", ["share", "revoke", "Cat"])
+        assertOK(revoked)
+        XCTAssertTrue(revoked.err.contains("Revoked “Cat”"), revoked.summary)
+        assertOK(try bob.inShared("home", ["sync"]))
+        assertOK(try ann.inShared("home", ["sync"]))
+        let door = try ann.inShared("home", ["show", "Door", "--field", "password"])
+        XCTAssertEqual(door.out.trimmingCharacters(in: .newlines), "canary-door-2", "Bob's edit made during the revocation is kept")
+        XCTAssertEqual(try memberNames(bob, "home"), ["Ann", "Bob"])
+
+        // Cat's next sync is refused, and so is every raw request of hers, even for what she wrote.
+        let refused = try cat.inShared("home", ["sync"])
+        assertExit(refused, 13)
+        XCTAssertTrue(refused.err.contains("refuses your account on “home”") || refused.err.contains("no longer a member"), refused.summary)
+        for path in ["/collections/items/records", "/collections/roster/records", "/collections/seals/records", "/groups/members"]
+            + ids.map({ "/collections/items/records/\($0)" }) {
+            XCTAssertEqual(try bucketStatus(bucket, path: path, as: cat.account), 403, path)
+        }
+        // What Cat had stays on her device.
+        XCTAssertEqual(try cat.titles(in: "home"), ["Cat's bike", "Door"])
+
+        // Bob leaves: Ann is the only member, Bob's copy stays and no longer syncs.
+        let left = try bob.inShared("home", ["share", "leave"])
+        assertOK(left)
+        XCTAssertTrue(left.err.contains("You left “home”"), left.summary)
+        assertOK(try ann.inShared("home", ["sync"]))
+        XCTAssertEqual(try memberNames(ann, "home"), ["Ann"])
+        let bobs = try bucketAnswer(bucket, path: "/collections/items/records", as: bob.account)
+        let group = try bucketAnswer(bucket, path: "/groups/members", as: ann.account).body
+        let whole = try bucketAnswer(bucket, as: ann.account).body
+        let items = try bucketAnswer(bucket, path: "/collections/items", as: ann.account).body
+        XCTAssertEqual(bobs.status, 403, "group: \(group) bucket: \(whole) collection: \(items)")
+        XCTAssertEqual(try bob.titles(in: "home"), ["Cat's bike", "Door"])
+        assertError(try ann.inShared("home", ["share", "revoke", "Ann"]), 2, mentions: ["share leave"])
+        assertError(try ann.inShared("home", ["share", "revoke", "Nobody"]), 2, mentions: ["No member"])
+    }
+
+    /// Bob and Cat revoke each other at the same moment: both removals hold, Ann still syncs.
+    func testTwoMembersRevokingEachOtherAtOnceAreBothRemoved() throws {
+        let (ann, bob, cat) = try household()
+        let results = try CofferProcess.runConcurrently([
+            CofferProcess.Invocation(arguments: ["--vault", bob.sharedPath("home"), "--passphrase-file", bob.vault.passphraseFile,
+                                                 "share", "revoke", "Cat"], stdin: nil, home: bob.vault.root),
+            CofferProcess.Invocation(arguments: ["--vault", cat.sharedPath("home"), "--passphrase-file", cat.vault.passphraseFile,
+                                                 "share", "revoke", "Bob"], stdin: nil, home: cat.vault.root),
+        ])
+        XCTAssertTrue(results.contains { $0.status == 0 }, results.map(\.summary).joined(separator: "\n"))
+        assertOK(try ann.inShared("home", ["sync"]))
+        let remaining = try memberNames(ann, "home")
+        XCTAssertEqual(remaining, ["Ann"], "both removals hold: \(results.map(\.summary))")
+        let bucket = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "share_vault"))
+        for member in [bob, cat] {
+            let answer = try bucketAnswer(bucket, path: "/collections/items/records", as: member.account)
+            XCTAssertEqual(answer.status, 403, "\(member.name): \(answer.body)")
+        }
+        XCTAssertEqual(try ann.titles(in: "home"), ["Cat's bike", "Door"])
     }
 }

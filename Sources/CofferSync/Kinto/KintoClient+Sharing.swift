@@ -76,4 +76,46 @@ extension KintoClient {
         default: throw Self.unexpected(response, doing: "rewriting a \(collection) record's permissions")
         }
     }
+
+    /// Takes every account's own `write` off the members' group: whoever changes the group gets
+    /// it from Kinto, and with it could put themselves back after their removal.
+    public func clearGroupPermissions() async throws {
+        let url = try Self.endpoint(server, "/buckets/\(bucket)/groups/\(Self.membersGroup)")
+        let response = try await perform("PATCH", url, body: try KintoJSON.data(["permissions": ["write": [String]()]]))
+        guard response.status == 200 else { throw Self.unexpected(response, doing: "rewriting the members' group's permissions") }
+    }
+
+    /// `clearPermissions` for every record of `collection`, in batches of the server's size: a
+    /// revocation rewrites every record a removed member could have written. The ids that could
+    /// not be rewritten (neither 200 nor 404).
+    public func clearPermissions(collection: String, ids: [String]) async throws -> [String] {
+        let size = max(1, try await serverLimits().batchMaxRequests)
+        var failed: [String] = []
+        var start = 0
+        while start < ids.count {
+            let chunk = Array(ids[start..<min(start + size, ids.count)])
+            let requests: [[String: Any]] = chunk.map { id in
+                ["method": "PATCH", "path": "/buckets/\(bucket)/collections/\(collection)/records/\(id)",
+                 "body": ["permissions": ["write": [String]()]]]
+            }
+            let response = try await perform("POST", Self.endpoint(server, "/batch"), body: try KintoJSON.data(["requests": requests]))
+            guard response.status == 200 else { throw Self.unexpected(response, doing: "rewriting permissions") }
+            let answers = try KintoBatchCoding.subResponses(response.body, expected: requests.count)
+            if answers.contains(where: { $0.status == 401 }) { throw KintoError.unauthorized }
+            for (id, answer) in zip(chunk, answers) where ![200, 404].contains(answer.status) { failed.append(id) }
+            start += chunk.count
+        }
+        return failed
+    }
+
+    /// The ids of every live record of `collection` (without their data).
+    public func recordIDs(collection: String) async throws -> [String] {
+        guard case .changes(let records, _) = try await listChanges(named: collection, since: nil, pageSize: nil, fields: ["id"])
+        else { return [] }
+        return records.compactMap { data in
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["deleted"] as? Bool != true
+            else { return nil }
+            return object["id"] as? String
+        }
+    }
 }

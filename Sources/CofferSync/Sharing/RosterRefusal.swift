@@ -13,6 +13,8 @@ public struct RosterRefusal: Error, Sendable, CustomStringConvertible {
         case discontinued(RosterHead.Continuity)
         /// The roster no longer lists this person.
         case removed
+        /// The server refuses this account on the vault's bucket.
+        case refusedByServer
     }
 
     public let vault: String
@@ -30,6 +32,8 @@ public struct RosterRefusal: Error, Sendable, CustomStringConvertible {
         case .invalid(let problem): return "The server's roster of \(named) is refused: \(problem)"
         case .discontinued(let continuity): return "The roster of \(named) is refused. \(continuity)"
         case .removed: return "You are no longer a member of \(named): its roster says you were removed."
+        case .refusedByServer:
+            return "The server refuses your account on \(named): you were removed from it, or your account's password changed."
         }
     }
 
@@ -37,7 +41,7 @@ public struct RosterRefusal: Error, Sendable, CustomStringConvertible {
     /// roster the server's rollback, anything else a server answer that was refused.
     public var errorName: SyncErrorName {
         switch reason {
-        case .removed: return .syncAuth
+        case .removed, .refusedByServer: return .syncAuth
         case .discontinued: return .rollback
         case .malformed, .invalid: return .network
         }

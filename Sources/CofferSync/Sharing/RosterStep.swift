@@ -10,14 +10,41 @@ enum RosterStep {
         let database = context.database
         let vault = try database.meta(.shareName) ?? vaultID.bucket
         let stored = try context.vault.verifiedRoster()
-        let served = try await SharedRoster.served(by: context.client, vault: vault)
-        let state = try SharedRoster.verify(served, vaultID: vaultID, continuing: stored, vault: vault)
-        if served.count > stored.count {
-            try database.setMeta(.rosterEntries, Vault.rosterMeta(served))
-            context.logger.info("roster: \(served.count - stored.count) new entr(ies) verified")
+        let served: [RosterEntry]
+        do {
+            served = try await SharedRoster.served(by: context.client, vault: vault)
+        } catch KintoError.unauthorized {
+            throw RosterRefusal(vault: vault, reason: .refusedByServer)
         }
+        let state = try SharedRoster.verify(served, vaultID: vaultID, continuing: stored, vault: vault)
         if let person = try database.meta(.sharePerson), state.members[person] == nil {
             throw RosterRefusal(vault: vault, reason: .removed)
         }
+        if served.count > stored.count {
+            try database.setMeta(.rosterEntries, Vault.rosterMeta(served))
+            context.logger.info("roster: \(served.count - stored.count) new entr(ies) verified")
+            // The group follows the roster: an account the roster no longer lists (the winner of
+            // a raced removal, a revocation cut short) is taken out by the next member who sees it.
+            let dismissed = try await dismissStrangers(state, client: context.client)
+            if dismissed > 0 { context.logger.info("roster: \(dismissed) account(s) no member uses taken out of the group") }
+            // Someone left or lost a race: what they wrote still carries their `write` until a
+            // member rewrites it (`SharedRoster.clearAuthorPermissions`).
+            let removals = served[stored.count...].contains { if case .remove = $0.change { return true } else { return false } }
+            if removals {
+                let (rewritten, failed) = try await SharedRoster.clearAuthorPermissions(with: context.client)
+                context.logger.info("roster: a removal seen; \(rewritten) record(s) rewritten without their authors' permissions, \(failed) not")
+            }
+        }
+    }
+
+    /// Takes out of the members' group every account no member of `state` syncs with.
+    static func dismissStrangers(_ state: RosterState, client: KintoClient) async throws -> Int {
+        let accounts = Set(state.members.values.map { "account:\($0.person.account)" })
+        let (principals, _) = try await client.members()
+        let strangers = principals.filter { !accounts.contains($0) }
+        for principal in strangers {
+            try await SharedRoster.dismiss(account: String(principal.dropFirst("account:".count)), with: client)
+        }
+        return strangers.count
     }
 }

@@ -26,7 +26,8 @@ public enum SharedRoster {
             } catch {
                 throw RosterRefusal(vault: vault, reason: .malformed("record \(id): \(error)"))
             }
-            guard record.entry.sequence == UInt64(position) else {
+            // A raced removal keeps the sequence number it lost, one below its record's (`RosterVerifier`).
+            guard record.entry.sequence == UInt64(position) || record.entry.sequence + 1 == UInt64(position) else {
                 throw RosterRefusal(vault: vault, reason: .malformed("record \(id) holds entry \(record.entry.sequence)."))
             }
             byPosition[position] = record.entry
@@ -57,9 +58,10 @@ public enum SharedRoster {
 
     /// Writes `entry` as the record of its position, once: `false` when another member's entry
     /// took the position first (read the roster again and make the entry anew).
-    public static func append(_ entry: RosterEntry, with client: KintoClient) async throws -> Bool {
+    /// `position` is the entry's sequence number except for a raced removal, which goes one after it.
+    public static func append(_ entry: RosterEntry, at position: Int? = nil, with client: KintoClient) async throws -> Bool {
         // The record `RosterRecord.json` describes.
-        let written = try await client.putRecord(in: RosterRecord.collection, id: RosterRecord.id(position: Int(entry.sequence)),
+        let written = try await client.putRecord(in: RosterRecord.collection, id: RosterRecord.id(position: position ?? Int(entry.sequence)),
                                                  data: ["entry": entry.encoded.base64EncodedString()], onlyIfNew: true)
         return written != nil
     }
@@ -83,6 +85,39 @@ public enum SharedRoster {
             throw RosterRefusal(vault: vault, reason: .malformed("the key sealed to you is not the one the roster committed to."))
         }
         return key
+    }
+
+    /// The collections of a shared bucket: Kinto makes them on the first write only in `default`.
+    public static let collections = [CollectionName.items.rawValue, CollectionName.keystores.rawValue, "attachments",
+                                     RosterRecord.collection, EpochSeal.collection]
+
+    /// After a removal: every account's own `write` taken off every record and off the group
+    /// (Kinto gives it to whoever writes), keeping only the group's access through the bucket.
+    /// Kinto gives it back to whoever rewrites, so only a member who stays can do it: a person
+    /// leaving leaves it to the next member device that sees the roster (`RosterStep`).
+    /// The records rewritten, and those that could not be.
+    public static func clearAuthorPermissions(with client: KintoClient) async throws -> (rewritten: Int, failed: Int) {
+        var rewritten = 0
+        var failed = 0
+        for collection in collections {
+            let ids = try await client.recordIDs(collection: collection)
+            let refused = try await client.clearPermissions(collection: collection, ids: ids)
+            rewritten += ids.count - refused.count
+            failed += refused.count
+        }
+        try await client.clearGroupPermissions()
+        return (rewritten, failed)
+    }
+
+    /// Takes `account` out of the bucket's members' group (the same retry as `admit`).
+    public static func dismiss(account: String, with client: KintoClient) async throws {
+        for _ in 0..<10 {
+            let (principals, lastModified) = try await client.members()
+            let principal = "account:\(account)"
+            guard principals.contains(principal) else { return }
+            if try await client.setMembers(principals.filter { $0 != principal }, ifUnchangedSince: lastModified) { return }
+        }
+        throw KintoError.network(message: "The members' group kept changing; try again.")
     }
 
     /// Adds `account` to the bucket's members' group, reading the group again when another

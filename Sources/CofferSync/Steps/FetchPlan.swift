@@ -37,6 +37,13 @@ struct FetchPlan {
             toStable.append(record.value)
             toDrop.append((header.id, .remote))
             received += 1
+        case .restamp(let local):
+            toStable.append(record.value)
+            toDrop.append((header.id, .remote))
+            var rebased = local
+            rebased.key = nil
+            rebased.lastModified = header.lastModified
+            toQueue.append(rebased)
         case .standOursAgainst(let action):
             if let ours = try ours(), let stable = facts.stable {
                 toQueue.append(PendingChange(collection: collection, id: header.id, source: .local, action: .update,

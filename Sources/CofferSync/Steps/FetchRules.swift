@@ -16,6 +16,9 @@ struct FetchFacts: Sendable, Equatable {
     var header: SyncRecordHeader
     var stable: StableStamp?
     var local: Local
+    /// The local change, when the server's record is stable's version with a new timestamp only
+    /// (a shared vault's revocation rewrites every record's permissions, which Kinto stamps anew).
+    var restampedLocal: PendingChange? = nil
 }
 
 /// Fetch's decision for one record (Lockbox's sync design, "Fetching"; Firefox for iOS's sync state
@@ -40,6 +43,9 @@ enum FetchDecision: Sendable, Equatable {
     /// our own creation, pushed by a sync (another process's) whose answer is not applied yet.
     /// It becomes stable and the removal stays, based on it, to delete it on the server.
     case rebaseRemoval
+    /// Stable's own version under a new timestamp, while a local change waits: stable takes the
+    /// timestamp and the local change is based on it, so it is pushed as it is, not merged.
+    case restamp(PendingChange)
 }
 
 /// The fetch rules: pure, from what is known of one record to a decision.
@@ -48,6 +54,7 @@ enum FetchRules {
         let header = facts.header
         if let stable = facts.stable, stable.lastModified == header.lastModified { return .dropEcho }
         if facts.local == .sameContent, !header.isDeleted { return .acknowledgeLostWrite }
+        if let local = facts.restampedLocal, !header.isDeleted { return .restamp(local) }
         if facts.local == .removalOfUnconfirmed, !header.isDeleted, facts.stable == nil,
            let lineage = header.lineage, lineage.parent == Lineage.unknown.parent, lineage.revision > 0 {
             return .rebaseRemoval

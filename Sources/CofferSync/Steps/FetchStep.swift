@@ -98,9 +98,13 @@ enum FetchStep {
             if stable == nil, change.action == .remove, change.lastModified == 0 {
                 return FetchFacts(header: header, stable: nil, local: .removalOfUnconfirmed)
             }
-            let same = try !header.isDeleted
-                && IncomingRecord.decode(Data(change.record.utf8), in: collection).value.content() == record.value.content()
+            let content = header.isDeleted ? nil : try record.value.content()
+            let same = try content != nil && IncomingRecord.decode(Data(change.record.utf8), in: collection).value.content() == content
             local = same ? .sameContent : .different
+            if !same, content != nil, stable != nil, let stableText = try store.stableText(collection, header.id),
+               try IncomingRecord.decode(Data(stableText.utf8), in: collection).value.content() == content {
+                return FetchFacts(header: header, stable: stable, local: local, restampedLocal: change)
+            }
         }
         return FetchFacts(header: header, stable: stable, local: local)
     }

@@ -7,8 +7,8 @@ import Foundation
 /// (architecture §17).
 struct ShareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "share", abstract: "Create a vault shared with other people, invite them, join one, list its members.",
-        subcommands: [Create.self, Invite.self, Join.self, Members.self])
+        commandName: "share", abstract: "Create a vault shared with other people, invite them, join one, list, revoke or leave its members.",
+        subcommands: [Create.self, Invite.self, Join.self, Members.self, Revoke.self, Leave.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -177,6 +177,57 @@ struct ShareCommand: AsyncParsableCommand {
                 Output.line("\(mark) \(TerminalText.name(listed.person.name))  account \(TerminalText.name(listed.person.account))  "
                       + "\(invitedBy) (roster entry \(listed.addedAt))  id \(listed.person.id.prefix(8))")
             }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Take a member out of a shared vault (with `--vault NAME`): the server refuses them from now on.")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The member: their name, or the start of their id (8 or more symbols), as `share members` lists them.")
+        var person: String
+
+        func run() async throws {
+            let member = try ShareMember.shared(global)
+            let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
+            guard let secrets = try member.vault.memberSecrets(passphrase: passphrase) else { throw CoreError.wrongPassphrase }
+            let decided = try member.vault.verifiedRoster()
+            let entries = try await AccountOptions.mapped { try await member.refreshRoster() }
+            let state = try SharedRoster.verify(entries, vaultID: member.vaultID, continuing: [], vault: member.name)
+            // Named as the roster this device knew lists them: they may have removed us meanwhile.
+            let known = try SharedRoster.verify(decided.isEmpty ? entries : decided, vaultID: member.vaultID, continuing: [], vault: member.name)
+            let target = try ShareMember.member(named: person, in: state.members[secrets.person.id] == nil ? known : state)
+            guard target.person.id != secrets.person.id else {
+                throw UsageError("To take yourself out, run `coffer --vault \(member.name) share leave`.")
+            }
+            let outcome = try await member.remove(target.person.id, with: secrets, continuing: entries, decidedOn: decided)
+            let name = TerminalText.name(target.person.name)
+            Terminal.write("Revoked \u{201C}\(name)\u{201D}: the server refuses their account on \u{201C}\(member.name)\u{201D} from now on "
+                           + "(\(outcome.rewritten) record(s) rewritten)\(outcome.raced ? "; they had removed you at the same moment, and both removals hold" : "").\n")
+            Terminal.write("What they synced before stays on their devices.\n")
+            if outcome.raced {
+                Terminal.write("You are no longer a member either: \(global.vaultPath) keeps what you had.\n")
+            } else {
+                try await ShareMember.sync(member.vault)
+            }
+        }
+    }
+
+    struct Leave: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Leave a shared vault (with `--vault NAME`): its file stays as it is and no longer syncs.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let member = try ShareMember.shared(global)
+            let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
+            guard let secrets = try member.vault.memberSecrets(passphrase: passphrase) else { throw CoreError.wrongPassphrase }
+            let entries = try await AccountOptions.mapped { try await member.refreshRoster() }
+            _ = try await member.remove(secrets.person.id, with: secrets, continuing: entries, decidedOn: entries)
+            try SyncAccount.remove(from: member.vault.database)
+            Terminal.write("You left \u{201C}\(member.name)\u{201D}. \(global.vaultPath) keeps what you had and no longer syncs.\n")
         }
     }
 

@@ -9,8 +9,7 @@ struct ShareMember {
     let account: SyncAccount
 
     /// The collections of a shared bucket: Kinto makes them on the first write only in `default`.
-    static let collections = [CollectionName.items.rawValue, CollectionName.keystores.rawValue, "attachments",
-                              RosterRecord.collection, EpochSeal.collection]
+    static let collections = SharedRoster.collections
 
     /// The personal vault `share create` and `share join` run on: it needs a sync account.
     static func personal(_ global: GlobalOptions) throws -> ShareMember {
@@ -94,6 +93,32 @@ struct ShareMember {
             return ShareInvitation.Grant(vaultID: vaultID, name: name, head: RosterHead(position: Int(entry.sequence), hash: entry.hash))
         }
         throw UsageError("Other members kept changing the roster; invite again.")
+    }
+
+    /// Takes `personID` out (`SharedRevocation`) and keeps the roster it ended with.
+    func remove(_ personID: String, with secrets: MemberSecrets, continuing entries: [RosterEntry],
+                decidedOn: [RosterEntry]) async throws -> SharedRevocation.Outcome {
+        let revocation = SharedRevocation(client: client(bucket: vaultID.bucket), vaultID: vaultID, vault: name, secrets: secrets)
+        let outcome: SharedRevocation.Outcome
+        do {
+            outcome = try await AccountOptions.mapped { try await revocation.remove(personID, continuing: entries, decidedOn: decidedOn) }
+        } catch let problem as RosterProblem {
+            throw UsageError("The roster refuses this change: \(problem)")
+        }
+        try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(outcome.entries))
+        return outcome
+    }
+
+    /// The member `text` names: a name as it is, or the start of an id (8 symbols or more).
+    static func member(named text: String, in state: RosterState) throws -> RosterState.Member {
+        let byName = state.members.values.filter { $0.person.name == text }
+        let byID = text.utf8.count >= 8 ? state.members.values.filter { $0.person.id.hasPrefix(text.lowercased()) } : []
+        let found = Set(byName.map(\.person.id)).union(byID.map(\.person.id))
+        guard found.count == 1, let id = found.first, let member = state.members[id] else {
+            throw UsageError(found.isEmpty ? "No member is named \u{201C}\(TerminalText.name(text))\u{201D}; `share members` lists them."
+                             : "Several members match \u{201C}\(TerminalText.name(text))\u{201D}: name one by the start of its id.")
+        }
+        return member
     }
 
     /// After the grant: the roster verified from entry 0, holding the entry that added this

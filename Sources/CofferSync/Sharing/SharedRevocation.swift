@@ -1,0 +1,123 @@
+import CofferCore
+import Foundation
+
+/// Taking a member out of a shared vault (architecture §17, "Revoking"): the roster's `remove`
+/// with a new epoch, that epoch's key sealed to everyone left, the person's account out of the
+/// bucket's group, and every record's author permissions cleared, so the server refuses them.
+///
+/// Not yet: a fresh vault key and item keys with every item sealed again. Until then what the
+/// person held keeps opening what the server would still give them — and it gives them nothing.
+public struct SharedRevocation: Sendable {
+    public let client: KintoClient
+    public let vaultID: SharedVaultID
+    public let vault: String
+    /// The secrets of the member who revokes.
+    public let secrets: MemberSecrets
+
+    /// How long the person removed keeps the bucket after the entry: if they were removing this
+    /// member at the same moment, their entry lost the position and goes in after ours, which
+    /// they can write only while the group still holds them (both removals then take effect).
+    public let raceGrace: TimeInterval
+
+    public init(client: KintoClient, vaultID: SharedVaultID, vault: String, secrets: MemberSecrets, raceGrace: TimeInterval = 2) {
+        self.client = client
+        self.vaultID = vaultID
+        self.vault = vault
+        self.secrets = secrets
+        self.raceGrace = raceGrace
+    }
+
+    /// What a revocation did: the roster after it and how many records were rewritten.
+    public struct Outcome: Sendable {
+        public var entries: [RosterEntry]
+        public var state: RosterState
+        public var rewritten: Int
+        /// Records whose permissions could not be rewritten (the next revocation tries again).
+        public var unrewritten: Int
+        /// The other side of a raced removal was appended too (both removals took effect).
+        public var raced: Bool
+    }
+
+    /// Removes `personID` (the revoker themselves: leaving), continuing the roster this device
+    /// verified (`stored`). Two members removing each other at once both take effect: the one
+    /// whose entry lost the position appends it after the winner's (`RosterChain.racedRemoval`).
+    ///
+    /// `decidedOn` is the roster as this member saw it when they chose to remove the person (the
+    /// one the device had verified before): if the person's removal of this member landed right
+    /// after it, the two were made at the same moment.
+    public func remove(_ personID: String, continuing stored: [RosterEntry], decidedOn: [RosterEntry]) async throws -> Outcome {
+        var known = stored
+        for _ in 0..<5 {
+            let served = try await SharedRoster.served(by: client, vault: vault)
+            let state = try SharedRoster.verify(served, vaultID: vaultID, continuing: known, vault: vault)
+            known = served
+            guard state.members[secrets.person.id] != nil else {
+                return try await appendRaced(removing: personID, after: served, decidedOn: decidedOn)
+            }
+            guard let target = state.members[personID] else { throw RosterProblem(position: served.count, reason: .notMember(personID)) }
+            let key = SecureBuffer.random(count: EpochCommitment.keyLength)
+            let entry = try RosterChain.entry(appending: .remove(personID: personID), to: state, by: secrets.person, epochKey: key)
+            if try await SharedRoster.append(entry, with: client) {
+                return try await finish(after: served + [entry], removing: target.person, key: key, raced: false)
+            }
+            // Another entry took the position. If it removed this member, and was signed by the
+            // person this member removes, this removal still goes in right after it.
+            let now = try await SharedRoster.served(by: client, vault: vault)
+            let after = try SharedRoster.verify(now, vaultID: vaultID, continuing: known, vault: vault)
+            let position = Int(entry.sequence)
+            if now.count == position + 1, after.members[secrets.person.id] == nil,
+               now[position].change == .remove(personID: secrets.person.id), now[position].author == personID {
+                // The entry that lost, unchanged, in the record after the winner's.
+                if try await SharedRoster.append(entry, at: position + 1, with: client) {
+                    return try await finish(after: now + [entry], removing: target.person, key: key, raced: true)
+                }
+            }
+            known = now
+        }
+        throw KintoError.network(message: "Other members kept changing the roster of \u{201C}\(vault)\u{201D}; try again.")
+    }
+
+    /// This member was removed by `personID` in the entry right after the roster they decided
+    /// on: their removal of that person goes in after it (`RosterChain.racedRemoval`).
+    private func appendRaced(removing personID: String, after served: [RosterEntry], decidedOn: [RosterEntry]) async throws -> Outcome {
+        guard served.count == decidedOn.count + 1, let winner = served.last,
+              winner.change == .remove(personID: secrets.person.id), winner.author == personID,
+              case .success(let lost) = RosterChain.verify(entries: decidedOn, vaultID: vaultID),
+              let target = lost.members[personID] else { throw RosterRefusal(vault: vault, reason: .removed) }
+        let key = SecureBuffer.random(count: EpochCommitment.keyLength)
+        let raced = try RosterChain.racedRemoval(of: personID, against: lost, by: secrets.person, epochKey: key)
+        guard try await SharedRoster.append(raced, at: served.count, with: client) else { throw RosterRefusal(vault: vault, reason: .removed) }
+        return try await finish(after: served + [raced], removing: target.person, key: key, raced: true)
+    }
+
+    private func finish(after appended: [RosterEntry], removing person: Person, key: SecureBuffer, raced: Bool) async throws -> Outcome {
+        var entries = appended
+        var state = try SharedRoster.verify(entries, vaultID: vaultID, continuing: [], vault: vault)
+        if raced {
+            // This member is out too: the new key is sealed to nobody (the vault needs a rotation,
+            // `RosterState.needsRotation`), and the bucket may refuse us already. Whoever stays
+            // takes the winner out of the group when they see the roster (`RosterStep`).
+            try? await SharedRoster.dismiss(account: person.account, with: client)
+            return Outcome(entries: entries, state: state, rewritten: 0, unrewritten: 0, raced: true)
+        }
+        for member in state.members.values {
+            try await SharedRoster.writeSeal(key, epoch: entries.last!.epoch, to: member.person, in: vaultID, with: client)
+        }
+        if person.id != secrets.person.id, raceGrace > 0 {
+            try await Task.sleep(nanoseconds: UInt64(raceGrace * 1_000_000_000))
+            let now = try await SharedRoster.served(by: client, vault: vault)
+            state = try SharedRoster.verify(now, vaultID: vaultID, continuing: entries, vault: vault)
+            entries = now
+            // They removed us at the same moment: both are out, and a member who stays takes
+            // both accounts out of the group when they see the roster (`RosterStep`).
+            if state.members[secrets.person.id] == nil { return Outcome(entries: entries, state: state, rewritten: 0, unrewritten: 0, raced: true) }
+        }
+        let stillUsed = state.members.values.contains { $0.person.account == person.account }
+        if !stillUsed { try await SharedRoster.dismiss(account: person.account, with: client) }
+        // Someone leaving cannot take their own permissions off (Kinto gives them back to
+        // whoever rewrites): the next member device that sees the roster does it (`RosterStep`).
+        guard person.id != secrets.person.id else { return Outcome(entries: entries, state: state, rewritten: 0, unrewritten: 0, raced: false) }
+        let (rewritten, unrewritten) = try await SharedRoster.clearAuthorPermissions(with: client)
+        return Outcome(entries: entries, state: state, rewritten: rewritten, unrewritten: unrewritten, raced: raced)
+    }
+}
