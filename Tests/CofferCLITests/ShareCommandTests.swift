@@ -294,18 +294,35 @@ final class ShareCommandTests: XCTestCase {
         // What Cat had stays on her device.
         XCTAssertEqual(try cat.titles(in: "home"), ["Cat's bike", "Door"])
 
+        // The vault goes on in its new epoch: Bob takes the new key at his next unlock, and
+        // someone invited now joins with it.
+        XCTAssertEqual(try bob.titles(in: "home"), ["Cat's bike", "Door"])
+        XCTAssertEqual(Self.meta(bob.sharedPath("home"), "share_epoch"), "2")
+        XCTAssertEqual(Self.meta(ann.sharedPath("home"), "share_epoch"), "2")
+        let dan = try person("Dan")
+        assertOK(try invite(dan, to: "home", by: ann).joined)
+        XCTAssertEqual(try dan.titles(in: "home"), ["Cat's bike", "Door"])
+        XCTAssertEqual(try memberNames(dan, "home"), ["Ann", "Bob", "Dan"])
+
         // Bob leaves: Ann is the only member, Bob's copy stays and no longer syncs.
         let left = try bob.inShared("home", ["share", "leave"])
         assertOK(left)
         XCTAssertTrue(left.err.contains("You left “home”"), left.summary)
         assertOK(try ann.inShared("home", ["sync"]))
-        XCTAssertEqual(try memberNames(ann, "home"), ["Ann"])
+        XCTAssertEqual(try memberNames(ann, "home"), ["Ann", "Dan"])
         let bobs = try bucketAnswer(bucket, path: "/collections/items/records", as: bob.account)
         let group = try bucketAnswer(bucket, path: "/groups/members", as: ann.account).body
         let whole = try bucketAnswer(bucket, as: ann.account).body
         let items = try bucketAnswer(bucket, path: "/collections/items", as: ann.account).body
         XCTAssertEqual(bobs.status, 403, "group: \(group) bucket: \(whole) collection: \(items)")
         XCTAssertEqual(try bob.titles(in: "home"), ["Cat's bike", "Door"])
+        // Ann's next unlock takes the key of the epoch Bob's leaving began.
+        assertOK(try ann.inShared("home", ["add", "--title", "After", "--password", "canary-after"]))
+        assertOK(try ann.inShared("home", ["sync"]))
+        XCTAssertEqual(Self.meta(ann.sharedPath("home"), "share_epoch"), "3")
+        assertOK(try dan.inShared("home", ["sync"]))
+        XCTAssertEqual(try dan.titles(in: "home"), ["After", "Cat's bike", "Door"])
+        XCTAssertEqual(Self.meta(dan.sharedPath("home"), "share_epoch"), "3")
         assertError(try ann.inShared("home", ["share", "revoke", "Ann"]), 2, mentions: ["share leave"])
         assertError(try ann.inShared("home", ["share", "revoke", "Nobody"]), 2, mentions: ["No member"])
     }

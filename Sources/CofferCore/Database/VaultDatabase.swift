@@ -316,6 +316,11 @@ public enum MetaKey: String, Sendable, CaseIterable {
     case sharePerson = "share_person"
     /// The member's secrets, sealed under their passphrase (`MemberSecrets`, JSON).
     case shareMember = "share_member"
+    /// The epoch whose key this copy's member secrets hold (in the clear: the roster says it anyway).
+    case shareEpoch = "share_epoch"
+    /// A newer epoch's key sealed to this person, fetched while locked: `EPOCH base64`, opened at
+    /// the next unlock (`Vault+Sharing.swift`).
+    case sharePendingSeal = "share_pending_seal"
     /// The roster this device verified, each entry base64 on a line of its own.
     case rosterEntries = "roster_entries"
 }

@@ -52,6 +52,12 @@ public struct MemberSecrets: Sendable {
     ///
     /// - Throws: `wrongPassphrase`, `kdfDowngrade`, or `tampered`.
     public static func open(_ json: String, passphrase: SecureBuffer, vaultID: SharedVaultID) throws -> MemberSecrets {
+        try openWithKeys(json, passphrase: passphrase, vaultID: vaultID).secrets
+    }
+
+    /// `open`, with the passphrase's keys and parameters, to seal newer secrets in their place.
+    public static func openWithKeys(_ json: String, passphrase: SecureBuffer, vaultID: SharedVaultID) throws
+        -> (secrets: MemberSecrets, keys: PassphraseKeys, kdf: KDFParameters) {
         guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(json.utf8)),
               let box = Data(base64Encoded: stored.sealed) else {
             throw CoreError.tampered(what: "this shared vault's member keys are malformed")
@@ -64,11 +70,12 @@ public struct MemberSecrets: Sendable {
         guard plaintext.count == plaintextLength, plaintext.first == version else {
             throw CoreError.tampered(what: "this shared vault's member keys are malformed")
         }
-        return try plaintext.withUnsafeBytes { raw in
+        let secrets = try plaintext.withUnsafeBytes { raw in
             func key(at offset: Int) -> SecureBuffer { SecureBuffer(copying: UnsafeRawBufferPointer(rebasing: raw[offset..<offset + 32])) }
             let epoch = raw[1..<9].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             let person = try PersonKeys(signingKey: key(at: 41), sealingKey: key(at: 73))
             return MemberSecrets(epoch: epoch, epochKey: key(at: 9), person: person)
         }
+        return (secrets, keys, stored.kdf)
     }
 }

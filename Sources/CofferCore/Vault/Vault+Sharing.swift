@@ -51,3 +51,56 @@ extension Vault {
         return (keys, wrapping.kdf)
     }
 }
+
+extension Vault {
+    /// Unlocks a member's copy of a shared vault with the person's passphrase (architecture §17).
+    ///
+    /// When a sync brought a newer epoch's key sealed to this person (`meta.share_pending_seal`),
+    /// it is opened with their private key, checked against the roster's commitment and kept in
+    /// place of the old one; a keystore still wrapped under the old key is wrapped under the new
+    /// one here (the member who began the epoch may not have done it yet).
+    func unlockShared(passphrase: SecureBuffer) throws {
+        guard let vaultID = sharedVaultID, let stored = try database.meta(.shareMember) else {
+            throw CoreError.tampered(what: "this shared vault has no member keys")
+        }
+        let (secrets, keys, kdf) = try MemberSecrets.openWithKeys(stored, passphrase: passphrase, vaultID: vaultID)
+        guard let newer = try newerEpoch(than: secrets, vaultID: vaultID) else {
+            return try unlockKeystore(passphrase: secrets.epochKey)
+        }
+        do {
+            try unlockKeystore(passphrase: newer.epochKey)
+        } catch CoreError.wrongPassphrase {
+            try unlockKeystore(passphrase: secrets.epochKey)
+            try changePassphrase(to: newer.epochKey,
+                                 kdf: .fresh(memory: KDFParameters.minimumMemory, iterations: KDFParameters.minimumIterations))
+        }
+        let sealed = try newer.sealed(under: keys, kdf: kdf, vaultID: vaultID)
+        try database.write { db in
+            try VaultDatabase.setMeta(.shareMember, sealed, in: db)
+            try VaultDatabase.setMeta(.shareEpoch, String(newer.epoch), in: db)
+            try VaultDatabase.setMeta(.sharePendingSeal, nil, in: db)
+        }
+    }
+
+    /// The secrets of the epoch a pending seal brings, if it is newer than `secrets`' and opens
+    /// to the key the verified roster committed to; nil when there is none (or it is stale).
+    private func newerEpoch(than secrets: MemberSecrets, vaultID: SharedVaultID) throws -> MemberSecrets? {
+        guard let pending = try database.meta(.sharePendingSeal) else { return nil }
+        let parts = pending.split(separator: " ")
+        guard parts.count == 2, let epoch = UInt64(parts[0]), epoch > secrets.epoch,
+              let sealed = Data(base64Encoded: String(parts[1])) else { return nil }
+        guard case .success(let state) = RosterChain.verify(entries: try verifiedRoster(), vaultID: vaultID), state.epoch == epoch else {
+            return nil
+        }
+        let key: SecureBuffer
+        do {
+            key = try EpochSeal.open(sealed, epoch: epoch, in: vaultID, with: secrets.person)
+        } catch {
+            throw CoreError.tampered(what: "the new key sealed to you for this shared vault")
+        }
+        guard EpochCommitment.matches(state.epochCommitment, epoch: epoch, key: key) else {
+            throw CoreError.tampered(what: "the new key sealed to you is not the one the roster committed to")
+        }
+        return MemberSecrets(epoch: epoch, epochKey: key, person: secrets.person)
+    }
+}

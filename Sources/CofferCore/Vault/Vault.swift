@@ -67,7 +67,12 @@ public actor Vault {
     /// there), that passphrase opens the vault too: both wrap the same vault key.
     public func unlock(passphrase given: SecureBuffer) throws {
         // A shared vault's keystore opens with its epoch key, which the person's passphrase opens.
-        let passphrase = try memberSecrets(passphrase: given)?.epochKey ?? given
+        if sharedVaultID != nil { return try unlockShared(passphrase: given) }
+        try unlockKeystore(passphrase: given)
+    }
+
+    /// `unlock` with the passphrase the keystore is wrapped under.
+    func unlockKeystore(passphrase: SecureBuffer) throws {
         // The passphrase's keys first (Argon2id's 64 MiB), then the keystore, whose ring holds a
         // key per item (9 MB of JSON at 100,000 items): read before, it was in memory beside them.
         let wrapping = try? database.read(VaultDatabase.currentKeystoreWrapping)

@@ -20,6 +20,7 @@ enum RosterStep {
         if let person = try database.meta(.sharePerson), state.members[person] == nil {
             throw RosterRefusal(vault: vault, reason: .removed)
         }
+        try await fetchNewerSeal(state, context)
         if served.count > stored.count {
             try database.setMeta(.rosterEntries, Vault.rosterMeta(served))
             context.logger.info("roster: \(served.count - stored.count) new entr(ies) verified")
@@ -35,6 +36,23 @@ enum RosterStep {
                 context.logger.info("roster: a removal seen; \(rewritten) record(s) rewritten without their authors' permissions, \(failed) not")
             }
         }
+    }
+
+    /// A newer epoch than this copy's key: the key sealed to this person is fetched (ciphertext,
+    /// so while locked too) and kept for the next unlock, which opens and checks it.
+    static func fetchNewerSeal(_ state: RosterState, _ context: SyncContext) async throws {
+        let database = context.database
+        let known = (try database.meta(.shareEpoch)).flatMap { UInt64($0) } ?? 1
+        guard state.epoch > known, let person = try database.meta(.sharePerson),
+              try database.meta(.sharePendingSeal)?.hasPrefix("\(state.epoch) ") != true else { return }
+        let id = EpochSeal.id(epoch: state.epoch, personID: person)
+        guard let record = try await context.client.record(in: EpochSeal.collection, id: id),
+              let sealed = record.fields["seal"], sealed.utf8.count <= 256 else {
+            context.logger.warning("roster: epoch \(state.epoch) began but no key is sealed to this person yet")
+            return
+        }
+        try database.setMeta(.sharePendingSeal, "\(state.epoch) \(sealed)")
+        context.logger.info("roster: the key of epoch \(state.epoch) arrived; it is taken at the next unlock")
     }
 
     /// Takes out of the members' group every account no member of `state` syncs with.

@@ -75,6 +75,10 @@ struct ShareCommand: AsyncParsableCommand {
         func run() async throws {
             let member = try ShareMember.shared(global)
             let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
+            // Unlocking takes the key of an epoch begun elsewhere; the sync brings the roster up
+            // to date and sends the keystore a new member will open.
+            try await member.vault.unlock(passphrase: passphrase)
+            try await ShareMember.sync(member.vault)
             guard let secrets = try member.vault.memberSecrets(passphrase: passphrase) else { throw CoreError.wrongPassphrase }
             let host = try await AccountOptions.mapped {
                 try await InvitationHost.open(server: member.account.server, kind: .share, lifetime: validSeconds,
@@ -209,6 +213,10 @@ struct ShareCommand: AsyncParsableCommand {
             if outcome.raced {
                 Terminal.write("You are no longer a member either: \(global.vaultPath) keeps what you had.\n")
             } else {
+                // The sync fetches the new epoch's key sealed to us; unlocking takes it and wraps
+                // the keystore under it; the next sync sends that keystore.
+                try await ShareMember.sync(member.vault)
+                try await member.vault.unlock(passphrase: passphrase)
                 try await ShareMember.sync(member.vault)
             }
         }

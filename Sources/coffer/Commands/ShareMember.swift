@@ -49,7 +49,7 @@ struct ShareMember {
     static func meta(account: SyncAccount, vaultID: SharedVaultID, name: String, secrets: MemberSecrets,
                      keys: PassphraseKeys, kdf: KDFParameters, roster: [RosterEntry]) throws -> [MetaKey: String] {
         account.meta.merging([
-            .shareVault: vaultID.bucket, .shareName: name, .sharePerson: secrets.person.id,
+            .shareVault: vaultID.bucket, .shareName: name, .sharePerson: secrets.person.id, .shareEpoch: String(secrets.epoch),
             .shareMember: try secrets.sealed(under: keys, kdf: kdf, vaultID: vaultID), .rosterEntries: Vault.rosterMeta(roster),
         ]) { $1 }
     }
