@@ -30,7 +30,7 @@ enum ExitStatus {
         (offline, "OFFLINE: the sync server cannot be reached"),
         (network, "NETWORK: the connection failed or the server answered with an error; ROLLBACK: the server sent records older than this device's, which kept its own"),
         (syncLocked, "SYNC_LOCKED: conflicts wait for the vault to be unlocked"),
-        (syncAuth, "SYNC_AUTH: the sync account's password was refused"),
+        (syncAuth, "SYNC_AUTH: the sync account's password was refused, or a shared vault no longer has you as a member"),
         (invite, "INVITE: the invitation code is unknown, expired, used or declined, or its number was not confirmed"),
     ]
 
