@@ -347,4 +347,55 @@ final class ShareCommandTests: XCTestCase {
         }
         XCTAssertEqual(try ann.titles(in: "home"), ["Cat's bike", "Door"])
     }
+
+    /// A revocation that dies half-way — after its roster entry (no key sealed for the new epoch)
+    /// or after the seals (the account still in the group) — is finished by the members who stay:
+    /// the person is refused once another member synced, and the vault goes on.
+    func testARevocationThatDiesHalfWayIsFinishedByTheMembersWhoStay() throws {
+        for point in ["share.revoke.after-entry", "share.revoke.after-seals"] {
+            let (ann, bob, cat) = try household()
+            let crashed = try CofferProcess.run(["--vault", ann.sharedPath("home"), "--passphrase-file", ann.vault.passphraseFile,
+                                                 "share", "revoke", "Cat"], home: ann.vault.root, environment: [CrashPoint.environmentVariable: point])
+            XCTAssertEqual(crashed.status, CrashPoint.exitCode, "\(point): \(crashed.summary)")
+            assertOK(try bob.inShared("home", ["sync"]))
+            assertExit(try cat.inShared("home", ["sync"]), 13)
+            let bucket = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "share_vault"))
+            XCTAssertEqual(try bucketStatus(bucket, path: "/collections/items/records", as: cat.account), 403, point)
+            let dan = try person("Dan")
+            let (_, joined) = try invite(dan, to: "home", by: bob)
+            assertOK(joined)
+            XCTAssertEqual(try dan.titles(in: "home"), ["Cat's bike", "Door"], point)
+            assertOK(try ann.inShared("home", ["sync"]))
+            XCTAssertEqual(try ann.titles(in: "home"), ["Cat's bike", "Door"], point)
+            XCTAssertEqual(try memberNames(ann, "home"), ["Ann", "Bob", "Dan"], point)
+        }
+    }
+
+    /// An inviter that dies once the roster lists the new person (before their key and the
+    /// group): the person's join ends without a vault, and a new invitation works.
+    func testAnInviterThatDiesAfterTheRosterEntryLeavesNothingHalfMade() throws {
+        let ann = try person("Ann")
+        let bob = try person("Bob")
+        assertOK(try ann.vault.run(["share", "create", "home", "--as", "Ann"]))
+        let host = try RunningCoffer(["--vault", ann.sharedPath("home"), "--passphrase-file", ann.vault.passphraseFile,
+                                      "share", "invite", "--valid-seconds", "15"], home: ann.vault.root,
+                                     environment: [CrashPoint.environmentVariable: "share.invite.after-add"])
+        host.waitFor("Waiting for them")
+        let code = try XCTUnwrap(host.err.range(of: #"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{3}"#, options: .regularExpression)
+            .map { String(host.err[$0]) })
+        let joining = try RunningCoffer(["--vault", bob.vault.path, "--passphrase-file", bob.vault.passphraseFile,
+                                         "share", "join", "--code", code, "--name", "Bob"], home: bob.vault.root)
+        host.waitFor("wants to join")
+        joining.waitFor("does the inviting screen show this number?")
+        host.answer("y")
+        joining.answer("y")
+        XCTAssertEqual(host.finish().status, CrashPoint.exitCode)
+        let joined = joining.finish(timeout: 90)
+        assertExit(joined, 14)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: bob.sharedPath("home")), "a half-joined vault file")
+        assertOK(try ann.inShared("home", ["sync"]))
+        XCTAssertEqual(try memberNames(ann, "home"), ["Ann", "Bob"], "the roster lists the person the inviter added")
+        assertOK(try invite(bob, to: "home", by: ann).joined)
+        XCTAssertEqual(try memberNames(bob, "home"), ["Ann", "Bob", "Bob"], "a new invitation adds the person's new keys")
+    }
 }

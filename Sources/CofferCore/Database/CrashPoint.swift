@@ -37,6 +37,10 @@ public enum CrashPoint {
         return names
     }()
 
+    /// The points of the `share` commands (architecture §17): tested by `ShareCommandTests`, which
+    /// sets up the several people they need, not by the harness that visits `all`.
+    public static let sharing = ["share.invite.after-add", "share.revoke.after-entry", "share.revoke.after-seals"]
+
     private static let armed: String? = ProcessInfo.processInfo.environment[environmentVariable]
 
     /// Dies here if this point is armed; costs one string comparison otherwise.

@@ -58,6 +58,7 @@ public struct SharedRevocation: Sendable {
             let key = SecureBuffer.random(count: EpochCommitment.keyLength)
             let entry = try RosterChain.entry(appending: .remove(personID: personID), to: state, by: secrets.person, epochKey: key)
             if try await SharedRoster.append(entry, with: client) {
+                CrashPoint.reach("share.revoke.after-entry")
                 return try await finish(after: served + [entry], removing: target.person, key: key, raced: false)
             }
             // Another entry took the position. If it removed this member, and was signed by the
@@ -103,6 +104,7 @@ public struct SharedRevocation: Sendable {
         for member in state.members.values {
             try await SharedRoster.writeSeal(key, epoch: entries.last!.epoch, to: member.person, in: vaultID, with: client)
         }
+        CrashPoint.reach("share.revoke.after-seals")
         if person.id != secrets.person.id, raceGrace > 0 {
             try await Task.sleep(nanoseconds: UInt64(raceGrace * 1_000_000_000))
             let now = try await SharedRoster.served(by: client, vault: vault)

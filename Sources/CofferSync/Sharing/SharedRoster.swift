@@ -74,6 +74,11 @@ public enum SharedRoster {
                                        data: ["seal": sealed.base64EncodedString()], onlyIfNew: true)
     }
 
+    /// Whether the server holds a seal of `epoch` for the person `personID`.
+    public static func hasSeal(epoch: UInt64, personID: String, with client: KintoClient) async throws -> Bool {
+        try await client.record(in: EpochSeal.collection, id: EpochSeal.id(epoch: epoch, personID: personID)) != nil
+    }
+
     /// The key of `state`'s epoch sealed to the person of `keys`, checked against the roster's
     /// commitment, or nil when the server holds no seal for them.
     public static func openSeal(for state: RosterState, with keys: PersonKeys, client: KintoClient, vault: String) async throws -> SecureBuffer? {

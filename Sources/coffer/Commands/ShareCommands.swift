@@ -79,6 +79,7 @@ struct ShareCommand: AsyncParsableCommand {
             // to date and sends the keystore a new member will open.
             try await member.vault.unlock(passphrase: passphrase)
             try await ShareMember.sync(member.vault)
+            try await member.rotateIfNeeded(passphrase: passphrase)
             guard let secrets = try member.vault.memberSecrets(passphrase: passphrase) else { throw CoreError.wrongPassphrase }
             let host = try await AccountOptions.mapped {
                 try await InvitationHost.open(server: member.account.server, kind: .share, lifetime: validSeconds,

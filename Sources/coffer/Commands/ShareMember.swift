@@ -86,6 +86,7 @@ struct ShareMember {
             }
             guard try await AccountOptions.mapped({ try await SharedRoster.append(entry, with: client) }) else { continue }
             try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(entries + [entry]))
+            CrashPoint.reach("share.invite.after-add")
             try await AccountOptions.mapped {
                 try await SharedRoster.writeSeal(secrets.epochKey, epoch: state.epoch, to: person, in: vaultID, with: client)
                 try await SharedRoster.admit(account: person.account, with: client)
@@ -93,6 +94,35 @@ struct ShareMember {
             return ShareInvitation.Grant(vaultID: vaultID, name: name, head: RosterHead(position: Int(entry.sequence), hash: entry.hash))
         }
         throw UsageError("Other members kept changing the roster; invite again.")
+    }
+
+    /// Begins a new epoch (`rotate`) when the roster's current one has no key this member can
+    /// take — the member who began it died before sealing it, or two removals raced
+    /// (`RosterState.needsRotation`) — then takes the new key: a sync fetches it, an unlock
+    /// takes it and wraps the keystore under it, a sync sends the keystore. Call it unlocked.
+    func rotateIfNeeded(passphrase: SecureBuffer) async throws {
+        guard let secrets = try vault.memberSecrets(passphrase: passphrase) else { return }
+        let client = client(bucket: vaultID.bucket)
+        let entries = try await AccountOptions.mapped { try await refreshRoster() }
+        let state = try SharedRoster.verify(entries, vaultID: vaultID, continuing: [], vault: name)
+        guard state.epoch > secrets.epoch || state.needsRotation else { return }
+        let sealed = try await AccountOptions.mapped {
+            try await SharedRoster.hasSeal(epoch: state.epoch, personID: secrets.person.id, with: client)
+        }
+        if sealed, !state.needsRotation { return }  // taken at the next unlock after a sync
+        let key = SecureBuffer.random(count: EpochCommitment.keyLength)
+        let entry = try RosterChain.entry(appending: .rotate, to: state, by: secrets.person, epochKey: key)
+        guard try await AccountOptions.mapped({ try await SharedRoster.append(entry, with: client) }) else { return }
+        try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(entries + [entry]))
+        try await AccountOptions.mapped {
+            for member in state.members.values {
+                try await SharedRoster.writeSeal(key, epoch: entry.epoch, to: member.person, in: vaultID, with: client)
+            }
+        }
+        Terminal.write("The vault's key of epoch \(state.epoch) reached nobody; epoch \(entry.epoch) begins with a new one.\n")
+        try await Self.sync(vault)
+        try await vault.unlock(passphrase: passphrase)
+        try await Self.sync(vault)
     }
 
     /// Takes `personID` out (`SharedRevocation`) and keeps the roster it ended with.
