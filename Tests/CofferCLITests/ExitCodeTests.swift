@@ -75,6 +75,13 @@ final class ExitCodeTests: XCTestCase {
             XCTAssertTrue(result.out.contains(vault.path) && result.out.contains("items"), result.summary)
             XCTAssertTrue(result.out.contains("USAGE"), result.summary)
         }
+        // `--vault NAME` names a shared vault, NAME.db beside the personal one, as for every command.
+        let family = vault.directory.appendingPathComponent("family.db").path
+        assertOK(try CofferProcess.run(["--vault", family, "--passphrase-file", vault.passphraseFile, "init"] + TestVault.fastKDF,
+                                       home: vault.root))
+        let byName = try CofferProcess.run(["--vault", "family"], home: vault.root, environment: ["COFFER_VAULT": vault.path])
+        assertOK(byName)
+        XCTAssertTrue(byName.out.contains(family), byName.summary)
     }
 
     func testHelpAndVersionExit0OnStdout() throws {

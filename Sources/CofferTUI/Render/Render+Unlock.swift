@@ -67,7 +67,7 @@ extension Render {
     static func drawLocked(_ state: ScreenState, prompt: UnlockPrompt, body: Body, now: Date, into grid: inout Grid) {
         let x = 3
         var y = body.top + 1
-        grid.write("🔒 \(state.vaultName) is locked", x: x, y: y, style: .bold)
+        grid.write("🔒 \(state.vaultTitle) is locked", x: x, y: y, style: .bold)
         if let remark = prompt.remark { grid.write(remark, x: x, y: y + 1, style: .warning, maxWidth: body.width - x - 1) }
         y += 2
         let summary = state.summary
@@ -91,6 +91,10 @@ extension Render {
             rows.append(("Last error", message, error == .syncLocked ? .warning : .error))
         }
         rows.append(("Sync account", summary.account ?? "none", .plain))
+        if let share = summary.share {
+            rows.append(("Members", share.problem == nil ? "\(share.members.count) (F2 lists them)" : "the roster does not verify (F2)",
+                         share.problem == nil ? .plain : .error))
+        }
         for (label, value, style) in rows {
             grid.write(label, x: x, y: y)
             grid.write(value, x: x + 18, y: y, style: style, maxWidth: body.width - x - 19)

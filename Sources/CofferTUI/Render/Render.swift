@@ -29,6 +29,7 @@ enum Render {
         case .review(let review): drawReview(state, review: review, body: body, into: &grid)
         case .devices(let page): drawDevices(state, page: page, body: body, into: &grid)
         case .health(let page): drawHealth(state, page: page, body: body, into: &grid)
+        case .members(let page): drawMembers(state, page: page, body: body, into: &grid)
         }
         hintLine(state, into: &grid)
         statusBar(state, now: now, into: &grid)
@@ -66,7 +67,7 @@ enum Render {
     static func titleBar(_ state: ScreenState, into grid: inout Grid) {
         let bar = Style(isBold: true, isReversed: true)
         grid.fill(y: 0, style: bar)
-        let left = " Coffer · \(state.vaultName)"
+        let left = " Coffer · \(state.vaultTitle)"
         let right = pageTitle(state) + " "
         let rightWidth = DisplayWidth.of(right)
         grid.write(left, x: 0, y: 0, style: bar, maxWidth: max(0, grid.size.width - rightWidth - 1))
@@ -91,6 +92,7 @@ enum Render {
         case .review(let review): return "Review · \(Format.count(review.reviews.count, "merged item"))"
         case .devices(let page): return page.devices.map { Format.count($0.count, "device") } ?? "Devices"
         case .health: return state.health.map { "Health · " + Format.count($0.rows.count, "item") + " to fix" } ?? "Health"
+        case .members: return state.summary.share.map { Format.count($0.members.count, "member") } ?? "Members"
         }
     }
 

@@ -1,5 +1,6 @@
 /// Which screen is showing. The locked pages hold no secret but the passphrase being typed; the
-/// unlocked ones only exist while the vault has its keys.
+/// unlocked ones only exist while the vault has its keys. The Members page, which holds nothing
+/// secret, is either.
 enum Page: Sendable, Equatable {
     /// No vault at the path yet.
     case firstRun(NewVaultForm)
@@ -10,11 +11,13 @@ enum Page: Sendable, Equatable {
     case review(ReviewState)
     case devices(DevicesState)
     case health(HealthState)
+    /// A shared vault's members: locked or unlocked, as the page was opened (`MembersState.isVaultLocked`).
+    case members(MembersState)
 
     /// Which page this is, whatever it shows at the moment: a question belongs to one
     /// (`Confirmation.askedOn`).
     enum Identity: Sendable, Equatable {
-        case firstRun, locked, list, review, devices, health
+        case firstRun, locked, list, review, devices, health, members
         case detail(itemID: String)
         /// The form of an item (nil: a new item).
         case form(itemID: String?)
@@ -30,6 +33,7 @@ enum Page: Sendable, Equatable {
         case .review: return .review
         case .devices: return .devices
         case .health: return .health
+        case .members: return .members
         }
     }
 
@@ -37,6 +41,7 @@ enum Page: Sendable, Equatable {
         switch self {
         case .firstRun, .locked: return true
         case .list, .detail, .form, .review, .devices, .health: return false
+        case .members(let page): return page.isVaultLocked
         }
     }
 }

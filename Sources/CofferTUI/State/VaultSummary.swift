@@ -27,6 +27,8 @@ struct VaultSummary: Sendable, Equatable {
     /// False until the first count: the screen starts from the sync facts alone and shows
     /// "counting…" for the four counts until its first reload brings them.
     var isCounted = true
+    /// A shared vault's name and members (readable locked too); nil for a personal vault.
+    var share: SharedVaultSummary?
 
     init(items: Int = 0, pending: Int = 0, conflicts: Int = 0, unreviewed: Int = 0, lastSync: Date? = nil,
                 lastError: SyncErrorName? = nil, lastErrorMessage: String? = nil, backoffUntil: Date? = nil,
@@ -54,5 +56,12 @@ struct VaultSummary: Sendable, Equatable {
                   account: status.account, clockWarning: status.clockWarning, remoteLock: status.remoteLock)
         clockSkewMilliseconds = status.clockSkewMs
         self.isCounted = isCounted
+    }
+
+    /// `vault`'s counts (or, when `isCounted` is false, its sync facts alone: the first frame's)
+    /// and, for a shared vault, its name and members.
+    init(of vault: Vault, isCounted: Bool = true) throws {
+        self.init(isCounted ? try vault.database.status() : try vault.database.statusWithoutCounts(), isCounted: isCounted)
+        share = try SharedVaultSummary.read(from: vault)
     }
 }

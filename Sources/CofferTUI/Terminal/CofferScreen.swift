@@ -18,7 +18,7 @@ public enum CofferScreen {
                 // Counting 100,000 pending changes takes longer than the rest of the start: the
                 // first frame shows the sync facts, and the first look for changes brings the counts.
                 let opened = try Vault.open(at: vaultPath)
-                summary = VaultSummary(try opened.database.statusWithoutCounts(), isCounted: false)
+                summary = try VaultSummary(of: opened, isCounted: false)
                 vault = opened
             } catch {
                 return fail("\(error)")

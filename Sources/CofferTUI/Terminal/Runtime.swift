@@ -322,7 +322,7 @@ final class Runtime {
         Task.detached {
             do {
                 let vault = try Vault.create(at: path, passphrase: buffer, kdf: kdf ?? Argon2id.calibrate())
-                let summary = VaultSummary(try vault.database.status())
+                let summary = try VaultSummary(of: vault)
                 inbox.post(.vaultOpened(vault))
                 inbox.post(.vaultCreated(summary))
             } catch {
@@ -342,7 +342,7 @@ final class Runtime {
                 timing?.unlockKeysReady()
                 // The first page is drawn from the first items opened; the rest fill in behind
                 // (a 100,000-item vault takes seconds to open), the screen answering keys meanwhile.
-                let summary = VaultSummary(try vault.database.status())
+                let summary = try VaultSummary(of: vault)
                 var isFirst = true
                 let items = try await vault.listItems(reportingFirst: Runtime.firstItemsShown) { opened in
                     let shown = opened.map(ScreenItem.init)
@@ -377,7 +377,7 @@ final class Runtime {
         let listsItems = !state.isLocked
         Task.detached {
             do {
-                let summary = VaultSummary(try vault.database.status())
+                let summary = try VaultSummary(of: vault)
                 let isLocked = await vault.isLocked
                 let items = !listsItems || isLocked ? nil : try? await vault.listItems().map(ScreenItem.init)
                 if items != nil, let arrived = try? await vault.arrivedAttachmentIDs() { inbox.post(.arrivedFilesRead(arrived)) }

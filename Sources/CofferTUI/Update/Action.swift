@@ -24,6 +24,8 @@ enum Action: String, Sendable, Hashable, CaseIterable {
     case openDevices, lockDevice, signOutDevice, removeDevice, inviteDevice
     // An item's files.
     case saveFile, addFile, removeFile, submitPath, cancelPath
+    // A shared vault's members.
+    case openMembers, showInviteCommand
     // Password health.
     case openHealth
     // Confirmation.

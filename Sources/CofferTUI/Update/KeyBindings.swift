@@ -6,7 +6,7 @@ import CofferCore
 /// In contexts that take text, a printable key goes to the field unless a binding for it is
 /// enabled there (Space toggles the Disabled field only when that field has the focus).
 enum KeyBindings {
-    static let browsing: Set<KeyContext> = [.list, .detail, .review, .devices, .health]
+    static let browsing: Set<KeyContext> = [.list, .detail, .review, .devices, .health, .members]
     static let typing: Set<KeyContext> = [.firstRun, .locked, .filter, .form, .generator]
     static let everywhere = Set(KeyContext.allCases)
 
@@ -31,7 +31,7 @@ enum KeyBindings {
                        state.health?.rows.isEmpty == false ? nil : "No item is listed."
                    }),
         KeyBinding(keys: [.escape, .left, .character("h")], action: .back, description: "Back",
-                   hint: "Esc back", contexts: [.detail, .review, .devices, .health]),
+                   hint: "Esc back", contexts: [.detail, .review, .devices, .health, .members]),
 
         // The list.
         KeyBinding(keys: [.character("/")], action: .startFilter,
@@ -225,6 +225,21 @@ enum KeyBindings {
                        return device.isCurrent ? "That is this device." : nil
                    }),
 
+        // A shared vault's members: the roster is not secret, so the locked page opens them too
+        // (with F2: its printable keys are the passphrase's).
+        KeyBinding(keys: [.character("M"), .function(2)], action: .openMembers, description: "Members of this vault",
+                   contexts: [.list, .detail], disabledReason: needsSharedVault),
+        KeyBinding(keys: [.function(2)], action: .openMembers, description: "Members of this vault",
+                   hint: "F2 members", contexts: [.locked], disabledReason: { needsSharedVault($0) ?? notWhileBusy($0) }),
+        KeyBinding(keys: [.character("i")], action: .showInviteCommand, description: "The command that invites a person",
+                   hint: "i invite", contexts: [.members], disabledReason: { state in
+                       guard let share = state.summary.share, share.members.contains(where: \.isYou) else {
+                           return "You are not a member of this vault's roster: you cannot invite anyone."
+                       }
+                       guard case .members(let page) = state.page, !page.showsInvitation else { return "The command is shown below." }
+                       return nil
+                   }),
+
         // Password health.
         KeyBinding(keys: [.character("H")], action: .openHealth, description: "Password health",
                    contexts: [.list, .detail]),
@@ -240,7 +255,7 @@ enum KeyBindings {
         KeyBinding(keys: [.function(5)], action: .syncNow, description: "Sync now", contexts: [.locked, .filter, .form],
                    disabledReason: needsAccount),
         KeyBinding(keys: [.character("L")], action: .lock, description: "Lock now",
-                   hint: "L lock", contexts: browsing),
+                   hint: "L lock", contexts: browsing, disabledReason: { $0.isLocked ? "The vault is locked." : nil }),
         KeyBinding(keys: [.character("?"), .function(1)], action: .help, description: "Help", hint: "? help",
                    contexts: browsing),
         KeyBinding(keys: [.function(1)], action: .help, description: "Help", hint: "F1 help", contexts: typing),
@@ -344,6 +359,12 @@ enum KeyBindings {
     static func needsAccount(_ state: ScreenState) -> String? {
         if !state.hasVault { return "Create the vault first." }
         return state.hasAccount ? nil : "No sync account: run `coffer account login` first."
+    }
+
+    /// Why `M` does nothing: a personal vault has no members.
+    static func needsSharedVault(_ state: ScreenState) -> String? {
+        state.summary.share == nil
+            ? "This is a personal vault: it has no members. `coffer --vault NAME` opens a shared one." : nil
     }
 
     static func notWhileBusy(_ state: ScreenState) -> String? {

@@ -1,6 +1,6 @@
 /// Where keys go: each page, and each part of a page that takes its own keys.
 enum KeyContext: String, Sendable, Hashable, CaseIterable {
-    case firstRun, locked, list, filter, detail, form, generator, review, devices, health, confirm, kindChoice, pathPrompt, help
+    case firstRun, locked, list, filter, detail, form, generator, review, devices, health, members, confirm, kindChoice, pathPrompt, help
 
     /// Whether printable keys without a binding are typed into a field.
     var takesText: Bool {
@@ -21,6 +21,7 @@ enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .review: return .review
         case .devices: return .devices
         case .health: return .health
+        case .members: return .members
         }
     }
 
@@ -47,6 +48,7 @@ enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .review: return "Conflict review"
         case .devices: return "Devices"
         case .health: return "Password health"
+        case .members: return "Members"
         case .confirm: return "Confirm"
         case .kindChoice: return "New item"
         case .pathPrompt: return "Path"

@@ -12,6 +12,8 @@ extension Update {
         case .back:
             if case .detail(let detail) = state.page, let health = detail.returnsToHealth {
                 state.page = .health(health)
+            } else if case .members(let page) = state.page {
+                leaveMembers(page, in: &state)
             } else {
                 state.page = .list
             }
@@ -120,6 +122,10 @@ extension Update {
             guard let count = state.health?.rows.count, count > 0 else { return [] }
             page.cursor = moved(page.cursor, by: action, count: count, page: max(1, state.size.height - 6))
             state.page = .health(page)
+        case .members(var page):
+            guard let count = state.summary.share?.members.count, count > 0 else { return [] }
+            page.cursor = moved(min(page.cursor, count - 1), by: action, count: count, page: max(1, state.size.height - 6))
+            state.page = .members(page)
         default:
             break
         }

@@ -170,6 +170,8 @@ enum Update {
             return performDevices(action, in: &state, now: now)
         case .openHealth:
             return openHealth(in: &state)
+        case .openMembers, .showInviteCommand:
+            return performMembers(action, in: &state)
         case .saveFile, .addFile, .removeFile, .submitPath, .cancelPath:
             return performFiles(action, in: &state)
         case .confirm, .decline:

@@ -21,7 +21,8 @@ struct ScreenStart {
     init?(arguments: [String]) {
         guard let values = HandReadOptions(arguments[...], options: ["--vault", "--auto-lock", "--clipboard-seconds"])?.values
         else { return nil }
-        self.init(vaultPath: values["--vault"] ?? GlobalOptions.defaultVaultPath)
+        // `--vault NAME` is a shared vault's name here too (`NAME.db` beside the personal vault).
+        self.init(vaultPath: GlobalOptions.given(vault: values["--vault"], passphraseFile: nil).vaultPath)
         if let text = values["--auto-lock"] {
             guard let seconds = Double(text), seconds.isFinite else { return nil }
             autoLockSeconds = seconds
