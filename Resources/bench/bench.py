@@ -5,6 +5,8 @@ Run by the Makefile under Resources/scripts/with-kinto.sh (COFFER_TEST_KINTO_URL
 with Debian's python3 (for python3-pykeepass). BENCH_SMALL=1: 1,000/10,000 items, fewer runs.
 BENCH_ONLY=files: only the file rows (a 16 MiB attachment up and down, beside the raw client), without
 building the item vaults and KDBX files the other rows need (`make bench BENCH_ONLY=files`).
+BENCH_ONLY=share: only the shared-vault rows (revoking a member of a 10,000-item shared vault, a
+person's idle syncs of two vaults).
 
 Peers, measured in the same run on the same data:
 - keepassxc-cli (Debian keepassxc) on a KDBX 4 file with Argon2id m=64 MiB, t=3, p=1 (made empty with
@@ -24,6 +26,7 @@ import os
 import platform
 import pty
 import random
+import re
 import select
 import shutil
 import signal
@@ -646,6 +649,117 @@ def file_rows(row, files):
 
 
 # ---------------------------------------------------------------------------------------------
+# Shared vaults (issue 31): revoking a member of a vault of SHARE_ITEMS items, and the idle sync of a
+# person with a personal and a shared vault.
+
+SHARE_ITEMS = 1_000 if SMALL else 10_000
+
+
+class Talking:
+    """A coffer process whose questions are answered on stdin: stderr is read on a thread."""
+
+    def __init__(self, cmd):
+        self.process = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.err = b""
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for chunk in iter(lambda: self.process.stderr.read1(4096), b""):
+            self.err += chunk
+
+    def wait_for(self, text, timeout=120):
+        deadline = time.time() + timeout
+        while text.encode() not in self.err:
+            if time.time() > deadline or self.process.poll() is not None and text.encode() not in self.err:
+                raise RuntimeError(f"never printed {text!r}: {self.err.decode(errors='replace')[-1000:]}")
+            time.sleep(0.05)
+        return self.err.decode(errors="replace")
+
+    def answer(self, line):
+        self.process.stdin.write((line + "\n").encode())
+        self.process.stdin.close()
+
+    def finish(self):
+        status = self.process.wait(timeout=300)
+        self.reader.join(timeout=5)
+        if status != 0:
+            raise RuntimeError(f"exited {status}: {self.err.decode(errors='replace')[-1000:]}")
+
+
+def share_person(kinto, name, tag, passfile, pwfile):
+    """A personal vault with an account of its own on the server: (vault path, account)."""
+    vault, user = os.path.join(WORK, f"share-{name}-{tag}", "vault.db"), f"bench-{name}-{tag}"
+    os.makedirs(os.path.dirname(vault), exist_ok=True)
+    make_coffer_vault(vault, None, passfile)
+    run(coffer("account", "signup", "--vault", vault, "--server", kinto, "--user", user, "--password-file", pwfile))
+    return vault, user
+
+
+def share_invite(shared, guest_vault, name, passfile):
+    host = Talking(coffer("--vault", shared, "--passphrase-file", passfile, "share", "invite"))
+    code = re.search(r"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{3}", host.wait_for("Waiting for them")).group(0)
+    guest = Talking(coffer("--vault", guest_vault, "--passphrase-file", passfile, "share", "join", "--code", code,
+                           "--name", name))
+    host.wait_for("wants to join")
+    guest.wait_for("does the inviting screen show this number?")
+    host.answer("y")
+    guest.answer("y")
+    host.finish()
+    guest.finish()
+
+
+def share_figures(kinto, passfile, pwfile, runs):
+    """`share revoke` of a member of a SHARE_ITEMS-item shared vault, whole process (a new member invited
+    before each run, untimed), and idle syncs of the owner's personal and shared vault."""
+    tag = str(int(time.time()))
+    owner, _ = share_person(kinto, "ann", tag, passfile, pwfile)
+    run(coffer("share", "create", "bench", "--vault", owner, "--passphrase-file", passfile, "--as", "Ann"))
+    shared = os.path.join(os.path.dirname(owner), "bench.db")
+    json_path = os.path.join(WORK, f"share-items-{SHARE_ITEMS}.json")
+    write_coffer_json(make_items(SHARE_ITEMS), json_path)
+    run(coffer("import", "--vault", shared, "--passphrase-file", passfile, "--format", "json", json_path))
+    seconds, _, _, _ = run(coffer("sync", "--vault", shared))
+    log(f"shared vault of {SHARE_ITEMS:,} items sent: {seconds:.1f} s")
+    revokes, rewritten = [], 0
+    for attempt in range(runs):
+        log(f"share revoke in a {SHARE_ITEMS:,}-item shared vault ({attempt + 1}/{runs})")
+        guest, _ = share_person(kinto, f"guest{attempt}", tag, passfile, pwfile)
+        share_invite(shared, guest, f"Guest{attempt}", passfile)
+        elapsed, _, _, _ = run(coffer("--vault", shared, "--passphrase-file", passfile, "share", "revoke", f"Guest{attempt}"))
+        err = subprocess.run(coffer("--vault", shared, "share", "members"), capture_output=True, text=True).stdout
+        assert f"Guest{attempt}" not in err, err
+        revokes.append(elapsed)
+    # What the server rewrote: every record of the bucket (a batch of 25 per request).
+    for collection in ("items", "keystores", "roster", "seals"):
+        raw = Raw(kinto, f"bench-ann-{tag}")
+        status, headers, body = raw.request("GET", f"/buckets/{shared_bucket(shared)}/collections/{collection}/records?_fields=id")
+        rewritten += len(body["data"]) if status == 200 else 0
+    run(coffer("sync", "--vault", owner))
+    run(coffer("sync", "--vault", shared))
+    idle_personal = statistics.median(run(coffer("sync", "--vault", owner))[0] for _ in range(max(runs, 5)))
+    idle_shared = statistics.median(run(coffer("sync", "--vault", shared))[0] for _ in range(max(runs, 5)))
+    log(f"share: revoke median {statistics.median(revokes):.2f} s, {rewritten} records rewritten; "
+        f"idle syncs {idle_personal * 1000:.0f} + {idle_shared * 1000:.0f} ms")
+    return {"revoke": statistics.median(revokes), "rewritten": rewritten, "idle_personal": idle_personal,
+            "idle_shared": idle_shared}
+
+
+def shared_bucket(shared):
+    return sqlite3.connect(shared).execute("SELECT value FROM meta WHERE key = 'share_vault'").fetchone()[0]
+
+
+def share_rows(row, share):
+    batches = -(-share["rewritten"] // 25)
+    row(f"`share revoke` of a member of a {SHARE_ITEMS:,}-item shared vault, whole process (roster entry, seals, a 2 s "
+        f"wait for a raced removal, group, {share['rewritten']:,} records' permissions rewritten in {batches} batches, "
+        f"two syncs and the re-wrapped keystore)", ms(share["revoke"]), "—", "—", "≤ 10 s", share["revoke"] <= 10)
+    both = share["idle_personal"] + share["idle_shared"]
+    row("idle sync of a person with a personal and a shared vault (two `sync` processes, 3 conditional GETs each)",
+        f"{ms(share['idle_personal'])} + {ms(share['idle_shared'])} = {ms(both)}", "—", "—", "—", None)
+
+
+# ---------------------------------------------------------------------------------------------
 
 def machine():
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
@@ -678,11 +792,11 @@ def write_table(rows, header):
 def main():
     if not os.access(BIN, os.X_OK):
         sys.exit(f"{BIN} is missing: run `make bench` (it builds it)")
-    if ONLY not in ("", "files"):
-        sys.exit(f"BENCH_ONLY={ONLY}: the one part that runs alone is 'files'")
+    if ONLY not in ("", "files", "share"):
+        sys.exit(f"BENCH_ONLY={ONLY}: the parts that run alone are 'files' and 'share'")
     kinto = os.environ.get("COFFER_TEST_KINTO_URL")
     if ONLY and not kinto:
-        sys.exit("BENCH_ONLY=files needs a Kinto (COFFER_TEST_KINTO_URL): run it through `make bench`")
+        sys.exit(f"BENCH_ONLY={ONLY} needs a Kinto (COFFER_TEST_KINTO_URL): run it through `make bench`")
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
     passfile, pwfile = os.path.join(WORK, "passphrase"), os.path.join(WORK, "account-password")
@@ -694,11 +808,15 @@ def main():
         os.chmod(secret, 0o600)  # coffer refuses a passphrase file others can read
     host = machine()
     log(host)
-    if ONLY == "files":
-        log(f"mode: BENCH_ONLY=files{', BENCH_SMALL' if SMALL else ''} ({RUNS} runs)")
+    if ONLY:
+        log(f"mode: BENCH_ONLY={ONLY}{', BENCH_SMALL' if SMALL else ''} ({RUNS} runs)")
         rows = []
-        file_rows(lambda *cells: rows.append(table_row(*cells)), file_figures(kinto, passfile, pwfile, RUNS))
-        write_table(rows, f"`make bench` (BENCH_ONLY=files{', BENCH_SMALL=1' if SMALL else ''}), "
+        add = lambda *cells: rows.append(table_row(*cells))
+        if ONLY == "files":
+            file_rows(add, file_figures(kinto, passfile, pwfile, RUNS))
+        else:
+            share_rows(add, share_figures(kinto, passfile, pwfile, RUNS))
+        write_table(rows, f"`make bench` (BENCH_ONLY={ONLY}{', BENCH_SMALL=1' if SMALL else ''}), "
                           f"{time.strftime('%Y-%m-%d')}; medians of {RUNS} runs.\n\nMachine: {host}.\n\n"
                           f"Peer: a raw Python HTTP client against the same in-memory Kinto.\n")
         return
@@ -766,6 +884,7 @@ def main():
 
     sync = sync_figures(kinto, vaults[N1], passfile, pwfile, RUNS) if kinto else None
     files = file_figures(kinto, passfile, pwfile, RUNS) if kinto else None
+    share = share_figures(kinto, passfile, pwfile, RUNS) if kinto else None
 
     # The table.
     rows = []
@@ -835,6 +954,8 @@ def main():
         row("sync figures", "not run (no COFFER_TEST_KINTO_URL)", "—", "—", "—", None)
     if files:
         file_rows(row, files)
+    if share:
+        share_rows(row, share)
     merges = [json.loads(run([RECONCILE_BIN, "reconcile", "1000"])[3]) for _ in range(RUNS)]
     merge_ms = statistics.median(m["reconcile_ms"] for m in merges)
     row("reconcile 1,000 conflicts on unlock, after the KDF (in process: `CofferBench reconcile`)",

@@ -398,4 +398,37 @@ final class ShareCommandTests: XCTestCase {
         assertOK(try invite(bob, to: "home", by: ann).joined)
         XCTAssertEqual(try memberNames(bob, "home"), ["Ann", "Bob", "Bob"], "a new invitation adds the person's new keys")
     }
+
+    /// A shared vault opens with the personal passphrase and syncs with the personal account: a
+    /// new passphrase (`passwd` on the personal vault) and a new account password (rotated from
+    /// the personal vault) carry over; `passwd` on the shared vault itself is refused.
+    func testThePersonalPassphraseAndAccountPasswordCarryOver() throws {
+        let ann = try person("Ann")
+        assertOK(try ann.vault.run(["share", "create", "home", "--as", "Ann"]))
+        assertOK(try ann.inShared("home", ["add", "--title", "Door", "--password", "canary-door"]))
+        assertError(try ann.inShared("home", ["passwd"]), 2, mentions: ["personal vault"])
+
+        let newPassphrase = "a new passphrase \(UUID().uuidString.prefix(6))"
+        let newFile = try ann.vault.writeWorkFile("new-passphrase", newPassphrase + "\n")
+        chmod(newFile, 0o600)
+        let changed = try ann.vault.run(["passwd", "--new-passphrase-file", newFile])
+        assertOK(changed)
+        XCTAssertTrue(changed.err.contains("“home” opens with the new passphrase too"), changed.summary)
+        let withNew = try CofferProcess.run(["--vault", ann.sharedPath("home"), "--passphrase-file", newFile, "list"], home: ann.vault.root)
+        assertOK(withNew)
+        XCTAssertTrue(withNew.out.contains("Door"), withNew.summary)
+        assertExit(try ann.inShared("home", ["list"]), 3)
+
+        // The account's password changes on the server and in the personal vault (as a rotation
+        // from another device leaves it): the shared vault's next sync takes it from there.
+        let password = "rotated-\(UUID().uuidString)"
+        try SyncCommandServer.changePassword(server: server, account: ann.account, to: password)
+        let passwordFile = try ann.vault.writeWorkFile("rotated", password + "\n")
+        assertOK(try CofferProcess.run(["--vault", ann.vault.path, "--passphrase-file", newFile, "account", "login", "--server",
+                                        server.absoluteString, "--user", ann.account.user, "--password-file", passwordFile],
+                                       home: ann.vault.root))
+        let synced = try CofferProcess.run(["--vault", ann.sharedPath("home"), "--passphrase-file", newFile, "sync"], home: ann.vault.root)
+        assertOK(synced)
+        XCTAssertEqual(Self.meta(ann.sharedPath("home"), "account_password"), password)
+    }
 }

@@ -312,6 +312,8 @@ public enum MetaKey: String, Sendable, CaseIterable {
     case shareVault = "share_vault"
     /// The name the shared vault was created with (`NAME` of `NAME.db`).
     case shareName = "share_name"
+    /// The personal vault whose account and passphrase this shared copy uses (its path).
+    case sharePersonalVault = "share_personal_vault"
     /// The id of the person this copy belongs to (in the clear: the roster names them anyway).
     case sharePerson = "share_person"
     /// The member's secrets, sealed under their passphrase (`MemberSecrets`, JSON).

@@ -104,3 +104,21 @@ extension Vault {
         return MemberSecrets(epoch: epoch, epochKey: key, person: secrets.person)
     }
 }
+
+extension Vault {
+    /// After the person's passphrase changed on their personal vault: this copy's member secrets
+    /// sealed under the new one (`keys`, derived with `kdf`). False when `old` does not open them
+    /// (they were sealed under another passphrase: nothing is changed).
+    public nonisolated func resealMemberSecrets(openedWith old: SecureBuffer, under keys: PassphraseKeys,
+                                                kdf: KDFParameters) throws -> Bool {
+        guard let vaultID = sharedVaultID, let stored = try database.meta(.shareMember) else { return false }
+        let secrets: MemberSecrets
+        do {
+            secrets = try MemberSecrets.open(stored, passphrase: old, vaultID: vaultID)
+        } catch CoreError.wrongPassphrase {
+            return false
+        }
+        try database.setMeta(.shareMember, try secrets.sealed(under: keys, kdf: kdf, vaultID: vaultID))
+        return true
+    }
+}

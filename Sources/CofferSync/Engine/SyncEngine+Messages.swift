@@ -34,7 +34,7 @@ extension SyncEngine {
         let rotation = try vault.database.meta(.pendingRotation)
             .flatMap { try? JSONDecoder().decode(RotationStep.Pending.self, from: Data($0.utf8)) }
         guard var account = try SyncAccount.load(from: vault.database),
-              let next = try vault.database.meta(.accountNextPassword) ?? rotation?.password,
+              let next = try vault.database.meta(.accountNextPassword) ?? rotation?.password ?? personalVaultPassword(of: account),
               next != account.password else { return false }
         account.password = next
         try vault.database.syncWrite { store in
@@ -43,5 +43,14 @@ extension SyncEngine {
         client = KintoClient(server: account.server, credentials: account.credentials, bucket: client.bucket)
         logger.info("sync: adopted the account password sent by another device")
         return true
+    }
+
+    /// A shared vault syncs with its person's account, whose password their personal vault keeps
+    /// up to date (`device rm --rotate`): its current one when it is the same account.
+    private func personalVaultPassword(of account: SyncAccount) -> String? {
+        guard vault.sharedVaultID != nil, let path = try? vault.database.meta(.sharePersonalVault),
+              let personal = try? VaultDatabase.open(at: path), let own = try? SyncAccount.load(from: personal),
+              own.user == account.user, own.server == account.server else { return nil }
+        return own.password
     }
 }

@@ -28,11 +28,15 @@ enum RosterStep {
             // a raced removal, a revocation cut short) is taken out by the next member who sees it.
             let dismissed = try await dismissStrangers(state, client: context.client)
             if dismissed > 0 { context.logger.info("roster: \(dismissed) account(s) no member uses taken out of the group") }
-            // Someone left or lost a race: what they wrote still carries their `write` until a
-            // member rewrites it (`SharedRoster.clearAuthorPermissions`).
-            let removals = served[stored.count...].contains { if case .remove = $0.change { return true } else { return false } }
-            if removals {
+            // Someone left, lost a race, or their revoker stopped half-way: what they wrote still
+            // carries their `write` until a member rewrites it (`SharedRoster.clearAuthorPermissions`).
+            let lastRemoval = served.indices.last { position in
+                guard position >= stored.count, case .remove = served[position].change else { return false }
+                return true
+            }
+            if let lastRemoval, try await !SharedRoster.isRewritten(after: lastRemoval, with: context.client) {
                 let (rewritten, failed) = try await SharedRoster.clearAuthorPermissions(with: context.client)
+                if failed == 0 { try await SharedRoster.markRewritten(after: lastRemoval, with: context.client) }
                 context.logger.info("roster: a removal seen; \(rewritten) record(s) rewritten without their authors' permissions, \(failed) not")
             }
         }

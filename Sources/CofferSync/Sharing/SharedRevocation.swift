@@ -120,6 +120,7 @@ public struct SharedRevocation: Sendable {
         // whoever rewrites): the next member device that sees the roster does it (`RosterStep`).
         guard person.id != secrets.person.id else { return Outcome(entries: entries, state: state, rewritten: 0, unrewritten: 0, raced: false) }
         let (rewritten, unrewritten) = try await SharedRoster.clearAuthorPermissions(with: client)
+        if unrewritten == 0 { try await SharedRoster.markRewritten(after: appended.count - 1, with: client) }
         return Outcome(entries: entries, state: state, rewritten: rewritten, unrewritten: unrewritten, raced: raced)
     }
 }

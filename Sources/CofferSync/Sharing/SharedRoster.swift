@@ -114,6 +114,19 @@ public enum SharedRoster {
         return (rewritten, failed)
     }
 
+    /// Records that the permissions were rewritten after the removal at `position`
+    /// (`seals/rewritten-POSITION`), so the members who see that removal later need not rewrite
+    /// every record again (each rewrite makes every device fetch every record anew).
+    public static func markRewritten(after position: Int, with client: KintoClient) async throws {
+        _ = try await client.putRecord(in: EpochSeal.collection, id: rewrittenID(position), data: ["done": "1"], onlyIfNew: true)
+    }
+
+    public static func isRewritten(after position: Int, with client: KintoClient) async throws -> Bool {
+        try await client.record(in: EpochSeal.collection, id: rewrittenID(position)) != nil
+    }
+
+    static func rewrittenID(_ position: Int) -> String { "rewritten-\(RosterRecord.id(position: position))" }
+
     /// Takes `account` out of the bucket's members' group (the same retry as `admit`).
     public static func dismiss(account: String, with client: KintoClient) async throws {
         for _ in 0..<10 {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CofferCore
+import Foundation
 
 struct PasswdCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -10,9 +11,28 @@ struct PasswdCommand: AsyncParsableCommand {
     @OptionGroup var kdf: KDFOptions
 
     func run() async throws {
-        let vault = try await global.unlockedVault()
+        let vault = try Vault.open(at: global.vaultPath)
+        if vault.sharedVaultID != nil {
+            // Its keystore is wrapped under the vault's epoch key, which every member shares.
+            throw UsageError("A shared vault opens with your personal vault's passphrase: run `coffer passwd` on that one.")
+        }
+        let old = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
+        try await vault.unlock(passphrase: old)
         let passphrase = try PassphraseInput.readNew(file: newPassphraseFile, prompt: "New passphrase: ")
         try await vault.changePassphrase(to: passphrase, kdf: try kdf.parameters())
         Terminal.write("Passphrase changed.\n")
+        // The shared vaults beside it open with the new passphrase too.
+        let shared = ShareMember.sharedVaults(besidePersonalVault: vault.database.path)
+        guard !shared.isEmpty else { return }
+        let (keys, newKDF) = try vault.passphraseKeys(passphrase)
+        for path in shared {
+            let copy = try Vault.open(at: path)
+            let name = (try? copy.database.meta(.shareName)).flatMap { $0 } ?? path
+            if try copy.resealMemberSecrets(openedWith: old, under: keys, kdf: newKDF) {
+                Terminal.write("The shared vault \u{201C}\(TerminalText.name(name))\u{201D} opens with the new passphrase too.\n")
+            } else {
+                Terminal.write("The shared vault \u{201C}\(TerminalText.name(name))\u{201D} did not open with the old passphrase: left as it was.\n")
+            }
+        }
     }
 }

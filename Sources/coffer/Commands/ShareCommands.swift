@@ -53,7 +53,7 @@ struct ShareCommand: AsyncParsableCommand {
             let secrets = MemberSecrets(epoch: 1, epochKey: epochKey, person: person)
             let vault = try Vault.create(at: path, passphrase: epochKey, kdf: ShareMember.keystoreKDF(),
                                          deviceName: try member.vault.database.meta(.deviceName) ?? Vault.defaultDeviceName,
-                                         meta: try ShareMember.meta(account: member.account, vaultID: vaultID, name: name, secrets: secrets,
+                                         meta: try member.meta(vaultID: vaultID, name: name, secrets: secrets,
                                                                     keys: keys, kdf: kdf, roster: [entry]))
             try await ShareMember.sync(vault)
             Terminal.write("""
@@ -137,7 +137,7 @@ struct ShareCommand: AsyncParsableCommand {
             let secrets = MemberSecrets(epoch: roster.state.epoch, epochKey: epochKey, person: person)
             let vault = try Vault.join(at: path, keystore: keystore, passphrase: epochKey,
                                        deviceName: try member.vault.database.meta(.deviceName) ?? Vault.defaultDeviceName,
-                                       meta: try ShareMember.meta(account: member.account, vaultID: grant.vaultID, name: grant.name,
+                                       meta: try member.meta(vaultID: grant.vaultID, name: grant.name,
                                                                   secrets: secrets, keys: keys, kdf: kdf, roster: roster.entries))
             try await ShareMember.sync(vault)
             Terminal.write("Joined the shared vault \u{201C}\(grant.name)\u{201D}: \(path) holds \(try vault.database.status().items) item(s); "
