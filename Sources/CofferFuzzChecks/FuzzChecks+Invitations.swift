@@ -13,20 +13,31 @@ extension FuzzChecks {
     ///   back as an object that decodes equal; a claim's name is at most 200 bytes and its
     ///   commitment 32; a key agrees with the fixed handshake only through the commitment made to
     ///   it, or is `tampered`; an answer's grant does not open (no one sealed it) and says `tampered`;
-    /// - 5: text as a sealed box of a rendezvous record: it never opens under the fixed code.
+    /// - 5: text as a sealed box of a rendezvous record: it never opens under the fixed code;
+    /// - 7: JSON as a `share` invitation's card and as its grant (`ShareInvitation`), both on the
+    ///   same bytes: each is refused with `tampered` or reads back equal from what it writes.
+    ///
+    /// The seeds begin with an ASCII digit: `invitationChecks` divides 48, so '0' picks check 0.
     public static func invitations(_ data: Data) throws {
         guard let selector = data.first else { return }
         let rest = Data(data.dropFirst())
-        switch selector % 7 {
+        switch selector % invitationChecks {
         case 0: try invitationCode(String(decoding: rest, as: UTF8.self))
         case 1: try invitationLeftover(String(decoding: rest, as: UTF8.self))
         case 2: try rendezvousObject(rest) { try InvitationRecords.Offer($0) } encode: { $0.object } check: { _ in }
         case 3: try rendezvousObject(rest) { try InvitationRecords.Claim($0) } encode: { $0.object } check: { try checkClaim($0) }
         case 4: try rendezvousObject(rest) { try InvitationRecords.Answer($0) } encode: { $0.object } check: { try openGrant($0) }
         case 6: try rendezvousObject(rest) { try InvitationRecords.PublicKey($0) } encode: { $0.object } check: { try agree($0.key) }
+        case 7:
+            try shareCard(rest)
+            try shareGrant(rest)
         default: try rendezvousBox(String(decoding: rest, as: UTF8.self))
         }
     }
+
+    /// How many checks `invitations` picks from. It must divide 48 (the seeds' '0'): at 7, each
+    /// seed ran the check of the digit before it ('0' % 7 is 6).
+    public static let invitationChecks: UInt8 = 8
 
     /// The fixed code, keys and handshakes of the checks (a finding must replay the same way).
     enum FuzzInvitation {
@@ -128,6 +139,48 @@ extension FuzzChecks {
             throw FuzzViolation("a grant nobody sealed opened: \(grant)")
         } catch let error as CoreError {
             guard case .tampered = error else { throw FuzzViolation("opening a grant threw \(error), not tampered") }
+        }
+    }
+
+    /// A joining person's card: refused with `tampered`, or a person within `Person`'s bounds
+    /// whose card, as Coffer writes it, reads back as the same person.
+    private static func shareCard(_ data: Data) throws {
+        let person: Person
+        do {
+            person = try ShareInvitation.person(fromCard: data)
+        } catch InvitationError.tampered {
+            return
+        } catch {
+            throw FuzzViolation("reading a share card threw \(error), not tampered")
+        }
+        guard person.name.utf8.count <= Person.nameLimit, !person.name.utf8.contains(0), person.account.utf8.count <= Person.accountLimit,
+              person.signingKey.count == Person.keyLength, person.sealingKey.count == Person.keyLength else {
+            throw FuzzViolation("a card of \(person.name.utf8.count) name bytes, \(person.account.utf8.count) account bytes decoded")
+        }
+        let card = ShareInvitation.card(for: person)
+        guard (try? ShareInvitation.person(fromCard: card)) == person else {
+            throw FuzzViolation("a share card changed when written back: \(String(decoding: card, as: UTF8.self))")
+        }
+    }
+
+    /// An inviter's grant: refused with `tampered`, or one whose name is a file name beside the
+    /// personal vault and whose JSON reads back as the same grant.
+    private static func shareGrant(_ data: Data) throws {
+        let grant: ShareInvitation.Grant
+        do {
+            grant = try ShareInvitation.Grant(json: data)
+        } catch InvitationError.tampered {
+            return
+        } catch {
+            throw FuzzViolation("reading a share grant threw \(error), not tampered")
+        }
+        guard SharedVaultName.isValid(grant.name),
+              SharedVaultName.path(of: grant.name, besidePersonalVault: "/home/a/vault.db") == "/home/a/\(grant.name).db",
+              (0..<RosterChain.entryLimit).contains(grant.head.position), grant.head.hash.count == RosterEntry.hashLength else {
+            throw FuzzViolation("a grant named \(grant.name.debugDescription) at position \(grant.head.position) decoded")
+        }
+        guard (try? ShareInvitation.Grant(json: grant.json)) == grant else {
+            throw FuzzViolation("a share grant changed when written back: \(String(decoding: grant.json, as: UTF8.self))")
         }
     }
 

@@ -1,6 +1,6 @@
 import CofferFuzzChecks
 
-// Invitation codes and the rendezvous records (FuzzChecks.invitations): the first byte picks the check.
+// Invitation codes, the rendezvous records and share cards and grants (FuzzChecks.invitations): the first byte picks the check.
 // Only the entry point is here, as libFuzzer wants one per binary; the body is FuzzEntry's.
 
 #if COFFER_FUZZ

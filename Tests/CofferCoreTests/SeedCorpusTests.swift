@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import CofferCore
 import CofferFuzzChecks
+import CofferSync
 import CofferTestSupport
 
 /// The fuzz seed corpora (`Resources/fuzz/<target>/`) stay valid inputs: every file passes the
@@ -95,6 +96,21 @@ final class SeedCorpusTests: XCTestCase {
         try assertCorpusPasses(.invitations)
         let code = try XCTUnwrap(try Self.corpus("FuzzInvitations").first { $0.name == "code.txt" }).data.dropFirst()
         XCTAssertEqual(try InvitationCode(parsing: String(decoding: code, as: UTF8.self)).description, "K7Q4-M2XP-9R4")
+        // Each seed begins with the digit of the check its name says, and the digit picks that check.
+        let checks = ["code": 0, "leftover": 1, "offer": 2, "claim": 3, "answer": 4, "box": 5, "key": 6, "share": 7]
+        XCTAssertEqual(FuzzChecks.invitationChecks, 8)
+        XCTAssertEqual(UInt8(ascii: "0") % FuzzChecks.invitationChecks, 0, "a digit seed picks the check of its digit")
+        let files = try Self.corpus("FuzzInvitations")
+        for (name, data) in files {
+            let check = try XCTUnwrap(checks.first { name.hasPrefix($0.key) }?.value, name)
+            XCTAssertEqual(data.first, UInt8(ascii: "0") + UInt8(check), name)
+        }
+        // The share seeds hold a card and grants the parsers read, and one they refuse.
+        let share = Dictionary(uniqueKeysWithValues: files.map { ($0.name, Data($0.data.dropFirst())) })
+        XCTAssertEqual(try ShareInvitation.person(fromCard: try XCTUnwrap(share["share-card.json"])).name, "Ann")
+        XCTAssertEqual(try ShareInvitation.Grant(json: try XCTUnwrap(share["share-grant.json"])).name, "family")
+        XCTAssertEqual(try ShareInvitation.Grant(json: try XCTUnwrap(share["share-grant-last.json"])).head.position, 9999)
+        XCTAssertThrowsError(try ShareInvitation.Grant(json: try XCTUnwrap(share["share-grant-dotdot.json"])))
     }
 
     func testRosterCorpus() throws {

@@ -101,6 +101,52 @@ final class SyncRulesTests: XCTestCase {
         XCTAssertTrue(echo.toStable.isEmpty && echo.toQueue.isEmpty && echo.toDrop.isEmpty)
     }
 
+    /// Stable's own content under a new timestamp (a revocation rewrote the record's permissions)
+    /// while a local change waits: the change is rebased, not made a conflict.
+    func testFetchRestampDecisions() {
+        let stable = stamp(4)
+        let edit = PendingChange(key: 7, collection: .items, id: "a", source: .local, action: .update, lastModified: 100,
+                                 record: "mine")
+        let removal = PendingChange.itemRemoval(id: "a", basedOn: 100)
+        let cases: [(String, FetchFacts, FetchDecision)] = [
+            ("stable's content restamped under a local edit",
+             FetchFacts(header: header(), stable: stable, local: .different, restampedLocal: edit), .restamp(edit)),
+            ("stable's content restamped under a local removal",
+             FetchFacts(header: header(), stable: stable, local: .different, restampedLocal: removal), .restamp(removal)),
+            ("an echo stays an echo", FetchFacts(header: header(lastModified: 100), stable: stable, local: .different,
+                                                 restampedLocal: edit), .dropEcho),
+            ("a tombstone is no restamp", FetchFacts(header: header(deleted: true), stable: stable, local: .different,
+                                                     restampedLocal: edit), .queue(.remove)),
+            ("a lost write's acknowledgement comes first",
+             FetchFacts(header: header(), stable: stable, local: .sameContent, restampedLocal: edit), .acknowledgeLostWrite),
+            ("the same facts without the restamp are a conflict",
+             FetchFacts(header: header(), stable: stable, local: .different), .queue(.update)),
+        ]
+        for (name, facts, expected) in cases {
+            XCTAssertEqual(FetchRules.decide(facts), expected, name)
+        }
+    }
+
+    /// A restamp: stable takes the server's record (its new timestamp), the remote row goes, and
+    /// the local change is queued again as a new row based on that timestamp, to be pushed as it is.
+    func testFetchPlanRestampsStableAndRebasesTheLocalChange() throws {
+        let item = ItemRecord(id: "a", isActive: true, originHashes: [], tagHashes: [], encrypted: "e", lastModified: 200)
+        let record = IncomingRecord(header: header(), value: .item(item))
+        let edit = PendingChange(key: 7, collection: .items, id: "a", source: .local, action: .update, lastModified: 100,
+                                 record: "mine")
+        let facts = FetchFacts(header: header(), stable: stamp(4), local: .different, restampedLocal: edit)
+
+        var plan = FetchPlan(collection: .items, marker: "200")
+        try plan.add(.restamp(edit), for: record, facts: facts) { XCTFail("read stable for a restamp"); return nil }
+        XCTAssertEqual(plan.toStable, [.item(item)])
+        XCTAssertEqual(plan.toDrop.map(\.id), ["a"])
+        XCTAssertEqual(plan.toDrop.map(\.source), [.remote], "the local row is not dropped: saving the rebased change rewrites it")
+        XCTAssertEqual(plan.toQueue, [PendingChange(key: nil, collection: .items, id: "a", source: .local, action: .update,
+                                                    lastModified: 200, record: "mine")])
+        XCTAssertEqual(plan.received, 0, "nothing new arrived: the content is stable's")
+        XCTAssertEqual(plan.rolledBack, 0)
+    }
+
     // MARK: Examine
 
     func testExamineDecisionForEveryActionPair() {
