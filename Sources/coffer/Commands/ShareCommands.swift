@@ -54,7 +54,7 @@ struct ShareCommand: AsyncParsableCommand {
             let vault = try Vault.create(at: path, passphrase: epochKey, kdf: ShareMember.keystoreKDF(),
                                          deviceName: try member.vault.database.meta(.deviceName) ?? Vault.defaultDeviceName,
                                          meta: try member.meta(vaultID: vaultID, name: name, secrets: secrets,
-                                                                    keys: keys, kdf: kdf, roster: [entry]))
+                                                               keys: keys, kdf: kdf, roster: [entry]))
             try await ShareMember.sync(vault)
             Terminal.write("""
                 Created the shared vault \u{201C}\(name)\u{201D} (\(path)); you are its only member.
@@ -138,7 +138,7 @@ struct ShareCommand: AsyncParsableCommand {
             let vault = try Vault.join(at: path, keystore: keystore, passphrase: epochKey,
                                        deviceName: try member.vault.database.meta(.deviceName) ?? Vault.defaultDeviceName,
                                        meta: try member.meta(vaultID: grant.vaultID, name: grant.name,
-                                                                  secrets: secrets, keys: keys, kdf: kdf, roster: roster.entries))
+                                                             secrets: secrets, keys: keys, kdf: kdf, roster: roster.entries))
             try await ShareMember.sync(vault)
             Terminal.write("Joined the shared vault \u{201C}\(grant.name)\u{201D}: \(path) holds \(try vault.database.status().items) item(s); "
                            + "`--vault \(grant.name)` opens it.\n")
