@@ -431,4 +431,43 @@ final class ShareCommandTests: XCTestCase {
         assertOK(synced)
         XCTAssertEqual(Self.meta(ann.sharedPath("home"), "account_password"), password)
     }
+
+    /// A person's second device makes its own copy of a shared vault (`share join NAME`) from what
+    /// the first recorded in their personal account — after a revocation began a newer epoch too.
+    func testAPersonsSecondDeviceMakesItsOwnCopy() throws {
+        let ann = try person("Ann")
+        let bob = try person("Bob")
+        assertOK(try ann.vault.run(["share", "create", "home", "--as", "Ann"]))
+        assertOK(try ann.inShared("home", ["add", "--title", "Door", "--password", "canary-door"]))
+        assertOK(try ann.inShared("home", ["sync"]))
+        assertOK(try invite(bob, to: "home", by: ann).joined)
+        assertOK(try ann.inShared("home", ["share", "revoke", "Bob"]))
+
+        // Ann's laptop: a second device of her personal vault, same passphrase and account.
+        let laptop = try TestVault(passphrase: ann.vault.passphrase)
+        let passwordFile = try laptop.writeWorkFile("account-password", ann.account.password + "\n")
+        assertOK(try laptop.run(["join", "--server", server.absoluteString, "--user", ann.account.user, "--password-file", passwordFile]))
+        let second = Member(name: "Ann", vault: laptop, account: ann.account)
+        people.append(second)
+        let listed = try laptop.run(["share", "list"])
+        assertOK(listed)
+        XCTAssertTrue(listed.out.contains("home  not on this device"), listed.summary)
+        let copied = try laptop.run(["share", "join", "home"])
+        assertOK(copied)
+        XCTAssertTrue(copied.err.contains("This device has its copy of “home”"), copied.summary)
+        XCTAssertEqual(try second.titles(in: "home"), ["Door"])
+        XCTAssertEqual(Self.meta(second.sharedPath("home"), "share_epoch"), "2", "the copy opens with the epoch the revocation began")
+
+        // Edits go both ways between Ann's two copies.
+        assertOK(try second.inShared("home", ["add", "--title", "Laptop's", "--password", "canary-laptop"]))
+        assertOK(try second.inShared("home", ["sync"]))
+        assertOK(try ann.inShared("home", ["sync"]))
+        XCTAssertEqual(try ann.titles(in: "home"), ["Door", "Laptop's"])
+        XCTAssertEqual(try memberNames(second, "home"), ["Ann"])
+        assertError(try laptop.run(["share", "join", "home"]), 1, mentions: ["exists"])
+        assertError(try laptop.run(["share", "join", "nowhere"]), 2, mentions: ["share list"])
+        // Someone else's account has no record of it.
+        let cat = try person("Cat")
+        assertError(try cat.vault.run(["share", "join", "home"]), 2, mentions: ["share list"])
+    }
 }

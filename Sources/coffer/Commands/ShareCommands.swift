@@ -8,7 +8,7 @@ import Foundation
 struct ShareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "share", abstract: "Create a vault shared with other people, invite them, join one, list, revoke or leave its members.",
-        subcommands: [Create.self, Invite.self, Join.self, Members.self, Revoke.self, Leave.self])
+        subcommands: [Create.self, Invite.self, Join.self, List.self, Members.self, Revoke.self, Leave.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -51,11 +51,8 @@ struct ShareCommand: AsyncParsableCommand {
                                                  in: vaultID, with: client)
             }
             let secrets = MemberSecrets(epoch: 1, epochKey: epochKey, person: person)
-            let vault = try Vault.create(at: path, passphrase: epochKey, kdf: ShareMember.keystoreKDF(),
-                                         deviceName: try member.vault.database.meta(.deviceName) ?? Vault.defaultDeviceName,
-                                         meta: try member.meta(vaultID: vaultID, name: name, secrets: secrets,
-                                                               keys: keys, kdf: kdf, roster: [entry]))
-            try await ShareMember.sync(vault)
+            _ = try await member.makeCopy(at: path, of: vaultID, named: name, secrets: secrets, sealedUnder: (keys, kdf),
+                                          roster: [entry], keystore: nil)
             Terminal.write("""
                 Created the shared vault \u{201C}\(name)\u{201D} (\(path)); you are its only member.
                 Invite someone:  coffer --vault \(name) share invite
@@ -105,15 +102,21 @@ struct ShareCommand: AsyncParsableCommand {
 
     struct Join: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Join a shared vault with a code from `coffer share invite`: makes NAME.db beside your personal vault.")
+            abstract: "Join a shared vault with a code from `coffer share invite`, or make this device's copy of one you "
+                + "are a member of (NAME): either makes NAME.db beside your personal vault.")
 
         @OptionGroup var global: GlobalOptions
-        @Option(help: "The code, e.g. K7Q4-M2XP-9RT.") var code: String
+        @Argument(help: "A shared vault you are a member of from another device (`share list` names them).") var vault: String?
+        @Option(help: "The code, e.g. K7Q4-M2XP-9RT.") var code: String?
         @Option(help: "Your name, as the other members see it.") var name: String = ShareCommand.defaultPersonName
 
         func run() async throws {
-            let code = try InvitationCode(parsing: code)
+            guard (vault == nil) != (code == nil) else {
+                throw UsageError("Give either --code (from `coffer share invite`) or the name of a shared vault you are a member of.")
+            }
             let member = try ShareMember.personal(global)
+            guard let code else { return try await member.copyOwnShare(named: vault ?? "", global: global) }
+            let parsed = try InvitationCode(parsing: code)
             let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
             let (keys, kdf) = try member.vault.passphraseKeys(passphrase)
             let person = PersonKeys()
@@ -124,7 +127,7 @@ struct ShareCommand: AsyncParsableCommand {
                 throw UsageError(error.description)
             }
             let claimed = try await AccountOptions.mapped {
-                try await InvitationGuest.claim(server: member.account.server, code: code, kind: .share, name: name)
+                try await InvitationGuest.claim(server: member.account.server, code: parsed, kind: .share, name: name)
             }
             let guest = try await AccountOptions.mapped { try await claimed.sendingPerson(ShareInvitation.card(for: card)) }
             let grant = try ShareInvitation.Grant(json: try await InvitationPrompt.acceptAnswer(
@@ -135,13 +138,28 @@ struct ShareCommand: AsyncParsableCommand {
             let (roster, epochKey) = try await member.admission(to: grant, as: person, client: client)
             let keystore = try await AccountOptions.mapped { try await ShareMember.keystore(client, name: grant.name) }
             let secrets = MemberSecrets(epoch: roster.state.epoch, epochKey: epochKey, person: person)
-            let vault = try Vault.join(at: path, keystore: keystore, passphrase: epochKey,
-                                       deviceName: try member.vault.database.meta(.deviceName) ?? Vault.defaultDeviceName,
-                                       meta: try member.meta(vaultID: grant.vaultID, name: grant.name,
-                                                             secrets: secrets, keys: keys, kdf: kdf, roster: roster.entries))
-            try await ShareMember.sync(vault)
+            let vault = try await member.makeCopy(at: path, of: grant.vaultID, named: grant.name, secrets: secrets,
+                                                  sealedUnder: (keys, kdf), roster: roster.entries, keystore: keystore)
             Terminal.write("Joined the shared vault \u{201C}\(grant.name)\u{201D}: \(path) holds \(try vault.database.status().items) item(s); "
                            + "`--vault \(grant.name)` opens it.\n")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the shared vaults your devices are members of (on your personal vault), and which have a copy here.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let member = try ShareMember.personal(global)
+            let copies = try await AccountOptions.mapped { try await SharedCopies.list(with: member.client(bucket: "default")) }
+            if copies.isEmpty { Output.line("No shared vaults: `coffer share create NAME` makes one.") }
+            for copy in copies {
+                let path = SharedVaultName.path(of: copy.name, besidePersonalVault: global.vaultPath)
+                let here = FileManager.default.fileExists(atPath: path) ? "here: \(path)" : "not on this device: `coffer share join \(copy.name)`"
+                Output.line("\(copy.name)  \(here)")
+            }
         }
     }
 

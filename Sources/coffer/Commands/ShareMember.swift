@@ -55,13 +55,36 @@ struct ShareMember {
     }
 
     /// What a member's copy keeps in `meta` from its first transaction on.
-    func meta(vaultID: SharedVaultID, name: String, secrets: MemberSecrets,
-              keys: PassphraseKeys, kdf: KDFParameters, roster: [RosterEntry]) throws -> [MetaKey: String] {
-        account.meta.merging([
+    /// Makes this device's copy `NAME.db` of the shared vault and syncs it: a new vault (its first
+    /// keystore wrapped under the epoch key) or, given the server's `keystore`, a copy of it. The
+    /// member secrets go into the copy's `meta` in the transaction that makes it, and into the
+    /// personal account's `shares` record, so the person's other devices can make theirs.
+    func makeCopy(at path: String, of vaultID: SharedVaultID, named name: String, secrets: MemberSecrets,
+                  sealedUnder passphrase: (keys: PassphraseKeys, kdf: KDFParameters), roster: [RosterEntry],
+                  keystore: KeystoreRecord?) async throws -> Vault {
+        let member = try secrets.sealed(under: passphrase.keys, kdf: passphrase.kdf, vaultID: vaultID)
+        let meta = account.meta.merging([
             .sharePersonalVault: URL(fileURLWithPath: vault.database.path).standardizedFileURL.path,
             .shareVault: vaultID.bucket, .shareName: name, .sharePerson: secrets.person.id, .shareEpoch: String(secrets.epoch),
-            .shareMember: try secrets.sealed(under: keys, kdf: kdf, vaultID: vaultID), .rosterEntries: Vault.rosterMeta(roster),
+            .shareMember: member, .rosterEntries: Vault.rosterMeta(roster),
         ]) { $1 }
+        let deviceName = try vault.database.meta(.deviceName) ?? Vault.defaultDeviceName
+        let copy = try keystore.map {
+            try Vault.join(at: path, keystore: $0, passphrase: secrets.epochKey, deviceName: deviceName, meta: meta)
+        } ?? Vault.create(at: path, passphrase: secrets.epochKey, kdf: Self.keystoreKDF(), deviceName: deviceName, meta: meta)
+        try await publish(SharedCopies.Copy(vaultID: vaultID, name: name, member: member))
+        try await Self.sync(copy)
+        return copy
+    }
+
+    /// Records a copy's member secrets in the personal account's bucket; a failure is said, not
+    /// fatal (the copy works; only another device of the person's could not make theirs yet).
+    func publish(_ copy: SharedCopies.Copy) async throws {
+        do {
+            try await SharedCopies.publish(copy, with: client(bucket: "default"))
+        } catch let error as KintoError {
+            Terminal.write("Your other devices cannot open \u{201C}\(copy.name)\u{201D} until this is recorded on the server: \(error.userMessage)\n")
+        }
     }
 
     /// The first sync of a new copy; its outcome said as `coffer sync` says it.
