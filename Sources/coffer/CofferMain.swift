@@ -118,7 +118,7 @@ struct Coffer: AsyncParsableCommand {
             InitCommand.self, AddCommand.self, EditCommand.self, RemoveCommand.self, ShowCommand.self,
             ListCommand.self, SearchCommand.self, HistoryCommand.self, GenerateCommand.self, PasswdCommand.self,
             StatusCommand.self, HealthCommand.self, ExportCommand.self, ImportCommand.self, AccountCommand.self, JoinCommand.self,
-            SyncCommand.self, DeviceCommand.self, ShareCommand.self, SendCommand.self, ReceiveCommand.self, TotpCommand.self,
+            SyncCommand.self, DeviceCommand.self, ShareCommand.self, RecoveryKitCommand.self, RecoverCommand.self, SendCommand.self, ReceiveCommand.self, TotpCommand.self,
             CopyCommand.self, AttachCommand.self, AttachmentsCommand.self, AttachmentCommand.self, DetachCommand.self,
             UnlockCommand.self, LockCommand.self, ClipboardClearCommand.self, AgentCommand.self, ManualCommand.self,
         ]

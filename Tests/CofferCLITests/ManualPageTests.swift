@@ -12,7 +12,7 @@ final class ManualPageTests: XCTestCase {
         for section in ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "EXIT CODES"] {
             XCTAssertTrue(page.contains("\n.SH \(section)\n"), "no \(section) section")
         }
-        for command in ["init", "add", "health", "generate", "passwd", "account signup", "device invite", "share create", "share invite", "share join", "share revoke"] {
+        for command in ["init", "add", "health", "generate", "passwd", "account signup", "device invite", "share create", "share invite", "share join", "share revoke", "recovery-kit", "recover"] {
             XCTAssertTrue(page.contains(".SS \"coffer \(command)\""), "no section for \(command)")
         }
         XCTAssertFalse(page.contains(".SS \"coffer agent\""), "a hidden command is in the manual")

@@ -308,6 +308,9 @@ public enum MetaKey: String, Sendable, CaseIterable {
     /// Set when items arrived that may name files: the next sync lists the attachment chunks
     /// (an idle sync does not ask for them).
     case attachmentsToFetch = "attachments_to_fetch"
+    /// The account of this vault's recovery kit (`user password`): `recovery-kit --rotate` voids
+    /// it. It opens only the kit's sealed record, whose key is the code's alone.
+    case recoveryAccount = "recovery_account"
     /// A shared vault's bucket (`share-ID`, architecture §17); absent in a personal vault.
     case shareVault = "share_vault"
     /// The name the shared vault was created with (`NAME` of `NAME.db`).

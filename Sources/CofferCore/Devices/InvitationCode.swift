@@ -21,13 +21,20 @@ public struct InvitationCode: Sendable, Equatable, CustomStringConvertible {
 
     /// A new random code.
     public static func random() -> InvitationCode {
-        var generator = SystemRandomNumberGenerator()
-        let values = (0..<dataLength).map { _ in Int.random(in: 0..<32, using: &generator) }
-        return InvitationCode(values: values + [checkValue(values)])
+        InvitationCode(values: randomValues(count: dataLength))
     }
 
     /// Reads what a person typed.
     public init(parsing text: String) throws(Problem) {
+        self.init(values: try Self.values(parsing: text, dataLength: Self.dataLength))
+    }
+
+    private init(values: [Int]) {
+        symbols = Self.symbols(values)
+    }
+
+    /// The symbols' values of a checked code of `dataLength` data symbols as a person typed it.
+    static func values(parsing text: String, dataLength: Int) throws(Problem) -> [Int] {
         var values: [Int] = []
         for character in text.uppercased() where character != "-" && !character.isWhitespace {
             let canonical: Character = switch character {
@@ -40,13 +47,20 @@ public struct InvitationCode: Sendable, Equatable, CustomStringConvertible {
             }
             values.append(value)
         }
-        guard values.count == Self.dataLength + 1 else { throw .length(values.count) }
-        guard Self.checkValue(Array(values.prefix(Self.dataLength))) == values[Self.dataLength] else { throw .typo }
-        self.init(values: values)
+        guard values.count == dataLength + 1 else { throw .length(values.count) }
+        guard Self.checkValue(Array(values.prefix(dataLength))) == values[dataLength] else { throw .typo }
+        return values
     }
 
-    private init(values: [Int]) {
-        symbols = String(decoding: values.map { Self.alphabet[$0] }, as: UTF8.self)
+    /// `count` random values and their check value.
+    static func randomValues(count: Int) -> [Int] {
+        var generator = SystemRandomNumberGenerator()
+        let values = (0..<count).map { _ in Int.random(in: 0..<32, using: &generator) }
+        return values + [checkValue(values)]
+    }
+
+    static func symbols(_ values: [Int]) -> String {
+        String(decoding: values.map { Self.alphabet[$0] }, as: UTF8.self)
     }
 
     /// `XXXX-XXXX-XXX`, for reading aloud.

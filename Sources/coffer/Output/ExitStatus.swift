@@ -43,7 +43,7 @@ enum ExitStatus {
         case let error as SyncFailure: return code(for: error.name)
         case let error as RosterRefusal: return code(for: error.errorName)
         case is InvitationError, is InvitationCode.Problem: return invite
-        case is ValidationError, is UsageError: return usage
+        case is ValidationError, is UsageError, is RecoveryCode.Problem, is RecoveryKit.Malformed: return usage
         default: return failure
         }
     }

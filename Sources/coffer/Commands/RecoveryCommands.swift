@@ -1,0 +1,104 @@
+import ArgumentParser
+import CofferCore
+import CofferSync
+import Foundation
+
+/// `coffer recovery-kit`: a code and the server that bring the personal vault back on a new
+/// machine when every device and the passphrase are lost (`RecoveryKit`).
+struct RecoveryKitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recovery-kit",
+        abstract: "Print (or write, 0600) a recovery kit: with it, `coffer recover` brings this vault back on a new machine.")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "Write the kit to this file (0600; never over an existing file).") var output: String?
+    @Flag(help: "Make a new kit and void the one made before.") var rotate = false
+
+    func run() async throws {
+        let vault = try Vault.open(at: global.vaultPath)
+        guard vault.sharedVaultID == nil else {
+            throw UsageError("A shared vault has no kit of its own yet: its other members can invite you again. "
+                             + "`coffer recovery-kit` on your personal vault brings that one back.")
+        }
+        guard let account = try SyncAccount.load(from: vault.database) else {
+            throw UsageError("A recovery kit restores from the server: set a sync account first (`coffer account signup`).")
+        }
+        let previous = try vault.database.meta(.recoveryAccount)
+        if previous != nil, !rotate {
+            throw UsageError("This vault has a recovery kit already; `--rotate` makes a new one and voids the old.")
+        }
+        if let output, FileManager.default.fileExists(atPath: output) { throw UsageError("\(output) exists; the kit is not written over it.") }
+        try await vault.unlock(passphrase: try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): "))
+        let code = RecoveryCode.random()
+        let keys = try RecoveryKeys(code: code)
+        let sealed = try keys.seal(RecoveryPayload(server: account.server.absoluteString, user: account.user,
+                                                   password: account.password, vaultKey: try await vault.vaultKeyForRecovery()))
+        try await AccountOptions.mapped { try await RecoveryStore.publish(sealed, keys: keys, server: account.server) }
+        try vault.database.setMeta(.recoveryAccount, "\(keys.accountName) \(keys.accountPassword)")
+        // The old kit goes only once the new one is on the server.
+        if let previous, case let parts = previous.split(separator: " "), parts.count == 2 {
+            try await AccountOptions.mapped {
+                try await RecoveryStore.remove(user: String(parts[0]), password: String(parts[1]), server: account.server)
+            }
+        }
+        let kit = RecoveryKit(server: account.server, code: code)
+        guard let output else { return Output.rawLine(kit.text) }
+        try Self.writePrivate(Data(kit.text.utf8), to: output)
+        Terminal.write("Recovery kit written to \(output) (readable by you only)\(previous == nil ? "" : "; the old kit opens nothing now").\n")
+    }
+
+    /// Creates `path` 0600, refusing one that exists.
+    static func writePrivate(_ data: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw UsageError("\(path) cannot be created (\(String(cString: strerror(errno)))).") }
+        defer { close(descriptor) }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == data.count, fsync(descriptor) == 0 else { throw UsageError("\(path) could not be written whole.") }
+    }
+}
+
+/// `coffer recover`: a new vault file from a recovery kit, under a new passphrase, synced.
+struct RecoverCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recover", abstract: "Bring a vault back from its recovery kit, under a new passphrase (as `init` takes one).")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(help: "The kit's file (`coffer recovery-kit --output`).") var kitFile: String?
+    @Option(help: "The kit's server, with --code instead of a file.") var server: String?
+    @Option(help: "The kit's code, with --server.") var code: String?
+    @OptionGroup var kdf: KDFOptions
+
+    func run() async throws {
+        let path = global.vaultPath
+        if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
+        let kit = try readKit()
+        KintoClient.preloadTransport()
+        let keys = try RecoveryKeys(code: kit.code)
+        guard let sealed = try await AccountOptions.mapped({ try await RecoveryStore.fetch(keys: keys, server: kit.server) }) else {
+            throw SyncFailure(name: .syncAuth, description: "The server knows no recovery kit with this code: it was voided by "
+                              + "`recovery-kit --rotate`, or made on another server.")
+        }
+        let payload = try keys.open(sealed)
+        guard let server = SyncAccount.normalizedServer(payload.server) else { throw RecoveryKeys.Unreadable() }
+        let account = SyncAccount(server: server, user: payload.user, password: payload.password)
+        let client = KintoClient(server: account.server, credentials: account.credentials)
+        let keystore = try await AccountOptions.mapped { try await ShareMember.keystore(client, name: account.user) }
+        let passphrase = try PassphraseInput.readNew(file: global.passphraseFile, prompt: "New passphrase for \(path): ")
+        let vault = try Vault.recover(at: path, keystore: keystore, vaultKey: payload.vaultKey, passphrase: passphrase,
+                                      kdf: try kdf.parameters(), meta: account.meta)
+        let report = await SyncEngine(vault: vault, client: client).sync(progress: SyncProgressPrinter.make())
+        try SyncOutcomePrinter.finish(report)
+        Terminal.write("Recovered: \(path) holds \(try vault.database.status().items) item(s); the new passphrase opens it, "
+                       + "and your other devices take it at their next sync.\n")
+    }
+
+    private func readKit() throws -> RecoveryKit {
+        if let kitFile {
+            guard server == nil, code == nil else { throw UsageError("Give the kit's file, or --server and --code, not both.") }
+            let data = try InputFile.read(kitFile, limit: 65_536, isSecret: true)
+            return try RecoveryKit(parsing: String(decoding: data, as: UTF8.self))
+        }
+        guard let server, let code else { throw UsageError("Give the kit's file (--kit-file), or its --server and --code.") }
+        return try RecoveryKit(parsing: "server: \(server)\ncode: \(code)")
+    }
+}
