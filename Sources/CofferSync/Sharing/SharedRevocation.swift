@@ -32,7 +32,8 @@ public struct SharedRevocation: Sendable {
         public var entries: [RosterEntry]
         public var state: RosterState
         public var rewritten: Int
-        /// Records whose permissions could not be rewritten (the next revocation tries again).
+        /// Records whose permissions could not be rewritten (no marker is left, so the next member
+        /// device that sees the removal rewrites them: `RosterStep`).
         public var unrewritten: Int
         /// The other side of a raced removal was appended too (both removals took effect).
         public var raced: Bool
