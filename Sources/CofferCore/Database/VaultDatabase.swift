@@ -326,6 +326,9 @@ public enum MetaKey: String, Sendable, CaseIterable {
     /// A newer epoch's key sealed to this person, fetched while locked: `EPOCH base64`, opened at
     /// the next unlock (`Vault+Sharing.swift`).
     case sharePendingSeal = "share_pending_seal"
+    /// The roster collection's ETag when `roster_entries` was stored: the next sync asks for
+    /// the changes since.
+    case rosterMarker = "roster_marker"
     /// The roster this device verified, each entry base64 on a line of its own.
     case rosterEntries = "roster_entries"
 }

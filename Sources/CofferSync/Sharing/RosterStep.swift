@@ -1,8 +1,8 @@
 import CofferCore
 import Foundation
 
-/// The first step of a shared vault's sync (architecture §17): the roster is read whole and
-/// verified from entry 0, checked to continue the one this device verified before, and kept;
+/// The first step of a shared vault's sync (architecture §17): the roster's changes since the
+/// last are read (a 304 when there are none), and the chain verified from entry 0, checked to continue the one this device verified before, and kept;
 /// a roster that does not verify, was rolled back or forked, or no longer lists this person
 /// stops the sync before any item is fetched or sent.
 enum RosterStep {
@@ -10,9 +10,9 @@ enum RosterStep {
         let database = context.database
         let vault = try database.meta(.shareName) ?? vaultID.bucket
         let stored = try context.vault.verifiedRoster()
-        let served: [RosterEntry]
+        let (served, marker): ([RosterEntry], String?)
         do {
-            served = try await SharedRoster.served(by: context.client, vault: vault)
+            (served, marker) = try await fetch(continuing: stored, context, vault: vault)
         } catch KintoError.unauthorized {
             throw RosterRefusal(vault: vault, reason: .refusedByServer)
         }
@@ -21,8 +21,10 @@ enum RosterStep {
             throw RosterRefusal(vault: vault, reason: .removed)
         }
         try await fetchNewerSeal(state, context)
+        // The entries first: a marker ahead of them would hide the entries it stands for.
+        if served.count > stored.count { try database.setMeta(.rosterEntries, Vault.rosterMeta(served)) }
+        if let marker { try database.setMeta(.rosterMarker, marker) }
         if served.count > stored.count {
-            try database.setMeta(.rosterEntries, Vault.rosterMeta(served))
             context.logger.info("roster: \(served.count - stored.count) new entr(ies) verified")
             // The group follows the roster: an account the roster no longer lists (the winner of
             // a raced removal, a revocation cut short) is taken out by the next member who sees it.
@@ -39,6 +41,20 @@ enum RosterStep {
                 if failed == 0 { try await SharedRoster.markRewritten(after: lastRemoval, with: context.client) }
                 context.logger.info("roster: a removal seen; \(rewritten) record(s) rewritten without their authors' permissions, \(failed) not")
             }
+        }
+    }
+
+    /// The roster as the server serves it, and the marker to keep once it is stored: the changes
+    /// since the stored chain's marker (a 304 when nothing changed, the idle sync's case), or the
+    /// whole listing the first time.
+    static func fetch(continuing stored: [RosterEntry], _ context: SyncContext, vault: String) async throws
+        -> (entries: [RosterEntry], marker: String?) {
+        guard !stored.isEmpty, let marker = try context.database.meta(.rosterMarker) else {
+            return try await SharedRoster.servedWithMarker(by: context.client, vault: vault)
+        }
+        switch try await context.client.listChanges(named: RosterRecord.collection, since: marker, pageSize: nil) {
+        case .notModified: return (stored, nil)
+        case .changes(let records, let etag): return (try SharedRoster.merge(records, into: stored, vault: vault), etag)
         }
     }
 

@@ -9,16 +9,37 @@ public enum SharedRoster {
     /// - Throws: `RosterRefusal.malformed` for a record that is not an entry, or a gap or an entry
     ///   whose record id is not its sequence number; a `KintoError` from the server.
     public static func served(by client: KintoClient, vault: String) async throws -> [RosterEntry] {
-        guard case .changes(let records, _) = try await client.listChanges(named: RosterRecord.collection, since: nil, pageSize: nil)
-        else { return [] }
+        try await servedWithMarker(by: client, vault: vault).entries
+    }
+
+    /// `served`, and the collection's ETag, the marker `changes(since:)` starts from.
+    static func servedWithMarker(by client: KintoClient, vault: String) async throws -> (entries: [RosterEntry], marker: String?) {
+        guard case .changes(let records, let etag) = try await client.listChanges(named: RosterRecord.collection, since: nil, pageSize: nil)
+        else { return ([], nil) }
+        return (try merge(records, into: [], vault: vault), etag)
+    }
+
+    /// The chain the server serves now, from the records changed since the stored chain's marker
+    /// (`records`, a `_since` listing): an entry at a stored position must be the stored entry
+    /// byte for byte (a permission rewrite restamps it unchanged), a deleted one is a rollback,
+    /// and new entries must follow the stored ones without a gap.
+    static func merge(_ records: [Data], into stored: [RosterEntry], vault: String) throws -> [RosterEntry] {
         guard records.count <= RosterChain.entryLimit else {
             throw RosterRefusal(vault: vault, reason: .malformed("it has more than \(RosterChain.entryLimit) entries."))
         }
         var byPosition: [Int: RosterEntry] = [:]
         for data in records {
-            let id = (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["id"] as? String
-            guard let id, let position = RosterRecord.position(ofID: id) else {
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            guard let id = object?["id"] as? String, let position = RosterRecord.position(ofID: id) else {
                 throw RosterRefusal(vault: vault, reason: .malformed("a record's id is not a position."))
+            }
+            if object?["deleted"] as? Bool == true {
+                // A verified entry taken away is a rollback; one this device never took (a
+                // refused forgery removed again) is nothing.
+                guard position >= stored.count else {
+                    throw RosterRefusal(vault: vault, reason: .discontinued(.rollback(verified: stored.count, served: position)))
+                }
+                continue
             }
             let record: RosterRecord
             do {
@@ -30,9 +51,15 @@ public enum SharedRoster {
             guard record.entry.sequence == UInt64(position) || record.entry.sequence + 1 == UInt64(position) else {
                 throw RosterRefusal(vault: vault, reason: .malformed("record \(id) holds entry \(record.entry.sequence)."))
             }
-            byPosition[position] = record.entry
+            if position < stored.count {
+                guard stored[position].encoded == record.entry.encoded else {
+                    throw RosterRefusal(vault: vault, reason: .discontinued(.fork(position: position)))
+                }
+            } else {
+                byPosition[position] = record.entry
+            }
         }
-        return try (0..<byPosition.count).map { position in
+        return try stored + (stored.count..<stored.count + byPosition.count).map { position in
             guard let entry = byPosition[position] else {
                 throw RosterRefusal(vault: vault, reason: .malformed("entry \(position) is missing."))
             }
