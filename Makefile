@@ -93,8 +93,10 @@ test: deps
 #    recover, check (Tests/CofferCLITests/CrashPointTests.swift). A run takes ~10 s of wall time
 #    with two side by side on two cores: 63 points × 25 seeds is about 4 h 30 min (CRASH_SEEDS=3:
 #    ~30 min).
-# 2. every server fault × every step (sync, devices, messages, invitations) × FAULT_SEEDS seeds
-#    through fault-proxy.py (SyncFaultTests): 143 cells a seed, 445 s measured (10 seeds: ~1 h 15 min).
+# 2. every server fault × every step (sync, devices, messages, invitations, files, a shared vault's
+#    roster: COFFER_FAULT_STEPS=all; `make test` leaves out the shared vaults' 33 cells, ~75 s a seed)
+#    × FAULT_SEEDS seeds through fault-proxy.py (SyncFaultTests): 143 cells a seed, 445 s measured
+#    (10 seeds: ~1 h 15 min) before the files' and the shared vaults' steps (231 cells a seed now).
 # 3. MULTIPROCESS_SEEDS seeded histories of the screen, commands, an agent and a sync loop on one
 #    vault with a kill -9 each (MultiProcessTests), MULTIPROCESS_STEPS steps each: ~13 s a seed of
 #    25 steps on a quiet machine (40 seeds in ~9 min, 2026-11-25; 200 seeds: ~45 min).
@@ -113,7 +115,7 @@ reliability: deps
 	@set -o pipefail; mkdir -p .build; status=0; \
 	COFFER_CRASH_POINTS=all COFFER_CRASH_SEEDS=$(CRASH_SEEDS) Resources/scripts/with-kinto.sh \
 		$(SWIFT) test --skip-build --filter CrashPointTests 2>&1 | tee .build/reliability.log || status=1; \
-	COFFER_FAULT_SEEDS=$(FAULT_SEEDS) Resources/scripts/with-kinto.sh \
+	COFFER_FAULT_STEPS=all COFFER_FAULT_SEEDS=$(FAULT_SEEDS) Resources/scripts/with-kinto.sh \
 		$(SWIFT) test --skip-build --filter SyncFaultTests/testEveryFaultKindAtEveryStep 2>&1 \
 		| tee -a .build/reliability.log || status=1; \
 	COFFER_MULTIPROCESS_SEEDS=$(MULTIPROCESS_SEEDS) COFFER_MULTIPROCESS_STEPS=$(MULTIPROCESS_STEPS) \

@@ -371,6 +371,27 @@ final class ShareCommandTests: XCTestCase {
         }
     }
 
+    /// A revocation that failed after its roster entry (its answer lost, or, as here, the process
+    /// dead), run again by the same member, finishes: the person is named as this device knew
+    /// them, a new epoch begins (the key of the removal's reached nobody) and is sealed to those
+    /// who stay, the account leaves the group and the records are rewritten.
+    func testARevocationRunAgainAfterItsEntryFinishesIt() throws {
+        let (ann, bob, cat) = try household()
+        let crashed = try CofferProcess.run(["--vault", ann.sharedPath("home"), "--passphrase-file", ann.vault.passphraseFile,
+                                             "share", "revoke", "Cat"], home: ann.vault.root,
+                                            environment: [CrashPoint.environmentVariable: "share.revoke.after-entry"])
+        XCTAssertEqual(crashed.status, CrashPoint.exitCode, crashed.summary)
+        let again = try ann.inShared("home", ["share", "revoke", "Cat"])
+        assertOK(again)
+        XCTAssertTrue(again.err.contains("Revoked \u{201C}Cat\u{201D}"), again.summary)
+        XCTAssertEqual(Self.meta(ann.sharedPath("home"), "share_epoch"), "3", "the rotation's key reached Ann")
+        assertExit(try cat.inShared("home", ["sync"]), 13)
+        assertOK(try bob.inShared("home", ["sync"]))
+        XCTAssertEqual(try bob.titles(in: "home"), ["Cat's bike", "Door"])
+        XCTAssertEqual(Self.meta(bob.sharedPath("home"), "share_epoch"), "3", "the rotation's key reached Bob")
+        XCTAssertEqual(try memberNames(ann, "home"), ["Ann", "Bob"])
+    }
+
     /// An inviter that dies once the roster lists the new person (before their key and the
     /// group): the person's join ends without a vault, and a new invitation works.
     func testAnInviterThatDiesAfterTheRosterEntryLeavesNothingHalfMade() throws {

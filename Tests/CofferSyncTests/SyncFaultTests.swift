@@ -9,8 +9,10 @@ import XCTest
 
 /// The sync engine against every fault of `fault-proxy.py`, at every request it can hit: the fetch
 /// of items, the fetch of keystores, the items batch and the keystores batch (the second `/batch`),
-/// the device and message steps (`SyncFaultTests+Devices.swift`) and both sides of an invitation
-/// (`SyncFaultTests+Pairing.swift`); `FaultMatrix` names the axes, `COFFER_FAULT_SEEDS` the seeds.
+/// the device and message steps (`SyncFaultTests+Devices.swift`), both sides of an invitation
+/// (`SyncFaultTests+Pairing.swift`), the files (`SyncFaultTests+Attachments.swift`) and a shared
+/// vault's roster (`SyncFaultTests+Sharing.swift`); `FaultMatrix` names the axes,
+/// `COFFER_FAULT_SEEDS` the seeds.
 ///
 /// Two devices on one account of the real Kinto: A talks to it directly, B through the proxy. In
 /// each scenario both change the same item (different fields) and each adds one, so every request
@@ -91,6 +93,8 @@ final class SyncFaultTests: XCTestCase {
             try await runPairingScenario(kind, at: step, seed: seed)
         } else if step.isAttachment {
             try await runAttachmentScenario(kind, at: step, seed: seed)
+        } else if step.isSharing {
+            try await runSharingScenario(kind, at: step, seed: seed)
         } else {
             try await runDeviceScenario(kind, at: step, seed: seed)
         }

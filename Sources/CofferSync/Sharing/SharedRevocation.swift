@@ -46,6 +46,9 @@ public struct SharedRevocation: Sendable {
     /// `decidedOn` is the roster as this member saw it when they chose to remove the person (the
     /// one the device had verified before): if the person's removal of this member landed right
     /// after it, the two were made at the same moment.
+    ///
+    /// Run again after an attempt of this member that wrote its entry and then failed (its answer
+    /// lost, a later request refused), it finishes that removal (`finishEarlier`).
     public func remove(_ personID: String, continuing stored: [RosterEntry], decidedOn: [RosterEntry]) async throws -> Outcome {
         var known = stored
         for _ in 0..<5 {
@@ -55,7 +58,17 @@ public struct SharedRevocation: Sendable {
             guard state.members[secrets.person.id] != nil else {
                 return try await appendRaced(removing: personID, after: served, decidedOn: decidedOn)
             }
-            guard let target = state.members[personID] else { throw RosterProblem(position: served.count, reason: .notMember(personID)) }
+            guard let target = state.members[personID] else {
+                // Removed already by this member: an attempt whose answer was lost, or that stopped half-way.
+                guard let removal = served.lastIndex(where: { $0.change == .remove(personID: personID) }),
+                      served[removal].author == secrets.person.id,
+                      case .success(let before) = RosterChain.verify(entries: Array(served[..<removal]), vaultID: vaultID),
+                      let person = before.members[personID]?.person else {
+                    throw RosterProblem(position: served.count, reason: .notMember(personID))
+                }
+                if let outcome = try await finishEarlier(removalAt: removal, of: person, after: served, state: state) { return outcome }
+                continue
+            }
             let key = SecureBuffer.random(count: EpochCommitment.keyLength)
             let entry = try RosterChain.entry(appending: .remove(personID: personID), to: state, by: secrets.person, epochKey: key)
             if try await SharedRoster.append(entry, with: client) {
@@ -92,7 +105,22 @@ public struct SharedRevocation: Sendable {
         return try await finish(after: served + [raced], removing: target.person, key: key, raced: true)
     }
 
-    private func finish(after appended: [RosterEntry], removing person: Person, key: SecureBuffer, raced: Bool) async throws -> Outcome {
+    /// This member's removal of `person`, at `position` of `served`, by an earlier attempt whose
+    /// answer was lost or that stopped half-way (`share revoke` run again): the key its entry
+    /// committed to went with that attempt, so a `rotate` begins one more epoch, sealed to everyone
+    /// left, and the rest follows as after any removal. Nil when another entry took the position.
+    private func finishEarlier(removalAt position: Int, of person: Person, after served: [RosterEntry],
+                               state: RosterState) async throws -> Outcome? {
+        let key = SecureBuffer.random(count: EpochCommitment.keyLength)
+        let entry = try RosterChain.entry(appending: .rotate, to: state, by: secrets.person, epochKey: key)
+        guard try await SharedRoster.append(entry, with: client) else { return nil }
+        return try await finish(after: served + [entry], removing: person, key: key, raced: false, removalAt: position)
+    }
+
+    /// `removalAt`: the position of the person's removal (the last entry of `appended` unless
+    /// an earlier attempt made it), which the record of the rewritten permissions names.
+    private func finish(after appended: [RosterEntry], removing person: Person, key: SecureBuffer, raced: Bool,
+                        removalAt: Int? = nil) async throws -> Outcome {
         var entries = appended
         var state = try SharedRoster.verify(entries, vaultID: vaultID, continuing: [], vault: vault)
         if raced {
@@ -121,7 +149,7 @@ public struct SharedRevocation: Sendable {
         // whoever rewrites): the next member device that sees the roster does it (`RosterStep`).
         guard person.id != secrets.person.id else { return Outcome(entries: entries, state: state, rewritten: 0, unrewritten: 0, raced: false) }
         let (rewritten, unrewritten) = try await SharedRoster.clearAuthorPermissions(with: client)
-        if unrewritten == 0 { try await SharedRoster.markRewritten(after: appended.count - 1, with: client) }
+        if unrewritten == 0 { try await SharedRoster.markRewritten(after: removalAt ?? appended.count - 1, with: client) }
         return Outcome(entries: entries, state: state, rewritten: rewritten, unrewritten: unrewritten, raced: raced)
     }
 }

@@ -218,9 +218,12 @@ struct ShareCommand: AsyncParsableCommand {
             let decided = try member.vault.verifiedRoster()
             let entries = try await AccountOptions.mapped { try await member.refreshRoster() }
             let state = try SharedRoster.verify(entries, vaultID: member.vaultID, continuing: [], vault: member.name)
-            // Named as the roster this device knew lists them: they may have removed us meanwhile.
+            // Named as the roster this device knew lists them: they may have removed us meanwhile,
+            // or be out already, removed by an earlier run of this command that failed after its
+            // entry (this run finishes it: `SharedRevocation.remove`).
             let known = try SharedRoster.verify(decided.isEmpty ? entries : decided, vaultID: member.vaultID, continuing: [], vault: member.name)
-            let target = try ShareMember.member(named: person, in: state.members[secrets.person.id] == nil ? known : state)
+            let removedSince = (try? ShareMember.member(named: person, in: known)).flatMap { state.members[$0.person.id] == nil ? $0 : nil }
+            let target = try removedSince ?? ShareMember.member(named: person, in: state.members[secrets.person.id] == nil ? known : state)
             guard target.person.id != secrets.person.id else {
                 throw UsageError("To take yourself out, run `coffer --vault \(member.name) share leave`.")
             }

@@ -14,11 +14,14 @@ final class Device: @unchecked Sendable {
     let vault: Vault
     var engine: SyncEngine
     let clock: TestClock
+    /// The bucket it syncs in: `default`, or a shared vault's (`share-…`, `SharedVaultFixture`).
+    let bucket: String
 
     private init(name: String, vault: Vault, client: KintoClient, clock: TestClock) {
         self.name = name
         self.vault = vault
         self.clock = clock
+        self.bucket = client.bucket
         self.engine = SyncEngine(vault: vault, client: client, now: { clock.date })
     }
 
@@ -52,10 +55,18 @@ final class Device: @unchecked Sendable {
         return device
     }
 
+    /// A person's copy of a shared vault (`SharedVaultFixture`), syncing in the vault's bucket.
+    static func shared(_ name: String, vault: Vault, server: URL, credentials: KintoCredentials, clock: TestClock) -> Device {
+        let client = KintoClient(server: server, credentials: credentials, bucket: vault.sharedVaultID?.bucket ?? "default",
+                                 timeout: 10, now: { clock.date })
+        return Device(name: name, vault: vault, client: client, clock: clock)
+    }
+
     /// Replaces the engine's client (e.g. to go through a fault proxy, or with other credentials).
     /// The client reads `Backoff`/`Retry-After` deadlines on the device's clock, as the engine does.
     func use(server: URL, credentials: KintoCredentials, timeout: TimeInterval = 5) {
-        let client = KintoClient(server: server, credentials: credentials, timeout: timeout, now: { [clock] in clock.date })
+        let client = KintoClient(server: server, credentials: credentials, bucket: bucket, timeout: timeout,
+                                 now: { [clock] in clock.date })
         engine = SyncEngine(vault: vault, client: client, now: { [clock] in clock.date })
     }
 

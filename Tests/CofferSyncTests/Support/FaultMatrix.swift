@@ -4,7 +4,7 @@ import Foundation
 
 /// The axes of the server fault matrix (`SyncFaultTests.testEveryFaultKindAtEveryStep`): every
 /// fault `fault-proxy.py` can inject, at every request a sync, a device command or an invitation
-/// makes, for `COFFER_FAULT_SEEDS` seeds.
+/// makes, and at the roster writes of a shared vault, for `COFFER_FAULT_SEEDS` seeds.
 enum FaultMatrix {
     /// Every fault; `pass` is none, `shift_date` only moves the clock (`ClockSyncTests`), and
     /// `endless_next_page` is a listing that never ends, stopped by the client's fetch limits
@@ -21,13 +21,18 @@ enum FaultMatrix {
         return 1...max(1, Int(value) ?? 1)
     }
 
-    /// `COFFER_FAULT_STEPS=pairing` (or `attachments`) runs the invitation's (or the files')
-    /// steps only, to check a change there without the whole matrix; anything else, every step.
+    /// `COFFER_FAULT_STEPS=pairing` (or `attachments`, `sharing`) runs the invitation's (the
+    /// files', the shared vaults') steps only, to check a change there without the whole matrix;
+    /// `all`, every step (`make reliability`); anything else, every step but the shared vaults'
+    /// (their 33 cells a seed take over a minute, too much to add to every `make test`:
+    /// `docs/figures.md`).
     static func steps(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [FaultStep] {
         switch environment["COFFER_FAULT_STEPS"] {
         case "pairing": return FaultStep.allCases.filter(\.isPairing)
         case "attachments": return FaultStep.allCases.filter(\.isAttachment)
-        default: return FaultStep.allCases
+        case "sharing": return FaultStep.allCases.filter(\.isSharing)
+        case "all": return FaultStep.allCases
+        default: return FaultStep.allCases.filter { !$0.isSharing }
         }
     }
 
@@ -51,7 +56,8 @@ enum FaultMatrix {
     }
 }
 
-/// Where a fault hits: one request of a sync, of a device command or of an invitation.
+/// Where a fault hits: one request of a sync, of a device command, of an invitation or of a
+/// shared vault's roster.
 enum FaultStep: String, CaseIterable, Sendable {
     case itemsFetch = "items fetch"
     case keystoresFetch = "keystores fetch"
@@ -85,11 +91,18 @@ enum FaultStep: String, CaseIterable, Sendable {
     case attachmentsList = "attachments list"
     /// The first chunk of another device's file comes down.
     case attachmentDownload = "attachment download"
+    /// The listing of a shared vault's roster, the first request of its sync.
+    case rosterFetch = "roster fetch"
+    /// An invitation's `add` written to a shared vault's roster (`If-None-Match: *`).
+    case rosterAppend = "roster append"
+    /// A revocation's `remove` written to a shared vault's roster.
+    case revocation = "revocation"
 
     var isBatch: Bool { self == .itemsBatch || self == .keystoresBatch }
     var isItemsOrKeystores: Bool { [.itemsFetch, .keystoresFetch, .itemsBatch, .keystoresBatch].contains(self) }
     var isPairing: Bool { [.rendezvousOpen, .inviteWrite, .claimWrite, .keyWrite, .revealWrite, .answerWrite].contains(self) }
     var isAttachment: Bool { [.attachmentUpload, .attachmentsList, .attachmentDownload].contains(self) }
+    var isSharing: Bool { [.rosterFetch, .rosterAppend, .revocation].contains(self) }
 
     /// The proxy's `match` (a substring of the path and query); each scenario makes sure the first
     /// request that matches is the step's own (`skip` passes that many before it).
@@ -111,6 +124,9 @@ enum FaultStep: String, CaseIterable, Sendable {
         // A chunk's own URL (PUT up, GET down); the scenario makes sure no other is asked first.
         case .attachmentUpload, .attachmentDownload: return "/collections/attachments/records/"
         case .attachmentsList: return "/collections/attachments/records?"
+        case .rosterFetch: return "/collections/roster/records?"
+        // A roster record's own URL: the PUT of the entry (the listings before it have a query).
+        case .rosterAppend, .revocation: return "/collections/roster/records/"
         }
     }
 
