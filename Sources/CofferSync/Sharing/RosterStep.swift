@@ -54,7 +54,13 @@ enum RosterStep {
         }
         switch try await context.client.listChanges(named: RosterRecord.collection, since: marker, pageSize: nil) {
         case .notModified: return (stored, nil)
-        case .changes(let records, let etag): return (try SharedRoster.merge(records, into: stored, vault: vault), etag)
+        case .changes(let records, let etag):
+            // What a 404 comes back as (`KintoClient.listChanges`): the roster's collection is
+            // gone, which no member does. A real change has a new ETag.
+            guard !records.isEmpty || etag != marker else {
+                throw RosterRefusal(vault: vault, reason: .malformed("the server no longer serves it."))
+            }
+            return (try SharedRoster.merge(records, into: stored, vault: vault), etag)
         }
     }
 
