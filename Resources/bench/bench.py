@@ -755,7 +755,7 @@ def share_rows(row, share):
         f"wait for a raced removal, group, {share['rewritten']:,} records' permissions rewritten in {batches} batches, "
         f"two syncs and the re-wrapped keystore)", ms(share["revoke"]), "—", "—", "≤ 10 s", share["revoke"] <= 10)
     both = share["idle_personal"] + share["idle_shared"]
-    row("idle sync of a person with a personal and a shared vault (two `sync` processes, 3 GETs each; the shared vault's roster is listed whole)",
+    row("idle sync of a person with a personal and a shared vault (two `sync` processes, 3 conditional GETs each)",
         f"{ms(share['idle_personal'])} + {ms(share['idle_shared'])} = {ms(both)}", "—", "—", "—", None)
 
 
