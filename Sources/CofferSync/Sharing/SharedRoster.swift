@@ -1,7 +1,7 @@
 import CofferCore
 import Foundation
 
-/// A shared vault's roster on the server (architecture §17): read whole and verified, or
+/// A shared vault's roster on the server (architecture §17): read (whole, or its changes) and verified, or
 /// appended to one entry at a time.
 public enum SharedRoster {
     /// Every entry the server holds, in the order of their records' positions.
