@@ -42,7 +42,10 @@ extension KintoClient {
                 throw Self.unexpected(response, doing: "writing a \(collection) record")
             }
             return lastModified
-        case 412 where onlyIfNew: return nil
+        // Kinto on PostgreSQL answers a create that raced another one for the same id with 409
+        // ("Integrity constraint violated, please retry"), where the memory backend says 412:
+        // either way the other writer took the id.
+        case 412 where onlyIfNew, 409 where onlyIfNew: return nil
         default: throw Self.unexpected(response, doing: "writing a \(collection) record")
         }
     }
