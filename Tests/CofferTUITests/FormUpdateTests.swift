@@ -33,6 +33,7 @@ final class FormUpdateTests: XCTestCase {
         saved.modified = Timestamp(driver.clock.now)
         driver.send(.itemSaved(saved), effects: [.reload]) { state in
             state.awaiting = nil
+            state.localWrites = 1
             state.items[1] = ScreenItem(saved, hasLocalChange: true, hasConflict: true)
             state.page = .detail(DetailState(itemID: "b2"))
             state.notice = Notice("Saved “Bank”.", until: driver.clock.now.addingTimeInterval(5))

@@ -145,6 +145,7 @@ final class ListUpdateTests: XCTestCase {
         driver.clock.advance(1)
         driver.send(.itemDeleted(id: "b2", title: "Bank"), effects: [.reload]) { state in
             state.awaiting = nil
+            state.localWrites = 1
             state.items.removeAll { $0.id == "b2" }
             state.list.selectedID = "a1"
             state.notice = Notice("Deleted “Bank”.", until: driver.clock.now.addingTimeInterval(5))

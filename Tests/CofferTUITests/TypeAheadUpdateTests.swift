@@ -269,6 +269,31 @@ final class TypeAheadUpdateTests: XCTestCase {
         XCTAssertEqual(Update.apply(.key(.character("y")), to: &state, now: FakeClock.start), [])
     }
 
+    /// A reload whose listing was read before this screen's save landed after it (the vault's
+    /// actor ran the listing first, its answer came second): the saved item stays, with its page,
+    /// and is not called deleted elsewhere; a listing read after the save still closes the page of
+    /// an item that is really gone. Seen once in CI with commands writing beside the screen: the
+    /// screen fell back to the list without "Saved “screen-7”".
+    func testAListingReadBeforeASaveDoesNotUndoItOnTheScreen() throws {
+        let saved = newItemForm()
+        saved.press(Self.typing("Fresh") + [.enter])
+        let writesBefore = saved.state.localWrites
+        saved.finishWork()
+        guard case .detail(let detail) = saved.state.page, let id = Optional(detail.itemID) else {
+            return XCTFail("no detail after the save: \(saved.state.page)")
+        }
+        XCTAssertEqual(saved.state.localWrites, writesBefore + 1)
+        var state = saved.state
+        _ = Update.apply(.reloaded(items: Fixtures.items, summary: Fixtures.summary, writesSeen: writesBefore), to: &state,
+                         now: FakeClock.start)
+        XCTAssertEqual(state.page, .detail(DetailState(itemID: id)), "a stale listing closed the saved item's page")
+        XCTAssertNotNil(state.item(id))
+        XCTAssertFalse(state.notice?.text.contains("deleted") ?? false, state.notice?.text ?? "")
+        _ = Update.apply(.reloaded(items: Fixtures.items, summary: Fixtures.summary, writesSeen: state.localWrites), to: &state,
+                         now: FakeClock.start)
+        XCTAssertEqual(state.page, .list, "a listing read after the save that lacks the item: it is gone")
+    }
+
     /// The frame once a save ends that Esc came during: the list on the new item, no question
     /// (before issue 30's fix, "Discard your changes?" over the new item's detail).
     func testNoQuestionIsDrawnOnceTheSaveEnds() {

@@ -37,6 +37,9 @@ struct ScreenState: Sendable, Equatable {
     var sync: SyncDisplay
     var scheduler: SyncScheduler
     var busy: Busy?
+    /// This screen's saves and deletions so far: a reload's listing begun before the last of them
+    /// may lack it (`ScreenEvent.reloaded`).
+    var localWrites = 0
     /// A save, deletion or load whose outcome decides the next page, with the keys typed meanwhile.
     var awaiting: AwaitedWork?
     /// A device's claim on the Devices page's invitation that came while another question was

@@ -375,13 +375,14 @@ final class Runtime {
         // first: its listing of every item would hold the vault ahead of the unlock's own, which
         // draws the first page from the first items opened.
         let listsItems = !state.isLocked
+        let writesSeen = state.localWrites
         Task.detached {
             do {
                 let summary = try VaultSummary(of: vault)
                 let isLocked = await vault.isLocked
                 let items = !listsItems || isLocked ? nil : try? await vault.listItems().map(ScreenItem.init)
                 if items != nil, let arrived = try? await vault.arrivedAttachmentIDs() { inbox.post(.arrivedFilesRead(arrived)) }
-                inbox.post(.reloaded(items: items, summary: summary))
+                inbox.post(.reloaded(items: items, summary: summary, writesSeen: writesSeen))
             } catch {
                 inbox.post(.operationFailed("\(error)"))
             }

@@ -21,8 +21,10 @@ enum ScreenEvent: Sendable, Equatable {
     case unlockFailed(UnlockFailure)
     /// Another process committed to the vault (a `coffer add`, a scheduled `coffer sync`).
     case vaultChangedElsewhere
-    /// Fresh counts, and the items when the vault is unlocked.
-    case reloaded(items: [ScreenItem]?, summary: VaultSummary)
+    /// Fresh counts, and the items when the vault is unlocked. `writesSeen`: this screen's own
+    /// saves and deletions (`ScreenState.localWrites`) when the reload began; a listing begun
+    /// before the last of them may lack it, so its items are not taken (a newer reload follows).
+    case reloaded(items: [ScreenItem]?, summary: VaultSummary, writesSeen: Int? = nil)
     /// `mergedConflicts` is nil when the edit applied as made; otherwise it was merged into a version
     /// another process saved meanwhile, and lists the fields both changed (the edit's value kept).
     case itemSaved(Item, mergedConflicts: [String]? = nil)

@@ -6,6 +6,7 @@ extension Update {
     static func applyForm(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
         switch event {
         case .itemSaved(let item, let mergedConflicts):
+            state.localWrites += 1
             if let index = state.items.firstIndex(where: { $0.id == item.id }) {
                 state.items[index].content = .ready(item)
                 state.items[index].hasLocalChange = true

@@ -211,6 +211,7 @@ extension Update {
 
     static func itemDeleted(_ state: inout ScreenState, id: String, title: String, now: Date) -> [Effect] {
         guard !state.isLocked else { return [] }
+        state.localWrites += 1
         let rows = state.visibleItems
         if let index = rows.firstIndex(where: { $0.id == id }), state.list.selectedID == id || state.list.selectedID == nil {
             // Select the neighbour, as a file manager does.

@@ -35,8 +35,12 @@ enum Update {
             return applySession(event, to: &state, now: now)
         case .vaultChangedElsewhere:
             return state.hasVault ? [.reload] : []
-        case .reloaded(let items, let summary):
-            return reload(&state, items: items, summary: summary, now: now)
+        case .reloaded(let items, let summary, let writesSeen):
+            // A listing read before this screen's last save or deletion would undo it on the
+            // screen (a saved item gone, its page closed as "deleted on another device"): only its
+            // counts are taken; the reload that save asked for brings the items.
+            let isStale = writesSeen.map { $0 < state.localWrites } ?? false
+            return reload(&state, items: isStale ? nil : items, summary: summary, now: now)
         case .itemSaved, .itemSaveFailed, .passwordGenerated:
             return applyForm(event, to: &state, now: now)
         case .itemDeleted(let id, let title):
