@@ -26,7 +26,7 @@ public enum RecoveryStore {
 
     /// Voids a kit: its record and its account go.
     public static func remove(user: String, password: String, server: URL) async throws {
-        try await client(server, user: user, password: password).deleteAccountAndData(user: user)
+        try await client(server, user: user, password: password).deleteAccountAndData(user: user, doing: "voiding the old recovery kit")
     }
 
     static func client(_ server: URL, user: String, password: String) -> KintoClient {

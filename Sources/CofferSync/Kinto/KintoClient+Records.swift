@@ -1,3 +1,4 @@
+import CofferCore
 import Foundation
 
 /// Single records and the account itself, for the rendezvous of an invitation: a handful of small
@@ -52,13 +53,20 @@ extension KintoClient {
 
     /// Deletes everything the account wrote (its default bucket) and then the account: deleting
     /// only the account would leave the bucket for whoever takes the name next.
-    func deleteAccountAndData(user: String) async throws {
+    func deleteAccountAndData(user: String, doing what: String = "removing the rendezvous") async throws {
         for path in ["/buckets/default", "/accounts/\(user)"] {
             let response = try await perform("DELETE", Self.endpoint(server, path))
             guard [200, 204, 404].contains(response.status) else {
-                throw Self.unexpected(response, doing: "removing the rendezvous")
+                throw Self.unexpected(response, doing: what)
             }
         }
+    }
+
+    /// The keystore this client's bucket holds, or nil when it holds none (a vault not synced yet).
+    public func keystore() async throws -> KeystoreRecord? {
+        guard case .changes(let records, _) = try await fetchChanges(collection: .keystores, since: nil), let first = records.first,
+              let keystore = try? JSONDecoder().decode(KeystoreRecord.self, from: first), !keystore.isDeleted else { return nil }
+        return keystore
     }
 
     /// Deletes a record of any collection; one already gone counts as deleted.

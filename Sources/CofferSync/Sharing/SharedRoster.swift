@@ -156,23 +156,25 @@ public enum SharedRoster {
 
     /// Takes `account` out of the bucket's members' group (the same retry as `admit`).
     public static func dismiss(account: String, with client: KintoClient) async throws {
-        for _ in 0..<10 {
-            let (principals, lastModified) = try await client.members()
-            let principal = "account:\(account)"
-            guard principals.contains(principal) else { return }
-            if try await client.setMembers(principals.filter { $0 != principal }, ifUnchangedSince: lastModified) { return }
+        try await changeGroup(with: client) { principals in
+            principals.contains("account:\(account)") ? principals.filter { $0 != "account:\(account)" } : nil
         }
-        throw KintoError.network(message: "The members' group kept changing; try again.")
     }
 
-    /// Adds `account` to the bucket's members' group, reading the group again when another
-    /// member changed it meanwhile.
+    /// Adds `account` to the bucket's members' group (the same retry).
     public static func admit(account: String, with client: KintoClient) async throws {
+        try await changeGroup(with: client) { principals in
+            principals.contains("account:\(account)") ? nil : principals + ["account:\(account)"]
+        }
+    }
+
+    /// Replaces the members' group with what `change` makes of it (nil: nothing to change), read
+    /// again when another member changed it meanwhile (`setMembers` is conditional).
+    private static func changeGroup(with client: KintoClient, _ change: ([String]) -> [String]?) async throws {
         for _ in 0..<10 {
             let (principals, lastModified) = try await client.members()
-            let principal = "account:\(account)"
-            if principals.contains(principal) { return }
-            if try await client.setMembers(principals + [principal], ifUnchangedSince: lastModified) { return }
+            guard let changed = change(principals) else { return }
+            if try await client.setMembers(changed, ifUnchangedSince: lastModified) { return }
         }
         throw KintoError.network(message: "The members' group kept changing; try again.")
     }

@@ -82,7 +82,9 @@ struct RecoverCommand: AsyncParsableCommand {
         guard let server = SyncAccount.normalizedServer(payload.server) else { throw RecoveryKeys.Unreadable() }
         let account = SyncAccount(server: server, user: payload.user, password: payload.password)
         let client = KintoClient(server: account.server, credentials: account.credentials)
-        let keystore = try await AccountOptions.mapped { try await ShareMember.keystore(client, name: account.user) }
+        guard let keystore = try await AccountOptions.mapped({ try await client.keystore() }) else {
+            throw KintoError.network(message: "The account \(account.user) holds no vault on the server: nothing to recover.")
+        }
         let passphrase = try PassphraseInput.readNew(file: global.passphraseFile, prompt: "New passphrase for \(path): ")
         let vault = try Vault.recover(at: path, keystore: keystore, vaultKey: payload.vaultKey, passphrase: passphrase,
                                       kdf: try kdf.parameters(), meta: account.meta)

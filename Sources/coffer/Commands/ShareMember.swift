@@ -203,9 +203,7 @@ struct ShareMember {
 
     /// The shared vault's keystore on the server.
     static func keystore(_ client: KintoClient, name: String) async throws -> KeystoreRecord {
-        let changes = try await client.fetchChanges(collection: .keystores, since: nil)
-        guard case .changes(let records, _) = changes, let first = records.first,
-              let keystore = try? JSONDecoder().decode(KeystoreRecord.self, from: first), !keystore.isDeleted else {
+        guard let keystore = try await client.keystore() else {
             throw KintoError.network(message: "The shared vault \u{201C}\(name)\u{201D} has no keystore on the server yet.")
         }
         return keystore

@@ -101,9 +101,7 @@ struct JoinCommand: AsyncParsableCommand {
         }
         let client = KintoClient(server: account.server, credentials: account.credentials)
         _ = try await AccountOptions.mapped { try await client.checkCredentials() }
-        let changes = try await AccountOptions.mapped { try await client.fetchChanges(collection: .keystores, since: nil) }
-        guard case .changes(let records, _) = changes, let first = records.first,
-              let keystore = try? JSONDecoder().decode(KeystoreRecord.self, from: first), !keystore.isDeleted else {
+        guard let keystore = try await AccountOptions.mapped({ try await client.keystore() }) else {
             throw UsageError("The account \(account.user) holds no vault yet; create one with `coffer init`, then `coffer account login`.")
         }
         // The items download (ciphertext) while the passphrase is typed and its key derived.
