@@ -133,7 +133,7 @@ final class SecretsCommandTests: XCTestCase {
                 let missing = try coffer(vault, options, ["run"] + program,
                                          environment: ["OK": "coffer://github/password", "DB_PASSWORD": "coffer://no-such-db/password"])
                 assertError(missing, 4, mentions: ["DB_PASSWORD", "no-such-db"])
-                let ambiguous = try coffer(vault, options, ["run"] + program, environment: ["SMTP": "coffer://mail/password"])
+                let ambiguous = try coffer(vault, options, ["run"] + program, environment: ["SMTP": "coffer://mai/password"])
                 assertExit(ambiguous, 6)
                 XCTAssertTrue(ambiguous.err.hasPrefix("The variable SMTP: "), ambiguous.summary)
                 assertError(try coffer(vault, options, ["run"] + program, environment: ["X": "coffer://github/nope"]), 2,
@@ -216,6 +216,24 @@ final class SecretsCommandTests: XCTestCase {
                 // No leftover temporary files beside the output.
                 let names = try FileManager.default.contentsOfDirectory(atPath: vault.work.path)
                 XCTAssertFalse(names.contains { $0.contains(".coffer-") }, "\(names)")
+            }
+        }
+    }
+
+    func testTheManualAndCompletionsHaveTheCommands() throws {
+        let manual = try CofferProcess.run(["manual"])
+        assertOK(manual)
+        for command in ["read", "run", "inject", "git-credential"] {
+            XCTAssertTrue(manual.out.contains(".SS \"coffer \(command)\""), "no section for \(command)")
+        }
+        for option in ["\\-\\-env\\-file", "\\-\\-mask", "\\-\\-force", "\\-\\-store", "\\-\\-no\\-newline", "coffer://NAME/FIELD"] {
+            XCTAssertTrue(manual.out.contains(option), "the manual lacks \(option)")
+        }
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try CofferProcess.run(["--generate-completion-script", shell])
+            assertOK(script)
+            for word in ["inject", "git-credential", "env-file", "mask"] {
+                XCTAssertTrue(script.out.contains(word), "\(shell) completion lacks \(word)")
             }
         }
     }
