@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import XCTest
 
@@ -234,6 +235,41 @@ final class SecretsCommandTests: XCTestCase {
             assertOK(script)
             for word in ["inject", "git-credential", "env-file", "mask"] {
                 XCTAssertTrue(script.out.contains(word), "\(shell) completion lacks \(word)")
+            }
+        }
+    }
+
+    /// In a terminal (tmux): the program has the terminal on stdin and stdout, Ctrl-C reaches it
+    /// (no signal left blocked or ignored), and with --mask coffer waits for it and passes its status on.
+    func testTheProgramKeepsTheTerminalAndGetsCtrlC() throws {
+        XCTAssertTrue(Tmux.isInstalled, "tmux is needed (make deps installs it)")
+        for setting in SecretsSetting.allCases {
+            try scenario(setting) { vault, options in
+                let binary = try CofferBinary.require()
+                let program = #"test -t 0 && test -t 1 && echo "TTY ${#M}"; grep -E "^Sig(Blk|Ign)" /proc/self/status; "#
+                    + #"trap 'echo INTERRUPTED; exit 3' INT; echo READY; while :; do sleep 0.1; done"#
+                for mask in [[], ["--mask"]] {
+                    let quoted = (options + ["run"] + mask + ["--", "/bin/sh", "-c", program]).map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+                    let command = "sed -n 's/^SigIgn:/BaseIgn:/p' /proc/self/status; env LANG=C.UTF-8 HOME='\(vault.root.path)' XDG_RUNTIME_DIR='\(vault.root.path)' "
+                        + "M=coffer://mail/password '\(binary)' \(quoted.joined(separator: " ")) </dev/tty; echo \"EXIT=$?\"; sleep 600"
+                    let tmux = try Tmux(command: command, width: 100, height: 20)
+                    XCTAssertTrue(tmux.wait(for: "READY", timeout: 20).found, "\(setting) \(mask): \(tmux.screen)")
+                    let screen = tmux.screen
+                    XCTAssertEqual(mask.isEmpty, screen.contains("TTY \(mailPassword.count)"), "\(setting) \(mask): \(screen)")
+                    // Signals 1–31 as the terminal's own commands have them (tmux ignores SIGTTIN and
+                    // SIGTTOU; glibc's spawn leaves its internal 32 and 33 ignored in any child).
+                    func signals(_ name: String) -> UInt64? {
+                        screen.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+                            .flatMap { UInt64($0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16) }
+                            .map { $0 & 0x7FFF_FFFF }
+                    }
+                    XCTAssertEqual(signals("SigBlk"), 0, "\(setting) \(mask): \(screen)")
+                    XCTAssertNotNil(signals("BaseIgn"), screen)
+                    XCTAssertEqual(signals("SigIgn"), signals("BaseIgn"), "\(setting) \(mask): \(screen)")
+                    try tmux.send("C-c")
+                    let ended = tmux.wait(for: "EXIT=", timeout: 10)
+                    XCTAssertTrue(ended.screen.contains("INTERRUPTED") && ended.screen.contains("EXIT=3"), "\(setting) \(mask): \(ended.screen)")
+                }
             }
         }
     }

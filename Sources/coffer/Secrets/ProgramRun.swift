@@ -23,8 +23,8 @@ enum ProgramRun {
     /// status reach the shell as they would without coffer, and coffer's memory (keys, the
     /// resolved values but those in the environment) is gone. Returns only on failure, with errno.
     static func exec(_ path: String, arguments: [String], environment: [String: String]) -> Int32 {
-        // Swift runs commands on a dispatch worker thread, which blocks most signals; a blocked
-        // signal stays blocked across exec, and Ctrl-C would not reach the program.
+        // A blocked signal stays blocked across exec: clear whatever mask this thread has (were it
+        // a dispatch worker's, which blocks signals, Ctrl-C would never reach the program).
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
