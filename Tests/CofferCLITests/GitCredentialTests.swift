@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import XCTest
 
@@ -34,7 +35,8 @@ final class GitCredentialTests: XCTestCase {
         try FileManager.default.copyItem(atPath: PackageRoot.script("git-credential-coffer"),
                                          toPath: bin.appendingPathComponent("git-credential-coffer").path)
         let environment = [
-            "PATH": "\(bin.path):/usr/bin:/bin", "HOME": home.path, "GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0",
+            "PATH": "\(bin.path):/usr/bin:/bin", "HOME": home.path, "XDG_CONFIG_HOME": home.path, "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "", "SSH_ASKPASS": "", "DISPLAY": "",
             "COFFER_VAULT": vault.path, "XDG_RUNTIME_DIR": vault.root.path, "XDG_DATA_HOME": vault.root.appendingPathComponent("data").path,
             "LANG": "C.UTF-8", "TERM": "dumb",
         ]
@@ -44,10 +46,12 @@ final class GitCredentialTests: XCTestCase {
         XCTAssertGreaterThan(writer.stop(), 0, "the writer beside never added an item", file: file, line: line)
     }
 
+    /// git in the vault's work directory, with the setup's environment over the test's.
     private func runGit(_ setup: Setup, _ arguments: [String], stdin: String = "", config: [String] = []) throws -> CofferResult {
-        let options = config.flatMap { ["-c", $0] }
-        return try ProgramProcess.run(git, options + arguments, environment: setup.environment, stdin: Data(stdin.utf8),
-                                      directory: setup.vault.work)
+        let options = ["-C", setup.vault.work.path] + config.flatMap { ["-c", $0] }
+        let result = try ExternalTool.run(git, options + arguments, stdin: Data(stdin.utf8), environment: setup.environment)
+        return CofferResult(arguments: [git] + options + arguments, status: result.status, stdout: result.output,
+                            stderr: Data(result.errorText.utf8))
     }
 
     private func fill(_ setup: Setup, _ request: String, helper: String? = nil, config: [String] = []) throws -> CofferResult {
@@ -61,6 +65,8 @@ final class GitCredentialTests: XCTestCase {
             ["Team", "--username", "bob", "--password", "pw-bob-2", "--origin", "https://git.example.org/team"],
             ["Broken", "--username", "eve", "--password", "a\nhost=evil.org", "--origin", "https://broken.example.org"],
             ["Off", "--username", "old", "--password", "pw-old", "--origin", "https://off.example.org", "--disabled"],
+            ["Dup one", "--username", "x", "--password", "pw-x", "--origin", "https://dup.example.org"],
+            ["Dup two", "--username", "y", "--password", "pw-y", "--origin", "dup.example.org"],
         ]
         for setting in SecretsSetting.allCases {
             try setUp(setting, logins) { setup in
@@ -85,6 +91,11 @@ final class GitCredentialTests: XCTestCase {
                 }
                 let broken = try fill(setup, "protocol=https\nhost=broken.example.org\n")
                 XCTAssertTrue(broken.err.contains("line break"), broken.summary)
+                // Two different logins as close: no answer, and why; a username picks one.
+                let tie = try fill(setup, "protocol=https\nhost=dup.example.org\n")
+                XCTAssertFalse(tie.out.contains("password="), tie.summary)
+                XCTAssertTrue(tie.err.contains("2 logins match"), tie.summary)
+                XCTAssertTrue(try fill(setup, "protocol=https\nhost=dup.example.org\nusername=y\n").out.hasSuffix("password=pw-y\n"))
                 // A username git gives picks among the logins serving the path.
                 let team = try fill(setup, "protocol=https\nhost=git.example.org\npath=team/x\nusername=bob\n")
                 XCTAssertTrue(team.out.hasSuffix("password=pw-bob-2\n"), team.summary)

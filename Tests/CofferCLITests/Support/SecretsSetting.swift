@@ -42,41 +42,6 @@ final class BesideWriter: @unchecked Sendable {
     }
 }
 
-/// Any program run as the tests' children are: arguments, environment, stdin; what it printed.
-enum ProgramProcess {
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String], stdin: Data = Data(),
-                    directory: URL? = nil, timeout: TimeInterval = 60) throws -> CofferResult {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("program-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let paths = ["stdin", "stdout", "stderr"].map { scratch.appendingPathComponent($0) }
-        try stdin.write(to: paths[0])
-        for path in paths.dropFirst() { _ = FileManager.default.createFile(atPath: path.path, contents: nil) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardInput = try FileHandle(forReadingFrom: paths[0])
-        process.standardOutput = try FileHandle(forWritingTo: paths[1])
-        process.standardError = try FileHandle(forWritingTo: paths[2])
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        var timedOut = false
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                timedOut = true
-                break
-            }
-            usleep(5_000)
-        }
-        process.waitUntilExit()
-        return CofferResult(arguments: [executable] + arguments, status: process.terminationStatus,
-                            stdout: try Data(contentsOf: paths[1]), stderr: try Data(contentsOf: paths[2]), timedOut: timedOut)
-    }
-}
-
 /// The package root (for `Resources/scripts`), found from this file.
 enum PackageRoot {
     static var url: URL {
