@@ -56,7 +56,9 @@ struct RunCommand: AsyncParsableCommand {
             for (key, reference) in variables {
                 let value = values[reference] ?? ""
                 // An environment string ends at its first NUL: the program would see part of the value.
-                if value.contains("\0") { throw CommandFailure("The variable \(key): its value holds a NUL byte, which no environment can carry.") }
+                if value.contains("\0") {
+                    throw CommandFailure("The variable \(key): its value holds a NUL byte, which no environment can carry.")
+                }
                 environment[key] = value
                 secrets.append(value)
             }
