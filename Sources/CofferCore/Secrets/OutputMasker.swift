@@ -10,10 +10,15 @@ public struct OutputMasker: Sendable {
 
     /// Longest first; empty values are left out (they would match everywhere).
     private let values: [[UInt8]]
+    /// Whether a byte starts some value: most bytes do not, and pass without a comparison.
+    private let isFirstByte: [Bool]
     private var pending: [UInt8] = []
 
     public init(values: [String]) {
         self.values = Set(values.map { Array($0.utf8) }).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+        var isFirstByte = [Bool](repeating: false, count: 256)
+        for value in self.values { isFirstByte[Int(value[0])] = true }
+        self.isFirstByte = isFirstByte
     }
 
     /// What of `bytes` (after what was held back) can be written now, masked.
@@ -32,6 +37,11 @@ public struct OutputMasker: Sendable {
         output.reserveCapacity(pending.count)
         var index = 0
         scan: while index < pending.count {
+            guard isFirstByte[Int(pending[index])] else {
+                output.append(pending[index])
+                index += 1
+                continue
+            }
             for value in values {
                 let available = pending.count - index
                 if available >= value.count {
