@@ -119,6 +119,15 @@ final class SecretsCommandTests: XCTestCase {
                 assertExit(try coffer(vault, options, ["run", "--mask", "--", "/bin/sh", "-c", "kill -TERM $$"],
                                       environment: environment), 128 + SIGTERM)
                 assertOK(try coffer(vault, options, ["run", "--", "true"], environment: environment))
+                // A SIGTERM sent to coffer --mask reaches the program, whose status coffer then takes.
+                let waiting = try RunningCoffer(options + ["run", "--mask", "--", "/bin/sh", "-c",
+                                                           "trap 'echo TERM >&2; exit 5' TERM; echo READY >&2; while :; do sleep 0.1; done"],
+                                                home: vault.root, environment: environment.merging(["XDG_RUNTIME_DIR": vault.root.path]) { _, own in own })
+                waiting.waitFor("READY")
+                kill(waiting.pid, SIGTERM)
+                let ended = waiting.finish(timeout: 20)
+                assertExit(ended, 5)
+                XCTAssertTrue(ended.err.contains("TERM"), ended.summary)
                 let missing = try coffer(vault, options, ["run", "--", "no-such-program-\(UUID().uuidString.prefix(6))"])
                 assertError(missing, 127, mentions: ["command not found"])
             }
