@@ -263,10 +263,12 @@ final class ShareCommandTests: XCTestCase {
     }
 
     /// Bob's sync after Ann's revocation, with his edit of Door made before it: Ann sealed Door
-    /// again under the new keys, so his edit and hers meet; the merge waits for his unlock
-    /// (exit 12, as any two-device change), which `sync --unlock` gives, and sends.
+    /// again under the new keys, so his edit and hers meet. Unlocked with the old epoch's key, his
+    /// vault locks as the new epoch's key arrives (it could not open Ann's version, and would take
+    /// it for a damaged one to replace), so the merge waits (exit 12, as any two-device change);
+    /// the next `sync --unlock` takes the new keys, merges and sends.
     private func syncAfterTheRevocation(_ bob: Member, file: StaticString = #filePath, line: UInt = #line) throws {
-        let first = try bob.inShared("home", ["sync"], file: file, line: line)
+        let first = try bob.inShared("home", ["sync", "--unlock"], file: file, line: line)
         assertExit(first, 12, file: file, line: line)
         XCTAssertTrue(first.err.contains("wait for an unlock to be merged"), first.summary, file: file, line: line)
         assertOK(try bob.inShared("home", ["sync", "--unlock"], file: file, line: line), file: file, line: line)

@@ -56,6 +56,22 @@ final class DevicesPageTests: XCTestCase {
         assertSnapshot(Render.frame(state, size: .standard, now: now), named: "locked-remotely")
     }
 
+    /// A shared vault's members changed while it was open: the engine locked it, and the screen
+    /// follows, saying why (the next unlock takes the new keys).
+    func testANewEpochLocksTheScreenAndSaysWhy() {
+        var state = Fixtures.unlocked()
+        var report = SyncReport()
+        state.sync.running = .periodic
+        XCTAssertFalse(Update.apply(.syncFinished(report), to: &state, now: now).contains(.lockVault))
+        XCTAssertFalse(state.isLocked)
+        report.newEpoch = 3
+        state.sync.running = .periodic
+        let effects = Update.apply(.syncFinished(report), to: &state, now: now)
+        XCTAssertTrue(state.isLocked)
+        XCTAssertTrue(effects.contains(.lockVault))
+        XCTAssertTrue(Render.frame(state, size: .standard, now: now).text.contains("The members changed: unlock to take the vault's new keys"))
+    }
+
     /// `i` opens an invitation; the code shows at the foot of the page; a claim asks y/n with the
     /// claimant's name and number; each answer goes to the runtime; the end is a notice.
     func testInvitingADeviceShowsTheCodeThenAsks() throws {

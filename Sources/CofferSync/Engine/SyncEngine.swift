@@ -78,7 +78,17 @@ public actor SyncEngine {
 
     private func runSteps(_ context: SyncContext, into report: inout SyncReport) async throws {
         let shared = vault.sharedVaultID
-        if let shared { try await RosterStep.run(context, vaultID: shared) }
+        if let shared {
+            try await RosterStep.run(context, vaultID: shared)
+            // A session of an older epoch cannot open the keystore the member who began the new
+            // one writes (§17): the vault locks, and the next unlock takes the new key.
+            if let pending = try context.database.meta(.sharePendingSeal), let epoch = pending.split(separator: " ").first.flatMap({ UInt64($0) }),
+               await !vault.isLocked {
+                await vault.lock()
+                report.newEpoch = epoch
+                logger.info("roster: epoch \(epoch) began; the vault locks until it is unlocked with the new key")
+            }
+        }
         let collections: [CollectionName] = [.items, .keystores]
         for collection in collections {
             CrashPoint.reach("sync.fetch.\(collection.rawValue).before")

@@ -54,6 +54,9 @@ public struct SyncReport: Sendable, Equatable {
     public var clockSkew: ClockSkew?
     /// Another device locked this one (a `lock` or `signout` message handled in this sync).
     public var remoteLock: DeviceLockNotice?
+    /// A shared vault's members changed and its key of this epoch waits for an unlock: an
+    /// unlocked vault was locked, as its keys are about to be replaced (architecture §17).
+    public var newEpoch: UInt64?
     /// The sync stopped because this device's vault could not be read or written (a full disk),
     /// not because of the server: a command exits 1 ("any other error") for it.
     public var isLocalFailure: Bool { error == .disk }

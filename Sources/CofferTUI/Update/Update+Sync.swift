@@ -30,7 +30,8 @@ extension Update {
                                       until: now.addingTimeInterval(Notice.lifetime))
             }
             let next = state.scheduler.syncFinished(now: now, backoffUntil: report.backoffUntil)
-            return lockedRemotely(report.remoteLock, in: &state, now: now) + [.reload] + schedule(next, in: &state, now: now)
+            return lockedRemotely(report.remoteLock, in: &state, now: now) + lockedForNewKeys(report.newEpoch, in: &state, now: now)
+                + [.reload] + schedule(next, in: &state, now: now)
         default:
             return []
         }
@@ -42,6 +43,18 @@ extension Update {
         let effects = lock(&state, now: now, reason: nil)
         if case .locked(var prompt) = state.page {
             prompt.remark = "Locked from \(notice.from) at \(Format.clockTime(notice.at.date, in: state.settings.timeZone))"
+            state.page = .locked(prompt)
+        }
+        return effects
+    }
+
+    /// A shared vault's members changed (§17): the engine locked the vault, whose keys are about
+    /// to be replaced; unlocking takes the new ones.
+    static func lockedForNewKeys(_ epoch: UInt64?, in state: inout ScreenState, now: Date) -> [Effect] {
+        guard epoch != nil, !state.isLocked else { return [] }
+        let effects = lock(&state, now: now, reason: nil)
+        if case .locked(var prompt) = state.page {
+            prompt.remark = "The members changed: unlock to take the vault's new keys"
             state.page = .locked(prompt)
         }
         return effects
