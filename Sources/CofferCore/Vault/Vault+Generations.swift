@@ -86,8 +86,12 @@ extension Vault {
         guard generation > 0, try database.meta(.shareResealed) != String(generation) else { return 0 }
         let revisionTime = writeTimes.revision
         return try database.write { db in
+            // Only what a retired key opens: an item whose key has not arrived yet must not get
+            // a fresh one here, or the union of keys would keep ours when its own arrives.
             let stale = try VaultDatabase.currentItems(in: db).filter { current in
                 (try? ItemSealing.open(current.record, ring: session.ring, allowingRetired: false)) == nil
+                    && session.ring.hasRetiredKeys(for: current.record.id)
+                    && (try? ItemSealing.open(current.record, ring: session.ring)) != nil
             }
             var addedKeys = false
             for current in stale where session.ring.addKey(for: current.record.id) { addedKeys = true }

@@ -1,0 +1,63 @@
+import CofferTestSupport
+import Foundation
+import GRDB
+import XCTest
+@testable import CofferCore
+
+/// A vault's new key ring generation (architecture §17), in one process over a real file: every
+/// item sealed again under keys the old ring does not hold, the vault still opening whole.
+final class VaultGenerationTests: XCTestCase {
+    private let passphrase = "correct horse"
+
+    private func makeVault() throws -> (vault: Vault, path: String) {
+        let path = try makeTemporaryDirectory().appendingPathComponent("vault.db").path
+        let vault = try Vault.create(at: path, passphrase: Fixture.passphrase(passphrase), kdf: Fixture.fastKDF(), deviceName: "test")
+        return (vault, path)
+    }
+
+    private func currentRecords(_ vault: Vault) throws -> [ItemRecord] {
+        try vault.database.read { try VaultDatabase.currentItems(in: $0) }.map(\.record)
+    }
+
+    func testANewGenerationSealsEveryItemAgainUnderKeysTheOldRingLacks() async throws {
+        let (vault, path) = try makeVault()
+        for id in ["one", "two", "three"] { try await vault.add(Fixture.item(id: id, title: id)) }
+        let old = try await vault.unlockedSession().ring
+        let oldRing = try old.serialized().withUnsafeBytes { try KeyRing.parse($0) }
+        for record in try currentRecords(vault) { XCTAssertNoThrow(try ItemSealing.open(record, ring: oldRing)) }
+
+        try await vault.rekey(to: 2)
+        for record in try currentRecords(vault) {
+            XCTAssertThrowsError(try ItemSealing.open(record, ring: oldRing), "\(record.id) opens with the old ring")
+        }
+        XCTAssertEqual(try vault.database.meta(.shareResealed), "2")
+        let titles = try await vault.listItems().compactMap(\.item?.title).sorted()
+        XCTAssertEqual(titles, ["one", "three", "two"])
+
+        // Another process opens the file whole: the new vault key is wrapped as the old one was.
+        let again = try Vault.open(at: path)
+        try await again.unlock(passphrase: Fixture.passphrase(passphrase))
+        let reopened = try await again.listItems().compactMap(\.item?.title).sorted()
+        XCTAssertEqual(reopened, ["one", "three", "two"])
+        let generation = try await again.unlockedSession().ring.generation
+        XCTAssertEqual(generation, 2)
+    }
+
+    func testSealingAgainSkipsAnItemWhoseKeyHasNotArrived() async throws {
+        let (vault, _) = try makeVault()
+        try await vault.add(Fixture.item(id: "mine"))
+        let foreignRing = KeyRing()
+        foreignRing.addKey(for: "foreign")
+        let foreign = try ItemSealing.seal(Fixture.item(id: "foreign"), ring: foreignRing, lineage: .first, lastModified: 5)
+        try vault.database.write { db in try VaultDatabase.saveStableItem(foreign, in: db) }
+        try await vault.rekey(to: 2)
+        try vault.database.setMeta(.shareResealed, nil)
+        // "mine" already sealed under generation 2: nothing is only a retired key's.
+        let resealed = try await vault.sealAgainUnderCurrentGeneration()
+        XCTAssertEqual(resealed, 0)
+        let hasForeign = try await vault.unlockedSession().ring.contains("foreign")
+        XCTAssertFalse(hasForeign, "a fresh key for an item whose own key is on its way would hide that key forever")
+        let listed = try await vault.listItems()
+        XCTAssertEqual(listed.first { $0.id == "foreign" }?.state, .waitingForKey)
+    }
+}
