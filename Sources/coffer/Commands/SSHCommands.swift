@@ -1,0 +1,82 @@
+import ArgumentParser
+import CofferAgent
+import CofferCore
+import Foundation
+
+/// `coffer ssh`: SSH keys as vault items (`ssh-key`), served by the agent's SSH socket.
+struct SSHCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ssh", abstract: "Keep SSH keys in the vault; the agent (`coffer unlock`) signs with them.",
+        discussion: "With SSH_AUTH_SOCK set to `coffer ssh socket`, ssh, ssh-add and git use the vault's keys while "
+            + "the agent holds it unlocked; a locked agent offers none. `ssh-add FILE` to that socket stores the key "
+            + "in the vault.",
+        subcommands: [SSHGenerateCommand.self, SSHImportCommand.self, SSHSocketCommand.self])
+}
+
+struct SSHGenerateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate", abstract: "Make a new SSH key in the vault; prints its authorized_keys line.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The new item's title.") var name: String
+    @Option(help: "ed25519, ecdsa (P-256) or rsa (3072 bits).") var type: String = SSHKeyType.ed25519.rawValue
+    @Option(help: "The key's comment (default: the title).") var comment: String?
+
+    func validate() throws {
+        guard SSHKeyType(rawValue: type) != nil else {
+            throw ValidationError("Unknown key type “\(type)”; the types are ed25519, ecdsa, rsa.")
+        }
+    }
+
+    func run() async throws {
+        let key = try SSHKey.generate(SSHKeyType(rawValue: type) ?? .ed25519, comment: comment ?? name)
+        let vault = try await global.itemVault()
+        _ = try await vault.add(key.item(titled: name))
+        Output.line(key.authorizedKey)
+    }
+}
+
+struct SSHImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Store an OpenSSH private key file in the vault; prints its authorized_keys line.",
+        discussion: "The file must be unencrypted (ssh-keygen's default format). For a passphrase-protected key, "
+            + "`ssh-add FILE` with SSH_AUTH_SOCK set to `coffer ssh socket` stores it instead.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The new item's title.") var name: String
+    @Argument(help: "The private key file (as ssh-keygen writes it).", completion: .file()) var file: String
+
+    func run() async throws {
+        let bytes: Data
+        do {
+            bytes = try InputFile.read(file, limit: OpenSSHKeyFile.maximumSize, isSecret: true)
+        } catch {
+            throw CommandFailure(InputFile.reason(error, path: file))
+        }
+        let key = try OpenSSHKeyFile.read(String(decoding: bytes, as: UTF8.self))
+        let vault = try await global.itemVault()
+        _ = try await vault.add(key.item(titled: name))
+        Output.line(key.authorizedKey)
+    }
+}
+
+struct SSHSocketCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "socket", abstract: "Print the agent's SSH socket for this vault (the same path every time).",
+        discussion: "For a shell rc file: export SSH_AUTH_SOCK=\"$(coffer ssh socket)\".")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        Output.line(AgentPaths.forVault(global.vaultPath).sshSocket)
+    }
+}
+
+/// A word the shell reads back as itself: as it is when it holds only safe characters, else in
+/// single quotes.
+enum ShellQuote {
+    static func word(_ text: String) -> String {
+        let safe = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+:=@".contains($0)) }
+        return safe && !text.isEmpty ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
