@@ -1,0 +1,218 @@
+import CofferTestSupport
+import Foundation
+import XCTest
+
+/// Issue 32's SSH part with the real OpenSSH 9 programs and nothing stubbed: `ssh-add`,
+/// `ssh-keygen -Y sign/verify` and `ssh` into a loopback `sshd`, all through the agent's SSH socket
+/// (`coffer ssh socket`). Run alone with `swift test --skip-build --filter SSHAgentTests`.
+final class SSHAgentTests: XCTestCase {
+    private var testVault: TestVault?
+    private var sshd: LoopbackSSHD?
+
+    override func tearDown() {
+        sshd?.stop()
+        if let testVault {
+            for pid in AgentProbe.processes(testVault) { kill(pid, SIGKILL) }
+            testVault.destroy()
+        }
+        super.tearDown()
+    }
+
+    // MARK: Helpers
+
+    private func vault() throws -> TestVault {
+        if let testVault { return testVault }
+        let vault = try TestVault.make()
+        testVault = vault
+        return vault
+    }
+
+    /// `coffer unlock`, and the tools pointed at the socket it names.
+    @discardableResult
+    private func unlock(_ vault: TestVault, _ options: [String] = [], file: StaticString = #filePath,
+                        line: UInt = #line) throws -> OpenSSHTools {
+        let result = try vault.ok(["unlock"] + options, file: file, line: line)
+        let socket = try vault.ok(["ssh", "socket"], file: file, line: line).line
+        XCTAssertTrue(result.out.contains("export SSH_AUTH_SOCK=\(socket)"), result.summary, file: file, line: line)
+        return OpenSSHTools(socket: socket, work: vault.work)
+    }
+
+    private func publicKey(_ vault: TestVault, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try vault.ok(["show", name, "--field", "public-key"], file: file, line: line).line
+    }
+
+    // MARK: Listing and signing
+
+    func testSSHAddListsTheVaultsKeysInTitleOrderWithTheirFingerprints() throws {
+        let vault = try vault()
+        for (name, type) in [("zeta", "ed25519"), ("alpha", "ecdsa"), ("Mid", "rsa")] {
+            let line = try vault.ok(["ssh", "generate", name, "--type", type]).line
+            XCTAssertEqual(line, try publicKey(vault, name))
+        }
+        let tools = try unlock(vault)
+        let listed = try tools.listed()
+        XCTAssertEqual(listed.status, 0)
+        XCTAssertEqual(listed.lines.count, 3, listed.lines.joined(separator: "\n"))
+        // ssh-add -l: bits, fingerprint, comment (the title, by default), type.
+        let expected = try [("alpha", "256", "ECDSA"), ("Mid", "3072", "RSA"), ("zeta", "256", "ED25519")].map { name, bits, type in
+            "\(bits) \(try vault.ok(["show", name, "--field", "fingerprint"]).line) \(name) (\(type))"
+        }
+        XCTAssertEqual(listed.lines, expected)
+        let lines = try tools.run("ssh-add", ["-L"]).outputText.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines, try ["alpha", "Mid", "zeta"].map { try publicKey(vault, $0) })
+        // The same order every time.
+        XCTAssertEqual(try tools.listed().lines, expected)
+    }
+
+    func testSSHKeygenSignsThroughTheAgentWithEachKeyTypeAndVerifies() throws {
+        let vault = try vault()
+        for type in ["ed25519", "ecdsa", "rsa"] { try vault.ok(["ssh", "generate", "key-\(type)", "--type", type]) }
+        let tools = try unlock(vault)
+        for type in ["ed25519", "ecdsa", "rsa"] {
+            let verified = try tools.signAndVerify(publicKey: try publicKey(vault, "key-\(type)"))
+            XCTAssertEqual(verified.status, 0, "\(type): \(verified.outputText) \(verified.errorText)")
+            XCTAssertTrue(verified.outputText.contains("Good \"file\" signature"), "\(type): \(verified.outputText)")
+        }
+        // A key the vault does not hold is not signed with.
+        let stranger = try tools.keygen("ed25519", comment: "stranger")
+        let refused = try tools.signAndVerify(publicKey: try String(contentsOfFile: stranger + ".pub", encoding: .utf8)
+            .trimmingCharacters(in: .newlines))
+        XCTAssertNotEqual(refused.status, 0, refused.outputText)
+    }
+
+    func testKeysMadeByKeygenImportAndSign() throws {
+        let vault = try vault()
+        let tools = OpenSSHTools(socket: "", work: vault.work)
+        var lines: [String: String] = [:]
+        for type in ["ed25519", "ecdsa", "rsa"] {
+            let path = try tools.keygen(type, comment: "made-\(type)")
+            let printed = try vault.ok(["ssh", "import", "imported-\(type)", path]).line
+            let made = try String(contentsOfFile: path + ".pub", encoding: .utf8).trimmingCharacters(in: .newlines)
+            XCTAssertEqual(printed, made)
+            XCTAssertEqual(try publicKey(vault, "imported-\(type)"), made)
+            lines[type] = made
+        }
+        let agent = try unlock(vault)
+        for (type, line) in lines {
+            let verified = try agent.signAndVerify(publicKey: line)
+            XCTAssertEqual(verified.status, 0, "\(type): \(verified.outputText) \(verified.errorText)")
+        }
+        // The private key is the vault's secret: shown only with --reveal, as OpenSSH reads it.
+        let item = try vault.show("imported-ed25519", reveal: true)
+        XCTAssertEqual(item["kind"] as? String, "ssh-key")
+        let hidden = try vault.ok(["show", "imported-ed25519"]).out
+        XCTAssertFalse(hidden.contains("OPENSSH PRIVATE KEY"), hidden)
+    }
+
+    func testImportRefusesWhatItCannotReadWithExit5() throws {
+        let vault = try vault()
+        let tools = OpenSSHTools(socket: "", work: vault.work)
+        let protected = try tools.keygen("ed25519", comment: "protected", passphrase: "key passphrase")
+        let refused = try vault.run(["ssh", "import", "protected", protected])
+        assertExit(refused, 5)
+        XCTAssertTrue(refused.err.contains("ssh-add"), refused.summary)
+        let garbage = try vault.writeWorkFile("garbage", "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n")
+        chmod(garbage, 0o600)
+        assertExit(try vault.run(["ssh", "import", "garbage", garbage]), 5)
+        // RSA under 2048 bits.
+        let small = vault.work.appendingPathComponent("rsa-1024").path
+        XCTAssertEqual(try ExternalTool.run("/usr/bin/ssh-keygen", ["-q", "-t", "rsa", "-b", "1024", "-N", "", "-f", small]).status, 0)
+        let weak = try vault.run(["ssh", "import", "small", small])
+        assertExit(weak, 5)
+        XCTAssertTrue(weak.err.contains("1024 bits"), weak.summary)
+        XCTAssertEqual(try vault.itemCount(), 0)
+    }
+
+    func testSSHAddStoresKeysInTheVaultPassphraseProtectedToo() throws {
+        let vault = try vault()
+        let agent = try unlock(vault)
+        XCTAssertEqual(try agent.listed().lines, ["The agent has no identities."])
+        let plain = try agent.keygen("ecdsa", comment: "added-plain")
+        let protected = try agent.keygen("ed25519", comment: "added-protected", passphrase: "key passphrase")
+        XCTAssertEqual(try agent.run("ssh-add", [plain]).status, 0)
+        let added = try agent.run("ssh-add", [protected], environment: try agent.askpass(printing: "key passphrase"))
+        XCTAssertEqual(added.status, 0, added.errorText)
+        // Kept as items titled by their comments; listed, and signing, as the vault's own.
+        XCTAssertEqual(try agent.listed().lines.count, 2)
+        let titles = try vault.list().compactMap { $0["title"] as? String }.sorted()
+        XCTAssertEqual(titles, ["added-plain", "added-protected"])
+        let line = try String(contentsOfFile: protected + ".pub", encoding: .utf8).trimmingCharacters(in: .newlines)
+        XCTAssertEqual(try publicKey(vault, "added-protected"), line)
+        XCTAssertEqual(try agent.signAndVerify(publicKey: line).status, 0)
+        // Added again: not stored twice.
+        XCTAssertEqual(try agent.run("ssh-add", [plain]).status, 0)
+        XCTAssertEqual(try vault.itemCount(), 2)
+        // The decrypted key never touched the disk: only the vault (encrypted) holds it.
+        let privateKey = try String(contentsOfFile: plain, encoding: .utf8)
+        let body = privateKey.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
+        XCTAssertFalse(try vault.vaultContents().range(of: Data(body.utf8)) != nil, "the key's text is in the vault file in the clear")
+    }
+
+    // MARK: Locked means no keys
+
+    func testALockedAgentOffersNoKeysAndSignsNothing() throws {
+        let vault = try vault()
+        let line = try vault.ok(["ssh", "generate", "work", "--type", "ed25519"]).line
+        let agent = try unlock(vault)
+        XCTAssertEqual(try agent.listed().lines.count, 1)
+
+        // ssh-add -x: the agent keeps running but offers and signs nothing until ssh-add -X.
+        let lockPassphrase = try agent.askpass(printing: "lock words")
+        XCTAssertEqual(try agent.run("ssh-add", ["-x"], environment: lockPassphrase).status, 0)
+        XCTAssertEqual(try agent.listed().lines, ["The agent has no identities."])
+        XCTAssertNotEqual(try agent.signAndVerify(publicKey: line).status, 0)
+        XCTAssertNotEqual(try agent.run("ssh-add", ["-X"], environment: try agent.askpass(printing: "wrong words")).status, 0)
+        XCTAssertEqual(try agent.listed().lines, ["The agent has no identities."])
+        XCTAssertEqual(try agent.run("ssh-add", ["-X"], environment: lockPassphrase).status, 0)
+        XCTAssertEqual(try agent.signAndVerify(publicKey: line).status, 0)
+
+        // coffer lock: the agent and both sockets are gone; nothing answers, nothing signs.
+        try vault.ok(["lock"])
+        let listed = try agent.listed()
+        XCTAssertNotEqual(listed.status, 0)
+        XCTAssertEqual(listed.lines, [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: agent.socket))
+        XCTAssertNotEqual(try agent.signAndVerify(publicKey: line).status, 0)
+
+        // Unlocked again: the same path (a shell's SSH_AUTH_SOCK) works again.
+        let again = try unlock(vault)
+        XCTAssertEqual(again.socket, agent.socket)
+        XCTAssertEqual(try agent.signAndVerify(publicKey: line).status, 0)
+    }
+
+    func testAnIdleLockedAgentOffersNoKeys() throws {
+        let vault = try vault()
+        try vault.ok(["ssh", "generate", "work"])
+        let agent = try unlock(vault, ["--idle", "2"])
+        XCTAssertEqual(try agent.listed().lines.count, 1)
+        // Listing is not a use: it does not keep the agent unlocked.
+        let deadline = Date().addingTimeInterval(15)
+        while FileManager.default.fileExists(atPath: agent.socket) && Date() < deadline {
+            _ = try agent.listed()
+            usleep(500_000)
+        }
+        let listed = try agent.listed()
+        XCTAssertNotEqual(listed.status, 0, listed.lines.joined())
+        XCTAssertEqual(listed.lines, [])
+    }
+
+    // MARK: A real ssh login
+
+    func testSSHLogsIntoALoopbackServerWithTheAgentsKeyAndNotOnceLocked() throws {
+        let vault = try vault()
+        let line = try vault.ok(["ssh", "generate", "server", "--type", "rsa"]).line
+        try vault.ok(["ssh", "generate", "other", "--type", "ed25519"])
+        let server = try LoopbackSSHD(directory: vault.root.appendingPathComponent("sshd"), authorizedKeys: [line])
+        sshd = server
+        let agent = try unlock(vault)
+        let session = try server.ssh(agent, "echo logged-in-through-coffer")
+        XCTAssertEqual(session.status, 0, session.errorText)
+        XCTAssertEqual(session.outputText, "logged-in-through-coffer\n")
+
+        try vault.ok(["lock"])
+        let refused = try server.ssh(agent, "echo should-not-run")
+        XCTAssertEqual(refused.status, 255, refused.outputText)
+        XCTAssertTrue(refused.errorText.contains("Permission denied"), refused.errorText)
+        XCTAssertFalse(refused.outputText.contains("should-not-run"))
+    }
+}
