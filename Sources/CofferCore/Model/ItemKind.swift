@@ -45,7 +45,7 @@ public struct ItemKind: Sendable, Equatable {
 
     /// An SSH key the agent signs with (`SSHKey+Item.swift`): the private key is an unencrypted
     /// OpenSSH key file (the vault encrypts it); the rest is derived from it when it is stored.
-    public static let sshKey = ItemKind(name: "ssh-key", label: "SSH key", glyph: "K", fields: [
+    public static let sshKey = ItemKind(name: "ssh-key", label: "SSH key", glyph: "S", fields: [
         KindField("private_key", "Private key", secret: true, limit: OpenSSHKeyFile.maximumSize),
         KindField("public_key", "Public key", limit: 4_000),
         KindField("fingerprint", "Fingerprint"),
