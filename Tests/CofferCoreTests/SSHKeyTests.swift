@@ -71,18 +71,57 @@ final class SSHKeyTests: XCTestCase {
         let range = try XCTUnwrap(swapped.range(of: original.publicKeyBlob))
         swapped.replaceSubrange(range, with: other.publicKeyBlob)
         XCTAssertThrowsError(try OpenSSHKeyFile.decode(swapped)) { XCTAssertEqual($0 as? SSHKeyError, .mismatch) }
-        // Encrypted: says so.
-        var encrypted = SSHWireWriter()
-        encrypted.text("aes256-ctr")
-        encrypted.text("bcrypt")
-        encrypted.string(Data())
-        XCTAssertThrowsError(try OpenSSHKeyFile.decode(OpenSSHKeyFile.magic + encrypted.data)) {
-            XCTAssertEqual($0 as? SSHKeyError, .encrypted)
+        // Encrypted, every truncation: refused, never a crash.
+        let protected = try protectedSeed()
+        let sealed = try XCTUnwrap(Data(base64Encoded: protected.split(separator: "\n").dropFirst().dropLast().joined()))
+        for length in stride(from: 0, to: sealed.count, by: 7) {
+            XCTAssertThrowsError(try OpenSSHKeyFile.decode(sealed.prefix(length), passphrase: Array("seed passphrase".utf8)))
         }
         XCTAssertThrowsError(try OpenSSHKeyFile.read("-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n")) {
             XCTAssertTrue("\($0)".contains("ssh-keygen -p"), "\($0)")
         }
         XCTAssertThrowsError(try OpenSSHKeyFile.read(String(repeating: "A", count: OpenSSHKeyFile.maximumSize + 1)))
+    }
+
+    private func protectedSeed() throws -> String {
+        let data = try XCTUnwrap(try SeedCorpusTests.corpus("FuzzSSHAgent").first { $0.name == "keyfile-ed25519-protected.txt" }).data
+        return String(decoding: data.dropFirst(), as: UTF8.self)
+    }
+
+    /// ssh-keygen's passphrase-protected file (bcrypt_pbkdf, 16 rounds, aes256-ctr) opens with its
+    /// passphrase only: a known answer for the Blowfish, bcrypt_pbkdf and AES-CTR written here.
+    func testAPassphraseProtectedFileFromSSHKeygenOpensWithItsPassphrase() throws {
+        let text = try protectedSeed()
+        XCTAssertThrowsError(try OpenSSHKeyFile.read(text)) { XCTAssertEqual($0 as? SSHKeyError, .encrypted) }
+        XCTAssertThrowsError(try OpenSSHKeyFile.read(text, passphrase: Array("seed passphrasf".utf8))) {
+            XCTAssertEqual($0 as? SSHKeyError, .wrongPassphrase)
+        }
+        let key = try OpenSSHKeyFile.read(text, passphrase: Array("seed passphrase".utf8))
+        XCTAssertEqual(key.comment, "seed-protected")
+        XCTAssertEqual(key.fingerprint, "SHA256:ljv/rjo3Z5DrM5HWrCQ/UA2tEkrvmJWd7ZLs6PA1MFU")
+    }
+
+    /// π's digits as Blowfish's tables begin and end, and Blowfish's published test vector
+    /// (Schneier's: a key of eight zero bytes encrypts the zero block to 4EF99745 6198DD78).
+    func testBlowfishFromPiMatchesThePublishedVector() {
+        let state = Blowfish.initialState
+        XCTAssertEqual(state.count, 1042)
+        XCTAssertEqual(state[0], 0x243F_6A88)
+        XCTAssertEqual(state[17], 0x8979_FB1B)
+        XCTAssertEqual(state[18], 0xD131_0BA6)
+        XCTAssertEqual(state[1041], 0x3AC3_72E6)
+        var cipher = Blowfish()
+        cipher.expand(key: [UInt8](repeating: 0, count: 8))
+        var (left, right): (UInt32, UInt32) = (0, 0)
+        cipher.encrypt(&left, &right)
+        XCTAssertEqual(left, 0x4EF9_9745)
+        XCTAssertEqual(right, 0x6198_DD78)
+    }
+
+    func testBcryptRoundsAreBounded() {
+        XCTAssertThrowsError(try BcryptPBKDF.derive(passphrase: [1], salt: [1], rounds: BcryptPBKDF.maximumRounds + 1, count: 48))
+        XCTAssertThrowsError(try BcryptPBKDF.derive(passphrase: [1], salt: [1], rounds: 0, count: 48))
+        XCTAssertThrowsError(try BcryptPBKDF.derive(passphrase: [], salt: [1], rounds: 1, count: 48))
     }
 
     func testTheWireReaderChecksEveryLength() throws {

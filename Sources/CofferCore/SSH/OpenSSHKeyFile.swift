@@ -5,8 +5,10 @@ import Foundation
 /// around a magic string, the cipher and KDF names, one public key, and a private section that
 /// starts with two equal check numbers and ends with padding 1, 2, 3…
 ///
-/// Coffer reads unencrypted files of one key and writes the same: the vault is what encrypts the
-/// private key field, so a passphrase inside it would only be a second thing to remember.
+/// Coffer reads files of one key, unencrypted or protected by a passphrase (bcrypt_pbkdf and
+/// AES-CTR, ssh-keygen's default), decrypting in memory only; it writes unencrypted files: the
+/// vault is what encrypts the private key field, so a passphrase inside it would only be a second
+/// thing to remember.
 public enum OpenSSHKeyFile {
     static let magic = Data("openssh-key-v1".utf8) + Data([0])
     static let header = "-----BEGIN OPENSSH PRIVATE KEY-----"
@@ -14,8 +16,8 @@ public enum OpenSSHKeyFile {
     /// Larger than any key file Coffer takes (an 8192-bit RSA file is under 7 KB).
     public static let maximumSize = 64 << 10
 
-    /// The key in `text`, a whole key file.
-    public static func read(_ text: String) throws(SSHKeyError) -> SSHKey {
+    /// The key in `text`, a whole key file; `encrypted` when it needs a passphrase and none is given.
+    public static func read(_ text: String, passphrase: [UInt8]? = nil) throws(SSHKeyError) -> SSHKey {
         guard text.utf8.count <= maximumSize else { throw .malformed("the file is over \(maximumSize >> 10) KiB") }
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard let start = lines.firstIndex(of: header), let end = lines.lastIndex(of: footer), start < end else {
@@ -27,21 +29,29 @@ public enum OpenSSHKeyFile {
         guard let blob = Data(base64Encoded: lines[(start + 1)..<end].joined()) else {
             throw .malformed("its base64 is damaged")
         }
-        return try decode(blob)
+        return try decode(blob, passphrase: passphrase)
     }
 
-    static func decode(_ blob: Data) throws(SSHKeyError) -> SSHKey {
+    static func decode(_ blob: Data, passphrase: [UInt8]? = nil) throws(SSHKeyError) -> SSHKey {
         guard blob.starts(with: magic) else { throw .malformed("it does not start with openssh-key-v1") }
         var reader = SSHWireReader(blob.dropFirst(magic.count))
         let cipher = try reader.text()
         let kdf = try reader.text()
-        _ = try reader.string()
-        if cipher != "none" || kdf != "none" { throw .encrypted }
+        let kdfOptions = try reader.string()
         guard try reader.uint32() == 1 else { throw .unsupported("a file holding more than one key") }
         let publicKey = try reader.string()
-        var section = SSHWireReader(try reader.string())
+        var sealed = try reader.string()
         try reader.expectEnd()
-        guard try section.uint32() == section.uint32() else { throw .malformed("its check numbers differ") }
+        let isEncrypted = cipher != "none" || kdf != "none"
+        if isEncrypted {
+            guard let passphrase else { throw .encrypted }
+            sealed = try KeyFileCipher.open(sealed, cipher: cipher, kdf: kdf, options: kdfOptions, passphrase: passphrase)
+        }
+        var section = SSHWireReader(sealed)
+        // Equal check numbers are how a file says its passphrase was right.
+        guard try section.uint32() == section.uint32() else {
+            throw isEncrypted ? .wrongPassphrase : .malformed("its check numbers differ")
+        }
         let key = try SSHKey.read(from: &section)
         guard key.publicKeyBlob == publicKey else { throw .mismatch }
         var padding: UInt8 = 1

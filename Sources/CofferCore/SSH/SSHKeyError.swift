@@ -5,8 +5,10 @@ public enum SSHKeyError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformed(String)
     /// A well-formed key of a type or size Coffer does not take.
     case unsupported(String)
-    /// A passphrase-protected key file, which this version cannot open itself.
+    /// A passphrase-protected key file read without its passphrase.
     case encrypted
+    /// The passphrase given does not open the key file.
+    case wrongPassphrase
     /// The private half does not match the public half stored beside it.
     case mismatch
 
@@ -14,9 +16,8 @@ public enum SSHKeyError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .malformed(let what): return "The SSH key is malformed: \(what)."
         case .unsupported(let what): return "The SSH key is not supported: \(what)."
-        case .encrypted:
-            return "The key file is protected by a passphrase, which Coffer cannot open yet; with SSH_AUTH_SOCK set to "
-                + "`coffer ssh socket`, `ssh-add FILE` asks for the passphrase and stores the key in the vault."
+        case .encrypted: return "The key file is protected by a passphrase, and none was given."
+        case .wrongPassphrase: return "The passphrase does not open the key file."
         case .mismatch: return "The SSH key's private and public halves do not match."
         }
     }

@@ -39,12 +39,17 @@ struct SSHGenerateCommand: AsyncParsableCommand {
 struct SSHImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Store an OpenSSH private key file in the vault; prints its authorized_keys line.",
-        discussion: "The file must be unencrypted (ssh-keygen's default format). For a passphrase-protected key, "
-            + "`ssh-add FILE` with SSH_AUTH_SOCK set to `coffer ssh socket` stores it instead.")
+        discussion: "For a passphrase-protected file (bcrypt and aes128/192/256-ctr, as ssh-keygen writes them) "
+            + "the key's passphrase is asked first: from --key-passphrase-file, else the terminal, else stdin's first "
+            + "line. The key is decrypted in memory and stored in the vault without that passphrase. Other files: "
+            + "`ssh-add FILE` with SSH_AUTH_SOCK set to `coffer ssh socket` stores any key ssh-add reads.")
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The new item's title.") var name: String
     @Argument(help: "The private key file (as ssh-keygen writes it).", completion: .file()) var file: String
+    @Option(help: ArgumentHelp("Read the key file's passphrase from the first line of this file.", valueName: "file"),
+            completion: .file())
+    var keyPassphraseFile: String?
 
     func run() async throws {
         let bytes: Data
@@ -53,7 +58,18 @@ struct SSHImportCommand: AsyncParsableCommand {
         } catch {
             throw CommandFailure(InputFile.reason(error, path: file))
         }
-        let key = try OpenSSHKeyFile.read(String(decoding: bytes, as: UTF8.self))
+        let text = String(decoding: bytes, as: UTF8.self)
+        let key: SSHKey
+        do {
+            key = try OpenSSHKeyFile.read(text)
+        } catch .encrypted {
+            let passphrase = try PassphraseInput(file: keyPassphraseFile).read(prompt: "Passphrase for the key \(file): ")
+            key = try passphrase.withUnsafeBytes { bytes throws(SSHKeyError) in
+                var copy = Array(bytes)
+                defer { wipe(&copy) }
+                return try OpenSSHKeyFile.read(text, passphrase: copy)
+            }
+        }
         let vault = try await global.itemVault()
         _ = try await vault.add(key.item(titled: name))
         Output.line(key.authorizedKey)
