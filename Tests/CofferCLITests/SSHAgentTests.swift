@@ -104,13 +104,15 @@ final class SSHAgentTests: XCTestCase {
         XCTAssertFalse(hidden.contains("OPENSSH PRIVATE KEY"), hidden)
     }
 
-    func testImportRefusesWhatItCannotReadWithExit5() throws {
+    func testImportRefusesAWrongPassphraseADamagedFileAndSmallRSA() throws {
         let vault = try vault()
         let tools = OpenSSHTools(socket: "", work: vault.work)
         let protected = try tools.keygen("ed25519", comment: "protected", passphrase: "key passphrase")
-        let refused = try vault.run(["ssh", "import", "protected", protected])
-        assertExit(refused, 5)
-        XCTAssertTrue(refused.err.contains("ssh-add"), refused.summary)
+        let wrong = try vault.writeWorkFile("wrong", "not the key passphrase\n")
+        chmod(wrong, 0o600)
+        let refused = try vault.run(["ssh", "import", "protected", protected, "--key-passphrase-file", wrong])
+        assertExit(refused, 3)
+        XCTAssertTrue(refused.err.contains("passphrase does not open"), refused.summary)
         let garbage = try vault.writeWorkFile("garbage", "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n")
         chmod(garbage, 0o600)
         assertExit(try vault.run(["ssh", "import", "garbage", garbage]), 5)
@@ -121,6 +123,32 @@ final class SSHAgentTests: XCTestCase {
         assertExit(weak, 5)
         XCTAssertTrue(weak.err.contains("1024 bits"), weak.summary)
         XCTAssertEqual(try vault.itemCount(), 0)
+    }
+
+    /// A key file ssh-keygen protected with a passphrase imports with it (asked on stdin here, as
+    /// a terminal would be) and signs; the plaintext key is in no file of the test's tree.
+    func testAPassphraseProtectedKeyFromSSHKeygenImportsAndSigns() throws {
+        let vault = try vault()
+        let tools = OpenSSHTools(socket: "", work: vault.work)
+        for type in ["ed25519", "rsa"] {
+            let path = try tools.keygen(type, comment: "protected-\(type)", passphrase: "key passphrase \(type)")
+            let printed = try vault.ok(["ssh", "import", "protected-\(type)", path], stdin: Data("key passphrase \(type)\n".utf8)).line
+            XCTAssertEqual(printed, try String(contentsOfFile: path + ".pub", encoding: .utf8).trimmingCharacters(in: .newlines))
+        }
+        let agent = try unlock(vault)
+        for type in ["ed25519", "rsa"] {
+            let verified = try agent.signAndVerify(publicKey: try publicKey(vault, "protected-\(type)"))
+            XCTAssertEqual(verified.status, 0, "\(type): \(verified.outputText) \(verified.errorText)")
+        }
+        // The decrypted key, as Coffer stores it (--reveal), is in no file under the test's root.
+        let revealed = try vault.ok(["show", "protected-ed25519", "--field", "private-key", "--reveal"]).out
+        let body = try XCTUnwrap(revealed.split(separator: "\n").dropFirst().first.map(String.init))
+        XCTAssertGreaterThan(body.count, 40)
+        let files = FileManager.default.enumerator(atPath: vault.root.path)?.compactMap { $0 as? String } ?? []
+        for name in files {
+            let data = FileManager.default.contents(atPath: vault.root.appendingPathComponent(name).path) ?? Data()
+            XCTAssertNil(data.range(of: Data(body.utf8)), "the decrypted key is in \(name)")
+        }
     }
 
     func testSSHAddStoresKeysInTheVaultPassphraseProtectedToo() throws {
