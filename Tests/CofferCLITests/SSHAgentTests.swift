@@ -244,3 +244,110 @@ final class SSHAgentTests: XCTestCase {
         XCTAssertFalse(refused.outputText.contains("should-not-run"))
     }
 }
+
+/// Issue 32's rules for a key: limited to hosts (matched through `session-bind@openssh.com` and
+/// known_hosts), and confirmed through `$SSH_ASKPASS`.
+final class SSHKeyRuleTests: XCTestCase {
+    private var testVault: TestVault?
+    private var servers: [LoopbackSSHD] = []
+
+    override func tearDown() {
+        for server in servers { server.stop() }
+        if let testVault {
+            for pid in AgentProbe.processes(testVault) { kill(pid, SIGKILL) }
+            testVault.destroy()
+        }
+        super.tearDown()
+    }
+
+    private func vault() throws -> TestVault {
+        let vault = try TestVault.make()
+        testVault = vault
+        return vault
+    }
+
+    private func unlock(_ vault: TestVault, environment: [String: String] = [:]) throws -> OpenSSHTools {
+        let result = try CofferProcess.run(["--vault", vault.path, "--passphrase-file", vault.passphraseFile, "unlock"],
+                                           home: vault.root, environment: environment)
+        assertOK(result)
+        return OpenSSHTools(socket: try vault.ok(["ssh", "socket"]).line, work: vault.work)
+    }
+
+    /// Two servers with their own host keys, recorded in known_hosts (the agent's $HOME) as "alpha"
+    /// and "beta"; each key limited to one of them. ssh to each is offered that server's key only
+    /// (`ssh -v` lists what the agent offered) and logs in with it; unbound, `ssh-add -l` lists both
+    /// but nothing signs with a limited key.
+    func testAKeyLimitedToOneHostIsNotOfferedToAnother() throws {
+        let vault = try vault()
+        var lines: [String: String] = [:]
+        for name in ["alpha", "beta"] {
+            lines[name] = try vault.ok(["ssh", "generate", "\(name)-key", "--host", name]).line
+        }
+        let authorized = [try XCTUnwrap(lines["alpha"]), try XCTUnwrap(lines["beta"])]
+        let alpha = try LoopbackSSHD(directory: vault.root.appendingPathComponent("sshd-alpha"), authorizedKeys: authorized)
+        servers.append(alpha)
+        let beta = try LoopbackSSHD(directory: vault.root.appendingPathComponent("sshd-beta"), authorizedKeys: authorized)
+        servers.append(beta)
+        let knownHosts = vault.root.appendingPathComponent(".ssh/known_hosts")
+        try FileManager.default.createDirectory(at: knownHosts.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("alpha \(alpha.hostKey)\nbeta \(beta.hostKey)\n".utf8).write(to: knownHosts)
+        let agent = try unlock(vault)
+
+        for (name, server, other) in [("alpha", alpha, "beta"), ("beta", beta, "alpha")] {
+            let session = try server.ssh(agent, "echo in-\(name)", options: [
+                "-v", "-o", "HostKeyAlias=\(name)", "-o", "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=\(knownHosts.path)",
+            ])
+            XCTAssertEqual(session.status, 0, session.errorText)
+            XCTAssertEqual(session.outputText, "in-\(name)\n")
+            XCTAssertTrue(session.errorText.contains("Will attempt key: \(name)-key"), session.errorText)
+            XCTAssertFalse(session.errorText.contains("\(other)-key"), session.errorText)
+            let fingerprint = try vault.ok(["show", "\(name)-key", "--field", "fingerprint"]).line
+            XCTAssertTrue(server.log.contains("Accepted publickey for root") && server.log.contains(fingerprint), server.log)
+        }
+        // A host known by neither name: neither key.
+        try Data("gamma \(alpha.hostKey)\n".utf8).write(to: knownHosts)
+        let stranger = try alpha.ssh(agent, "echo nothing", options: [
+            "-v", "-o", "HostKeyAlias=gamma", "-o", "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=\(knownHosts.path)",
+        ])
+        XCTAssertEqual(stranger.status, 255, stranger.outputText)
+        XCTAssertFalse(stranger.errorText.contains("Will attempt key: alpha-key"), stranger.errorText)
+
+        XCTAssertEqual(try agent.listed().lines.count, 2)
+        XCTAssertNotEqual(try agent.signAndVerify(publicKey: try XCTUnwrap(lines["alpha"])).status, 0)
+        // Unlimited again (the field emptied): signs anywhere.
+        try vault.ok(["edit", "alpha-key", "--field", "hosts="])
+        XCTAssertEqual(try agent.signAndVerify(publicKey: try XCTUnwrap(lines["alpha"])).status, 0)
+    }
+
+    /// A key that asks: a refusing $SSH_ASKPASS makes the signature fail, an accepting one lets it
+    /// through, none at all refuses; a key that does not ask never runs the program.
+    func testAKeyThatAsksSignsOnlyWhenTheAskpassProgramAllows() throws {
+        let vault = try vault()
+        let careful = try vault.ok(["ssh", "generate", "careful", "--confirm"]).line
+        let plain = try vault.ok(["ssh", "generate", "plain"]).line
+        XCTAssertEqual(try vault.ok(["show", "careful", "--field", "confirm"]).line, "yes")
+        let record = vault.work.appendingPathComponent("asked").path
+        func program(_ name: String, exit status: Int) throws -> String {
+            let path = vault.work.appendingPathComponent(name).path
+            try Data("#!/bin/sh\nprintf '%s|%s\\n' \"$SSH_ASKPASS_PROMPT\" \"$1\" >> \(record)\nexit \(status)\n".utf8)
+                .write(to: URL(fileURLWithPath: path))
+            chmod(path, 0o700)
+            return path
+        }
+        var agent = try unlock(vault, environment: ["SSH_ASKPASS": try program("refuse", exit: 1)])
+        XCTAssertNotEqual(try agent.signAndVerify(publicKey: careful).status, 0)
+        XCTAssertEqual(try agent.signAndVerify(publicKey: plain).status, 0)
+        let asked = try String(contentsOfFile: record, encoding: .utf8)
+        XCTAssertEqual(asked.split(separator: "\n").count, 1, asked)
+        XCTAssertTrue(asked.hasPrefix("confirm|Allow use of the SSH key “careful” (SHA256:"), asked)
+        try vault.ok(["lock"])
+
+        agent = try unlock(vault, environment: ["SSH_ASKPASS": try program("allow", exit: 0)])
+        XCTAssertEqual(try agent.signAndVerify(publicKey: careful).status, 0)
+        try vault.ok(["lock"])
+
+        agent = try unlock(vault)
+        XCTAssertNotEqual(try agent.signAndVerify(publicKey: careful).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").count, 2)
+    }
+}

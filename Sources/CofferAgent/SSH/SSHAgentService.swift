@@ -7,75 +7,94 @@ import Foundation
 /// Keys are read from the vault at each request, so a key added, edited or removed by any command
 /// or device is offered from the next one; none is kept apart from the vault. They are offered
 /// in a stable order: by title, then id. A locked vault, or one `ssh-add -x` locked, offers none
-/// and signs nothing.
+/// and signs nothing. A key's item may limit it to hosts (`SSHSession`) and ask for confirmation
+/// of each use (`SSHAskpass`, run by the server on the connection's own thread).
 final class SSHAgentService: @unchecked Sendable {
+    /// What to do with a message: answer it, or ask the user first and then sign.
+    enum Outcome: Sendable {
+        /// The reply, and whether it was a use of the vault (a signature or a key stored), which
+        /// restarts the agent's idle clock.
+        case reply(Data, isUse: Bool)
+        case confirmThenSign(SSHKey, data: Data, flags: UInt32, question: String)
+    }
+
     let vault: Vault
     private let stateLock = NSLock()
     /// Set by `ssh-add -x`: a MAC of its passphrase under a key made for it, checked by `ssh-add -X`.
     private var lockProof: (key: SymmetricKey, mac: HashedAuthenticationCode<SHA256>)?
+    private let knownHosts: @Sendable () -> KnownHosts
 
-    init(vault: Vault) {
+    init(vault: Vault, knownHosts: @escaping @Sendable () -> KnownHosts = { KnownHosts.load() }) {
         self.vault = vault
+        self.knownHosts = knownHosts
     }
 
-    /// The reply to a message body, and whether it was a use of the vault (a signature or a key
-    /// stored), which restarts the agent's idle clock.
-    func answer(_ body: Data) async -> (reply: Data, isUse: Bool) {
+    /// The outcome of a message body on a connection whose binds `session` holds (updated by
+    /// `session-bind`).
+    func answer(_ body: Data, session: inout SSHSession) async -> Outcome {
         let request: SSHAgentRequest
         do {
             request = try SSHAgentRequest(body: body)
         } catch {
-            return (SSHAgentReply.failure, false)
+            return .reply(SSHAgentReply.failure, isUse: false)
         }
         switch request {
         case .identities:
-            return (SSHAgentReply.identities(await keys().map { ($0.publicKeyBlob, $0.comment) }), false)
+            let current = session
+            let offered = await keys().filter { current.mayOffer($0.hosts, knownHosts: knownHosts) }
+            return .reply(SSHAgentReply.identities(offered.map { ($0.key.publicKeyBlob, $0.key.comment) }), isUse: false)
         case .sign(let blob, let data, let flags):
-            guard let key = await keys().first(where: { $0.publicKeyBlob == blob }),
-                  let signature = try? key.signature(for: data, flags: flags) else {
-                return (SSHAgentReply.failure, false)
+            let current = session
+            guard let offered = await keys().first(where: { $0.key.publicKeyBlob == blob }),
+                  current.maySign(offered.hosts, knownHosts: knownHosts) else {
+                return .reply(SSHAgentReply.failure, isUse: false)
             }
-            return (SSHAgentReply.signature(signature), true)
+            if offered.confirms {
+                return .confirmThenSign(offered.key, data: data, flags: flags,
+                                        question: "Allow use of the SSH key “\(offered.title)” (\(offered.key.fingerprint))?")
+            }
+            return Self.sign(with: offered.key, data, flags: flags)
         case .add(let key):
-            return (await store(key) ? SSHAgentReply.success : SSHAgentReply.failure, true)
+            return .reply(await store(key) ? SSHAgentReply.success : SSHAgentReply.failure, isUse: true)
         case .lock(let passphrase):
-            return (lock(with: passphrase) ? SSHAgentReply.success : SSHAgentReply.failure, false)
+            return .reply(lock(with: passphrase) ? SSHAgentReply.success : SSHAgentReply.failure, isUse: false)
         case .unlock(let passphrase):
-            if unlock(with: passphrase) { return (SSHAgentReply.success, false) }
+            if unlock(with: passphrase) { return .reply(SSHAgentReply.success, isUse: false) }
             // As OpenSSH's agent does: a wrong guess costs time.
             try? await Task.sleep(for: .milliseconds(500))
-            return (SSHAgentReply.failure, false)
-        case .sessionBind:
-            // Accepted so that ssh goes on; host limits (which would use it) are not built yet.
-            return (SSHAgentReply.success, false)
+            return .reply(SSHAgentReply.failure, isUse: false)
+        case .sessionBind(let hostKey, let sessionID, let signature, let isForwarding):
+            let isBound = session.bind(hostKey: hostKey, sessionID: sessionID, signature: signature, isForwarding: isForwarding)
+            return .reply(isBound ? SSHAgentReply.success : SSHAgentReply.failure, isUse: false)
         case .addConstrained, .otherExtension, .unsupported:
-            return (SSHAgentReply.failure, false)
+            return .reply(SSHAgentReply.failure, isUse: false)
         }
+    }
+
+    /// The signature reply, or a failure (an RSA key asked for SHA-1).
+    static func sign(with key: SSHKey, _ data: Data, flags: UInt32) -> Outcome {
+        guard let signature = try? key.signature(for: data, flags: flags) else { return .reply(SSHAgentReply.failure, isUse: false) }
+        return .reply(SSHAgentReply.signature(signature), isUse: true)
     }
 
     var isLockedByClient: Bool { stateLock.withLock { lockProof != nil } }
 
-    /// The vault's usable SSH keys in the order offered; none when locked. The comment offered is
-    /// the key's own, else the item's title. A disabled item, or one whose key does not read, is
-    /// left out.
-    func keys() async -> [SSHKey] {
+    /// The vault's usable SSH keys in the order offered; none when locked. A disabled item, or one
+    /// whose key does not read, is left out.
+    func keys() async -> [SSHOfferedKey] {
         guard !isLockedByClient, let listed = try? await vault.listItems() else { return [] }
         let items = listed.compactMap { entry -> Item? in
             guard case .ready(let item) = entry.state, item.entry.kind == ItemKind.sshKey.name, !item.disabled else { return nil }
             return item
         }.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
-        return items.compactMap { item in
-            guard var key = try? SSHKey(item: item) else { return nil }
-            if key.comment.isEmpty { key.comment = item.title }
-            return key
-        }
+        return items.compactMap(SSHOfferedKey.init(item:))
     }
 
     /// `ssh-add KEY`: kept as an `ssh-key` item titled by its comment (else its fingerprint). A key
     /// the vault already holds is not stored twice.
     private func store(_ key: SSHKey) async -> Bool {
         guard !isLockedByClient else { return false }
-        if await keys().contains(where: { $0.publicKeyBlob == key.publicKeyBlob }) { return true }
+        if await keys().contains(where: { $0.key.publicKeyBlob == key.publicKeyBlob }) { return true }
         let title = key.comment.isEmpty ? "SSH key \(key.fingerprint)" : key.comment
         return (try? await vault.add(key.item(titled: title))) != nil
     }

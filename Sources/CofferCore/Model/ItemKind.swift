@@ -44,12 +44,17 @@ public struct ItemKind: Sendable, Equatable {
     ])
 
     /// An SSH key the agent signs with (`SSHKey+Item.swift`): the private key is an unencrypted
-    /// OpenSSH key file (the vault encrypts it); the rest is derived from it when it is stored.
+    /// OpenSSH key file (the vault encrypts it); the public key, fingerprint and comment are
+    /// derived from it when it is stored; hosts and confirm are the agent's rules for it.
     public static let sshKey = ItemKind(name: "ssh-key", label: "SSH key", glyph: "S", fields: [
         KindField("private_key", "Private key", secret: true, limit: OpenSSHKeyFile.maximumSize),
         KindField("public_key", "Public key", limit: 4_000),
         KindField("fingerprint", "Fingerprint"),
         KindField("comment", "Comment"),
+        // Set by the user: the known_hosts names the key is offered to (none: every host), and
+        // "yes" to ask through $SSH_ASKPASS before each signature.
+        KindField("hosts", "Hosts"),
+        KindField("confirm", "Confirm each use"),
     ])
 
     /// The kinds this version knows, in the order `n` offers them.

@@ -21,6 +21,7 @@ struct SSHGenerateCommand: AsyncParsableCommand {
     @Argument(help: "The new item's title.") var name: String
     @Option(help: "ed25519, ecdsa (P-256) or rsa (3072 bits).") var type: String = SSHKeyType.ed25519.rawValue
     @Option(help: "The key's comment (default: the title).") var comment: String?
+    @OptionGroup var rules: SSHKeyRules
 
     func validate() throws {
         guard SSHKeyType(rawValue: type) != nil else {
@@ -31,7 +32,7 @@ struct SSHGenerateCommand: AsyncParsableCommand {
     func run() async throws {
         let key = try SSHKey.generate(SSHKeyType(rawValue: type) ?? .ed25519, comment: comment ?? name)
         let vault = try await global.itemVault()
-        _ = try await vault.add(key.item(titled: name))
+        _ = try await vault.add(rules.apply(to: key.item(titled: name)))
         Output.line(key.authorizedKey)
     }
 }
@@ -50,6 +51,7 @@ struct SSHImportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Read the key file's passphrase from the first line of this file.", valueName: "file"),
             completion: .file())
     var keyPassphraseFile: String?
+    @OptionGroup var rules: SSHKeyRules
 
     func run() async throws {
         let bytes: Data
@@ -71,8 +73,25 @@ struct SSHImportCommand: AsyncParsableCommand {
             }
         }
         let vault = try await global.itemVault()
-        _ = try await vault.add(key.item(titled: name))
+        _ = try await vault.add(rules.apply(to: key.item(titled: name)))
         Output.line(key.authorizedKey)
+    }
+}
+
+/// The agent's rules for a new key, kept in its item (`coffer edit NAME --field hosts=…` changes them).
+struct SSHKeyRules: ParsableArguments {
+    @Option(name: .customLong("host"), help: ArgumentHelp(
+        "Offer the key only to this host, as named in ~/.ssh/known_hosts (repeat for more; default: every host).",
+        valueName: "name"))
+    var hosts: [String] = []
+    @Flag(help: "Ask through $SSH_ASKPASS before each use of the key (refused when SSH_ASKPASS is not set).")
+    var confirm = false
+
+    func apply(to item: Item) -> Item {
+        var item = item
+        if !hosts.isEmpty { item.entry.fields["hosts"] = hosts.joined(separator: " ") }
+        if confirm { item.entry.fields["confirm"] = "yes" }
+        return item
     }
 }
 

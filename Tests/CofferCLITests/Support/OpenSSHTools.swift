@@ -103,10 +103,21 @@ final class LoopbackSSHD {
         }
     }
 
+    /// The host key's public line (`ssh-ed25519 AAAA…`).
+    var hostKey: String {
+        (try? String(contentsOfFile: directory.appendingPathComponent("host_ed25519.pub").path, encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+
+    /// What sshd logged (`Accepted publickey for root … SHA256:…`).
+    var log: String {
+        (try? String(contentsOfFile: directory.appendingPathComponent("sshd.log").path, encoding: .utf8)) ?? ""
+    }
+
     /// `ssh -p PORT root@127.0.0.1 COMMAND` with the agent's keys and no others (no config, no key
-    /// files), never asking anything.
-    func ssh(_ tools: OpenSSHTools, _ command: String) throws -> ExternalTool.Result {
-        try tools.run("ssh", ["-F", "/dev/null", "-p", String(port), "-o", "BatchMode=yes",
+    /// files), never asking anything; `options` come first, so they win over the defaults.
+    func ssh(_ tools: OpenSSHTools, _ command: String, options: [String] = []) throws -> ExternalTool.Result {
+        try tools.run("ssh", options + ["-F", "/dev/null", "-p", String(port), "-o", "BatchMode=yes",
                               "-o", "IdentityFile=" + directory.appendingPathComponent("no-such-key").path,
                               "-o", "StrictHostKeyChecking=no",
                               "-o", "UserKnownHostsFile=" + directory.appendingPathComponent("known_hosts").path,
