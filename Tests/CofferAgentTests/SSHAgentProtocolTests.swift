@@ -134,6 +134,48 @@ final class SSHAgentProtocolTests: XCTestCase {
         XCTAssertEqual(try exchange(try connect(agent), Data([11])).map { $0.prefix(5) }, Data([12, 0, 0, 0, 1]))
     }
 
+    /// 1,000 sign requests on 20 connections at once, while items are written through the
+    /// agent's own socket: every answer is a signature that verifies for its data.
+    func testAThousandConcurrentSignaturesBesideWritesAreAllValid() throws {
+        let agent = try agent()
+        let key = try SSHKey.generate(.ed25519, comment: "busy")
+        try add(key, titled: "busy", to: agent)
+        let publicKey = try Curve25519PublicKey(blob: key.publicKeyBlob)
+        let failures = FailureCount()
+        let writer = Thread {
+            guard let client = try? agent.client() else { return failures.add() }
+            for index in 0..<40 {
+                let item = Item(title: "Written \(index)", entry: Entry(username: "u", password: "p\(index)"), created: .now())
+                if (try? client.add(item)) == nil { failures.add() }
+            }
+        }
+        writer.start()
+        let path = agent.paths.sshSocket
+        DispatchQueue.concurrentPerform(iterations: 20) { worker in
+            guard let connection = try? AgentSocket.connect(to: path) else { return failures.add() }
+            connection.setReadTimeout(seconds: 30)
+            for index in 0..<50 {
+                let data = Data("worker \(worker) request \(index)".utf8)
+                var request = SSHWireWriter()
+                request.byte(13)
+                request.string(key.publicKeyBlob)
+                request.string(data)
+                request.uint32(0)
+                guard (try? connection.send(request.data)) != nil, let answer = try? connection.receive() else {
+                    return failures.add()
+                }
+                var reader = SSHWireReader(answer)
+                guard (try? reader.byte()) == 14, let blob = try? reader.string() else { failures.add(); continue }
+                var signature = SSHWireReader(blob)
+                guard (try? signature.text()) == "ssh-ed25519", let bytes = try? signature.string(),
+                      publicKey.isValidSignature(bytes, for: data) else { failures.add(); continue }
+            }
+        }
+        while writer.isExecuting || !writer.isFinished { usleep(10_000) }
+        XCTAssertEqual(failures.count, 0)
+        XCTAssertEqual(try blockingAsync { try await agent.vault.listItems() }.count, 41)
+    }
+
     /// Another user who could reach the socket (here: its directory and socket opened up on
     /// purpose) gets no answer at all: SO_PEERCRED is checked before a byte is read.
     func testAnotherUIDGetsNothing() throws {
@@ -163,6 +205,13 @@ final class SSHAgentProtocolTests: XCTestCase {
         // The owner is answered.
         XCTAssertEqual(try exchange(try connect(agent), Data([11])).map { $0.prefix(5) }, Data([12, 0, 0, 0, 1]))
     }
+}
+
+private final class FailureCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int { lock.withLock { value } }
+    func add() { lock.withLock { value += 1 } }
 }
 
 /// An Ed25519 public key read back from its wire blob, to check signatures with.
