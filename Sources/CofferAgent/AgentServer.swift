@@ -38,7 +38,8 @@ public final class AgentServer: @unchecked Sendable {
         service = AgentService(vault: vault)
         self.socketPath = socketPath
         listener = try AgentSocket.listen(at: socketPath)
-        ssh = try sshSocketPath.map { ($0, try AgentSocket.listen(at: $0), SSHAgentService(vault: vault)) }
+        let listing = service.listing
+        ssh = try sshSocketPath.map { ($0, try AgentSocket.listen(at: $0), SSHAgentService(vault: vault, listing: listing)) }
         self.readTimeout = readTimeout
         self.clock = clock
         self.terminate = terminate

@@ -4,8 +4,10 @@ import Foundation
 
 /// What the agent answers on its SSH socket, with the `ssh-key` items of the vault it holds.
 ///
-/// Keys are read from the vault at each request, so a key added, edited or removed by any command
-/// or device is offered from the next one; none is kept apart from the vault. They are offered
+/// Keys are read from the agent's listing of the vault (`ListingCache`, shared with `AgentService`:
+/// renewed after any commit) at each request, so a key added, edited or removed by any command or
+/// device is offered from the next one. Parsed keys are kept only while their item's entry is
+/// unchanged. They are offered
 /// in a stable order: by title, then id. A locked vault, or one `ssh-add -x` locked, offers none
 /// and signs nothing. A key's item may limit it to hosts (`SSHSession`) and ask for confirmation
 /// of each use (`SSHAskpass`, run by the server on the connection's own thread).
@@ -23,9 +25,13 @@ final class SSHAgentService: @unchecked Sendable {
     /// Set by `ssh-add -x`: a MAC of its passphrase under a key made for it, checked by `ssh-add -X`.
     private var lockProof: (key: SymmetricKey, mac: HashedAuthenticationCode<SHA256>)?
     private let knownHosts: @Sendable () -> KnownHosts
+    private let listing: ListingCache
+    /// Each item's key as last parsed, with the title and entry it was parsed from.
+    private var parsed: [String: (title: String, entry: Entry, key: SSHOfferedKey)] = [:]
 
-    init(vault: Vault, knownHosts: @escaping @Sendable () -> KnownHosts = { KnownHosts.load() }) {
+    init(vault: Vault, listing: ListingCache, knownHosts: @escaping @Sendable () -> KnownHosts = { KnownHosts.load() }) {
         self.vault = vault
+        self.listing = listing
         self.knownHosts = knownHosts
     }
 
@@ -82,12 +88,25 @@ final class SSHAgentService: @unchecked Sendable {
     /// The vault's usable SSH keys in the order offered; none when locked. A disabled item, or one
     /// whose key does not read, is left out.
     func keys() async -> [SSHOfferedKey] {
-        guard !isLockedByClient, let listed = try? await vault.listItems() else { return [] }
-        let items = listed.compactMap { entry -> Item? in
+        guard !isLockedByClient, !(await vault.isLocked), let index = try? await listing.index(of: vault) else { return [] }
+        let items = index.listed.compactMap { entry -> Item? in
             guard case .ready(let item) = entry.state, item.entry.kind == ItemKind.sshKey.name, !item.disabled else { return nil }
             return item
         }.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
-        return items.compactMap(SSHOfferedKey.init(item:))
+        return stateLock.withLock {
+            var kept: [String: (title: String, entry: Entry, key: SSHOfferedKey)] = [:]
+            let keys = items.compactMap { item -> SSHOfferedKey? in
+                if let old = parsed[item.id], old.title == item.title, old.entry == item.entry {
+                    kept[item.id] = old
+                    return old.key
+                }
+                guard let key = SSHOfferedKey(item: item) else { return nil }
+                kept[item.id] = (item.title, item.entry, key)
+                return key
+            }
+            parsed = kept
+            return keys
+        }
     }
 
     /// `ssh-add KEY`: kept as an `ssh-key` item titled by its comment (else its fingerprint). A key
@@ -96,7 +115,9 @@ final class SSHAgentService: @unchecked Sendable {
         guard !isLockedByClient else { return false }
         if await keys().contains(where: { $0.key.publicKeyBlob == key.publicKeyBlob }) { return true }
         let title = key.comment.isEmpty ? "SSH key \(key.fingerprint)" : key.comment
-        return (try? await vault.add(key.item(titled: title))) != nil
+        let isAdded = (try? await vault.add(key.item(titled: title))) != nil
+        listing.forget()
+        return isAdded
     }
 
     private func lock(with passphrase: Data) -> Bool {
