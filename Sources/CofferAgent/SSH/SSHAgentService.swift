@@ -7,9 +7,8 @@ import Foundation
 /// Keys are read from the agent's listing of the vault (`ListingCache`, shared with `AgentService`:
 /// renewed after any commit) at each request, so a key added, edited or removed by any command or
 /// device is offered from the next one. Parsed keys are kept only while their item's entry is
-/// unchanged. They are offered
-/// in a stable order: by title, then id. A locked vault, or one `ssh-add -x` locked, offers none
-/// and signs nothing. A key's item may limit it to hosts (`SSHSession`) and ask for confirmation
+/// unchanged. They are offered in a stable order: by title, then id. A locked vault, or one
+/// `ssh-add -x` locked, offers none and signs nothing. A key's item may limit it to hosts (`SSHSession`) and ask for confirmation
 /// of each use (`SSHAskpass`, run by the server on the connection's own thread).
 final class SSHAgentService: @unchecked Sendable {
     /// What to do with a message: answer it, or ask the user first and then sign.
@@ -57,11 +56,13 @@ final class SSHAgentService: @unchecked Sendable {
             }
             if offered.confirms {
                 return .confirmThenSign(offered.key, data: data, flags: flags,
-                                        question: "Allow use of the SSH key “\(offered.title)” (\(offered.key.fingerprint))?")
+                                        question: "Allow use of the SSH key “\(TerminalText.line(offered.title))” "
+                                            + "(\(offered.key.fingerprint))?")
             }
             return Self.sign(with: offered.key, data, flags: flags)
         case .add(let key):
-            return .reply(await store(key) ? SSHAgentReply.success : SSHAgentReply.failure, isUse: true)
+            let isStored = await store(key)
+            return .reply(isStored ? SSHAgentReply.success : SSHAgentReply.failure, isUse: isStored)
         case .lock(let passphrase):
             return .reply(lock(with: passphrase) ? SSHAgentReply.success : SSHAgentReply.failure, isUse: false)
         case .unlock(let passphrase):

@@ -6,8 +6,9 @@ import Foundation
 /// password history becomes the item's history), 2 secure note, 3 card, 4 identity, each with
 /// the kind's fields (`cardFields`, `identityFields`); 5 SSH key is an `ssh-key` item when its
 /// private key is an OpenSSH key file Coffer reads (the public key and fingerprint are written
-/// from it), else a secure note whose keys are custom fields (the private key hidden). Bitwarden's custom fields are
-/// custom fields (text, hidden; a boolean as the text "true" or "false"); a linked field, which
+/// from it), else a secure note whose keys are custom fields (the private key hidden).
+/// Bitwarden's custom fields are custom fields (text, hidden; a boolean as the text "true" or
+/// "false"); a linked field, which
 /// only points at another field of the item, is named in the notes. What has no field of its own
 /// (a card's brand, an identity's title and username) is a custom text field; anything else with
 /// a value goes to the notes, labelled. The folder is the tags ("Work/Servers" gives two).

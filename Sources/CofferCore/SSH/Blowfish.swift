@@ -27,7 +27,7 @@ struct Blowfish {
                     left ^= Self.word(from: salt, at: &saltIndex)
                     right ^= Self.word(from: salt, at: &saltIndex)
                 }
-                Self.encrypt(&left, &right, with: words)
+                Self.encrypt(&left, &right, with: UnsafeBufferPointer(words))
                 words[index] = left
                 words[index + 1] = right
             }
@@ -52,10 +52,6 @@ struct Blowfish {
         }
         left = r ^ words[17]
         right = l ^ words[16]
-    }
-
-    private static func encrypt(_ left: inout UInt32, _ right: inout UInt32, with words: UnsafeMutableBufferPointer<UInt32>) {
-        encrypt(&left, &right, with: UnsafeBufferPointer(words))
     }
 
     /// The next four bytes of `bytes` as a big-endian word, wrapping round at its end.

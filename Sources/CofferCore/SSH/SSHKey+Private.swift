@@ -41,6 +41,11 @@ extension SSHKey {
             guard bits >= SSHKeyType.minimumRSABits, bits <= SSHKeyType.maximumRSABits else {
                 throw .unsupported("an RSA key of \(bits) bits (Coffer takes \(SSHKeyType.minimumRSABits) to \(SSHKeyType.maximumRSABits))")
             }
+            // Sizes bounded before the library sees them: a public exponent of a few bytes (65537
+            // in practice), every other number no longer than the modulus.
+            guard e.count <= 8, [d, iqmp, p, q].allSatisfy({ $0.count <= n.count }) else {
+                throw .malformed("the RSA numbers have impossible sizes")
+            }
             // The library checks p·q = n and the exponents before it makes the key.
             guard let key = try? _RSA.Signing.PrivateKey(n: n, e: e, d: d, p: p, q: q) else {
                 throw .malformed("the RSA numbers do not make a key")

@@ -19,7 +19,8 @@ struct SSHGenerateCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The new item's title.") var name: String
-    @Option(help: "ed25519, ecdsa (P-256) or rsa (3072 bits).") var type: String = SSHKeyType.ed25519.rawValue
+    @Option(help: "ed25519, ecdsa (P-256) or rsa (3072 bits).", completion: .list(SSHKeyType.allCases.map(\.rawValue)))
+    var type: String = SSHKeyType.ed25519.rawValue
     @Option(help: "The key's comment (default: the title).") var comment: String?
     @OptionGroup var rules: SSHKeyRules
 
