@@ -176,6 +176,33 @@ final class SSHAgentProtocolTests: XCTestCase {
         XCTAssertEqual(try blockingAsync { try await agent.vault.listItems() }.count, 41)
     }
 
+    /// A connection ssh bound for agent forwarding (a remote server's) may not store keys.
+    func testNoKeyIsStoredThroughAForwardedAgent() throws {
+        let agent = try agent()
+        let host = try SSHKey.generate(.ed25519, comment: "host")
+        let sessionID = Data(repeating: 3, count: 32)
+        var bind = SSHWireWriter()
+        bind.byte(27)
+        bind.text("session-bind@openssh.com")
+        bind.string(host.publicKeyBlob)
+        bind.string(sessionID)
+        bind.string(try host.signature(for: sessionID, flags: 0))
+        bind.byte(1)
+        var add = SSHWireWriter()
+        add.byte(17)
+        try SSHKey.generate(.ed25519, comment: "from afar").write(to: &add)
+        let forwarded = try connect(agent)
+        XCTAssertEqual(try exchange(forwarded, bind.data), Data([6]))
+        XCTAssertEqual(try exchange(forwarded, add.data), Data([5]))
+        XCTAssertEqual(try blockingAsync { try await agent.vault.listItems() }.count, 0)
+        // A forged bind is refused; the same add on a connection of this machine is stored.
+        var forged = bind.data
+        forged[forged.count - 2] ^= 1
+        XCTAssertEqual(try exchange(try connect(agent), forged), Data([5]))
+        XCTAssertEqual(try exchange(try connect(agent), add.data), Data([6]))
+        XCTAssertEqual(try blockingAsync { try await agent.vault.listItems() }.count, 1)
+    }
+
     /// Another user who could reach the socket (here: its directory and socket opened up on
     /// purpose) gets no answer at all: SO_PEERCRED is checked before a byte is read.
     func testAnotherUIDGetsNothing() throws {

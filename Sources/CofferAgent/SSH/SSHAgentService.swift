@@ -61,6 +61,8 @@ final class SSHAgentService: @unchecked Sendable {
             }
             return Self.sign(with: offered.key, data, flags: flags)
         case .add(let key):
+            // Through a forwarded agent a server could fill the vault, and every device, with keys.
+            guard !session.isForwarded else { return .reply(SSHAgentReply.failure, isUse: false) }
             let isStored = await store(key)
             return .reply(isStored ? SSHAgentReply.success : SSHAgentReply.failure, isUse: isStored)
         case .lock(let passphrase):
