@@ -36,6 +36,8 @@ let package = Package(
                 "CZlib",
                 "CZxcvbn",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RSA signing and AES-CTR, for SSH keys (issue 32).
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
@@ -79,7 +81,7 @@ let package = Package(
         // (used by the fuzz executables and the tests), and what several test targets share.
         .target(
             name: "CofferFuzzChecks",
-            dependencies: ["CofferCore", "CofferSync", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CofferCore", "CofferSync", "CofferAgent", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "CofferTestSupport", path: "Tests/CofferTestSupport"),
         .executableTarget(name: "FuzzRecords", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzRecords"),
@@ -94,6 +96,7 @@ let package = Package(
                           path: "Sources/FuzzDeviceMessages"),
         .executableTarget(name: "FuzzInvitations", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzInvitations"),
         .executableTarget(name: "FuzzRoster", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzRoster"),
+        .executableTarget(name: "FuzzSSHAgent", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzSSHAgent"),
         .testTarget(name: "CofferCoreTests", dependencies: ["CofferCore", "CofferSync", "CofferSystem", "CofferFuzzChecks", "CofferTestSupport"]),
         .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore", "CofferTestSupport"]),
         .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore", "CofferSystem", "CofferTestSupport"],

@@ -335,6 +335,62 @@ def agent_search(vault, passfile, runs):
         run(coffer("lock", "--vault", vault), env=env)
 
 
+def ssh_sign_figures(passfile, runs):
+    """`ssh-keygen -Y sign` with one Ed25519 key through Coffer's agent (issue 32) and through OpenSSH's
+    own ssh-agent holding the same key: (median seconds Coffer, median seconds ssh-agent)."""
+    work = os.path.join(WORK, "ssh")
+    os.makedirs(os.path.join(work, "run"), mode=0o700, exist_ok=True)
+    env = {"XDG_RUNTIME_DIR": os.path.join(work, "run")}
+    vault = os.path.join(work, "vault.db")
+    run(coffer("init", "--vault", vault, "--passphrase-file", passfile, "--kdf-memory", str(KDF_M),
+               "--kdf-iterations", str(KDF_T)))
+    public = run(coffer("ssh", "generate", "--vault", vault, "--passphrase-file", passfile, "bench"))[3].strip()
+    private = os.path.join(work, "key")
+    with open(private, "w") as f:
+        f.write(run(coffer("show", "--vault", vault, "--passphrase-file", passfile, "bench", "--field", "private-key"))[3])
+    os.chmod(private, 0o600)
+    with open(private + ".pub", "w") as f:
+        f.write(public + "\n")
+    message = os.path.join(work, "message")
+    with open(message, "w") as f:
+        f.write("a message to sign\n")
+    sign = ["ssh-keygen", "-Y", "sign", "-f", private + ".pub", "-n", "file", message]
+
+    def timed(socket):
+        times = []
+        for _ in range(runs * 4):
+            if os.path.exists(message + ".sig"):
+                os.remove(message + ".sig")
+            times.append(run(sign, env={"SSH_AUTH_SOCK": socket})[0])
+        return statistics.median(times)
+
+    run(coffer("unlock", "--vault", vault, "--passphrase-file", passfile, "--sync-every", "0"), env=env)
+    try:
+        socket = run(coffer("ssh", "socket", "--vault", vault), env=env)[3].strip()
+        mine = timed(socket)
+    finally:
+        run(coffer("lock", "--vault", vault), env=env)
+    peer_socket = os.path.join(work, "ssh-agent.sock")
+    agent = subprocess.Popen(["ssh-agent", "-D", "-a", peer_socket], stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if os.path.exists(peer_socket):
+                break
+            time.sleep(0.05)
+        run(["ssh-add", private], env={"SSH_AUTH_SOCK": peer_socket})
+        peer = timed(peer_socket)
+    finally:
+        agent.terminate()
+        agent.wait()
+    return mine, peer
+
+
+def ssh_rows(row, figures):
+    mine, peer = figures
+    row("`ssh-keygen -Y sign` (Ed25519) through Coffer's agent / through OpenSSH's `ssh-agent` holding the same key, "
+        "whole process", ms(mine), ms(peer), f"{mine / peer:.2f}×", "≤ 1.2×", mine / peer <= 1.2)
+
+
 def percentile(values, p):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))]
@@ -792,10 +848,10 @@ def write_table(rows, header):
 def main():
     if not os.access(BIN, os.X_OK):
         sys.exit(f"{BIN} is missing: run `make bench` (it builds it)")
-    if ONLY not in ("", "files", "share"):
-        sys.exit(f"BENCH_ONLY={ONLY}: the parts that run alone are 'files' and 'share'")
+    if ONLY not in ("", "files", "share", "ssh"):
+        sys.exit(f"BENCH_ONLY={ONLY}: the parts that run alone are 'files', 'share' and 'ssh'")
     kinto = os.environ.get("COFFER_TEST_KINTO_URL")
-    if ONLY and not kinto:
+    if ONLY in ("files", "share") and not kinto:
         sys.exit(f"BENCH_ONLY={ONLY} needs a Kinto (COFFER_TEST_KINTO_URL): run it through `make bench`")
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(WORK)
@@ -814,6 +870,8 @@ def main():
         add = lambda *cells: rows.append(table_row(*cells))
         if ONLY == "files":
             file_rows(add, file_figures(kinto, passfile, pwfile, RUNS))
+        elif ONLY == "ssh":
+            ssh_rows(add, ssh_sign_figures(passfile, RUNS))
         else:
             share_rows(add, share_figures(kinto, passfile, pwfile, RUNS))
         write_table(rows, f"`make bench` (BENCH_ONLY={ONLY}{', BENCH_SMALL=1' if SMALL else ''}), "
@@ -885,6 +943,8 @@ def main():
     idle = idle_cpu(vaults[N2], idle_seconds)
     log(f"screen idle: {idle:.2f} % of a core over {idle_seconds} s")
 
+    ssh = ssh_sign_figures(passfile, RUNS)
+    log(f"ssh-keygen -Y sign: Coffer's agent {ssh[0]*1000:.1f} ms, ssh-agent {ssh[1]*1000:.1f} ms")
     sync = sync_figures(kinto, vaults[N1], passfile, pwfile, RUNS) if kinto else None
     files = file_figures(kinto, passfile, pwfile, RUNS) if kinto else None
     share = share_figures(kinto, passfile, pwfile, RUNS) if kinto else None
@@ -957,6 +1017,7 @@ def main():
             "conditional GETs, start to exit)", ms(c), ms(f), f"{c / f:.1f}×", "—", None)
     else:
         row("sync figures", "not run (no COFFER_TEST_KINTO_URL)", "—", "—", "—", None)
+    ssh_rows(row, ssh)
     if files:
         file_rows(row, files)
     if share:

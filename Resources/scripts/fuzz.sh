@@ -22,7 +22,7 @@ else
     limit=(-max_total_time="$seconds")
     budget="$seconds s"
 fi
-targets=${FUZZ_TARGETS:-"FuzzRecords FuzzEnvelope FuzzItemJSON FuzzImport FuzzKintoResponses FuzzForeignImport FuzzDeviceMessages FuzzInvitations FuzzRoster"}
+targets=${FUZZ_TARGETS:-"FuzzRecords FuzzEnvelope FuzzItemJSON FuzzImport FuzzKintoResponses FuzzForeignImport FuzzDeviceMessages FuzzInvitations FuzzRoster FuzzSSHAgent"}
 scratch=.build-fuzz
 # Only the comma form instruments for coverage and address errors together;
 # COFFER_FUZZ swaps each target's replayer `main` for LLVMFuzzerTestOneInput. Release (overflow
@@ -48,8 +48,8 @@ for target in $targets; do
     rm -rf "$findings"
     mkdir -p "$findings"
     dict=()
-    # Every target but the envelope one reads JSON (or ISO-8601 text): give libFuzzer its tokens.
-    if [ "$target" != FuzzEnvelope ]; then dict=(-dict=Resources/fuzz/json.dict); fi
+    # Every target but the envelope and SSH ones reads JSON (or ISO-8601 text): give libFuzzer its tokens.
+    if [ "$target" != FuzzEnvelope ] && [ "$target" != FuzzSSHAgent ]; then dict=(-dict=Resources/fuzz/json.dict); fi
     # The other managers' files include KeePass XML: libFuzzer takes one dictionary, so both in one.
     if [ "$target" = FuzzForeignImport ]; then
         cat Resources/fuzz/json.dict Resources/fuzz/xml.dict >"$scratch/foreign.dict"

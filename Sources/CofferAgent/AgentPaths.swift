@@ -17,6 +17,9 @@ public struct AgentPaths: Sendable {
     }
 
     public var socket: String { directory + "/" + name + ".sock" }
+    /// Where the agent speaks the ssh-agent protocol: stable for the vault, so a shell's
+    /// `SSH_AUTH_SOCK` set once finds every later agent of it.
+    public var sshSocket: String { directory + "/" + name + ".ssh.sock" }
     /// Held (flock) by a `coffer unlock` while it starts an agent: two at once make one agent.
     public var startLock: String { directory + "/" + name + ".start" }
 

@@ -10,8 +10,10 @@ public final class AgentServer: @unchecked Sendable {
     private let service: AgentService
     private let socketPath: String
     private let listener: AgentSocket
+    /// The ssh-agent protocol's socket and its answers (`AgentServer+SSH.swift`); nil when not asked for.
+    let ssh: (path: String, listener: AgentSocket, service: SSHAgentService)?
     /// Seconds a client gets to start a request, and then to send the rest of it.
-    private let readTimeout: Double
+    let readTimeout: Double
     private let clock: @Sendable () -> Date
     private let terminate: @Sendable (AgentLifecycle.Reason) -> Void
     private let stateLock = NSLock()
@@ -23,17 +25,21 @@ public final class AgentServer: @unchecked Sendable {
     /// Listens at `socketPath` (replacing a stale socket) for `vault`, which must be unlocked.
     ///
     /// - Parameters:
+    ///   - sshSocketPath: where to speak the ssh-agent protocol with the vault's SSH keys (replacing
+    ///     a stale socket); nil for no SSH socket.
     ///   - clock: the time the idle limit and the sync interval are measured in.
     ///   - terminate: called once the socket is gone and the keys are wiped; the agent process
     ///     exits there (the default). A test's server returns from `run()` when it returns.
     public init(vault: Vault, socketPath: String, idleLimit: Double, syncInterval: Double,
-                readTimeout: Double = AgentServer.defaultReadTimeout,
+                readTimeout: Double = AgentServer.defaultReadTimeout, sshSocketPath: String? = nil,
                 clock: @escaping @Sendable () -> Date = { Date() },
                 terminate: @escaping @Sendable (AgentLifecycle.Reason) -> Void = { _ in exit(0) }) async throws {
         guard let unlockedAt = await vault.unlockedAt else { throw CoreError.locked }
         service = AgentService(vault: vault)
         self.socketPath = socketPath
         listener = try AgentSocket.listen(at: socketPath)
+        let listing = service.listing
+        ssh = try sshSocketPath.map { ($0, try AgentSocket.listen(at: $0), SSHAgentService(vault: vault, listing: listing)) }
         self.readTimeout = readTimeout
         self.clock = clock
         self.terminate = terminate
@@ -67,6 +73,7 @@ public final class AgentServer: @unchecked Sendable {
         let acceptor = Thread { [self] in acceptLoop() }
         acceptor.name = "coffer-agent-accept"
         acceptor.start()
+        startSSH()
         await watch()
         for await _ in stopped {}
     }
@@ -158,12 +165,12 @@ public final class AgentServer: @unchecked Sendable {
     private var isShutDown: Bool { stateLock.withLock { lifecycle.shutdownReason != nil } }
 
     /// Tells the lifecycle `event` now; what it returns is for `perform`.
-    private func record(_ event: AgentLifecycle.Event) -> [AgentLifecycle.Action] {
+    func record(_ event: AgentLifecycle.Event) -> [AgentLifecycle.Action] {
         let now = clock()
         return stateLock.withLock { lifecycle.handle(event, now: now) }
     }
 
-    private func perform(_ actions: [AgentLifecycle.Action]) {
+    func perform(_ actions: [AgentLifecycle.Action]) {
         for action in actions {
             switch action {
             case .startSync:
@@ -177,11 +184,15 @@ public final class AgentServer: @unchecked Sendable {
         }
     }
 
-    /// Removes the socket first (no new client finds a locking agent), stops accepting, wipes the
+    /// Removes the sockets first (no new client finds a locking agent), stops accepting, wipes the
     /// keys, then terminates.
     private func shutdown(_ reason: AgentLifecycle.Reason) async {
         unlink(socketPath)
         listener.stopAccepting()
+        if let ssh {
+            unlink(ssh.path)
+            ssh.listener.stopAccepting()
+        }
         await service.vault.lock()
         terminate(reason)
         markStopped.finish()

@@ -123,6 +123,12 @@ final class AgentSocket: @unchecked Sendable {
     /// first byte, `seconds` more to send the rest: an idle or stalled client cannot hold its
     /// connection (and the thread serving it) for ever.
     func receiveRequest(within seconds: Double) -> Incoming {
+        receiveFrame(within: seconds, maximum: Self.maximumRequest)
+    }
+
+    /// The next frame of at most `maximum` bytes, with `receiveRequest`'s time limits; the
+    /// ssh-agent protocol frames its messages the same way, with a limit of its own.
+    func receiveFrame(within seconds: Double, maximum: Int) -> Incoming {
         do {
             guard let first = try read(count: 1, endAllowed: true, until: Date().addingTimeInterval(seconds)) else {
                 return .end
@@ -130,7 +136,7 @@ final class AgentSocket: @unchecked Sendable {
             let deadline = Date().addingTimeInterval(seconds)
             guard let rest = try read(count: 3, endAllowed: false, until: deadline) else { return .stalled }
             let length = Self.length(of: first + rest)
-            guard length <= Self.maximumRequest else { return .tooLarge(length: length) }
+            guard length <= maximum else { return .tooLarge(length: length) }
             guard let frame = try read(count: length, endAllowed: false, until: deadline) else { return .stalled }
             return .request(frame)
         } catch {

@@ -61,6 +61,7 @@ public enum FuzzChecks {
     static func keyRing(_ data: Data) throws {
         try keyRingRoundTrip(data)
         try keyRingRoundTrip(Data("CKR1".utf8) + data)
+        try keyRingRoundTrip(Data("CKR2".utf8) + data)
     }
 
     private static func keyRingRoundTrip(_ data: Data) throws {
@@ -76,7 +77,8 @@ public enum FuzzChecks {
             "a parsed key ring's serialization does not parse: \($0)"
         }
         guard again.count == ring.count, Set(again.itemIDs) == Set(ring.itemIDs),
-              again.hashingKey.isEqual(to: ring.hashingKey) else {
+              again.hashingKey.isEqual(to: ring.hashingKey), again.generation == ring.generation,
+              again.retiredCount == ring.retiredCount else {
             throw FuzzViolation("a key ring changed through serialization")
         }
         for id in ring.itemIDs {

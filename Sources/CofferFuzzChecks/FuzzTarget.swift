@@ -12,6 +12,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case deviceMessages = "FuzzDeviceMessages"
     case invitations = "FuzzInvitations"
     case roster = "FuzzRoster"
+    case sshAgent = "FuzzSSHAgent"
 
     /// Throws `FuzzViolation` when the input breaks an invariant.
     public func check(_ data: Data) throws {
@@ -25,6 +26,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .deviceMessages: try FuzzChecks.deviceMessages(data)
         case .invitations: try FuzzChecks.invitations(data)
         case .roster: try FuzzChecks.roster(data)
+        case .sshAgent: try FuzzChecks.sshAgent(data)
         }
     }
 }

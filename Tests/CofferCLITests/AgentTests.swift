@@ -53,8 +53,14 @@ final class AgentTests: XCTestCase {
 
     private func socketDirectory(_ vault: TestVault) -> String { vault.root.appendingPathComponent("coffer").path }
 
+    /// Every socket in the agents' directory: the agent's own and its SSH socket (issue 32).
     private func sockets(_ vault: TestVault) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: socketDirectory(vault))) ?? []).filter { $0.hasSuffix(".sock") }
+    }
+
+    /// The agent's own socket, which commands use (not its SSH socket).
+    private func commandSocket(_ vault: TestVault) -> String? {
+        sockets(vault).first { !$0.hasSuffix(".ssh.sock") }
     }
 
     // MARK: Tests
@@ -171,7 +177,7 @@ final class AgentTests: XCTestCase {
         let first = try unlock(vault)
         kill(first, SIGKILL)
         AgentProbe.waitUntilGone(first)
-        XCTAssertEqual(sockets(vault).count, 1, "kill -9 leaves the socket behind")
+        XCTAssertEqual(sockets(vault).count, 2, "kill -9 leaves both sockets behind")
         // The next command finds nobody behind it and asks for the passphrase again.
         assertError(try vault.run(["show", "bank", "--field", "password"], unlock: false), 1, mentions: ["no passphrase"])
         XCTAssertEqual(try vault.ok(["show", "bank", "--field", "password"]).line, "b4nk")
@@ -217,7 +223,7 @@ final class AgentTests: XCTestCase {
         try vault.add("Bank", ["--password", "b4nk"])
         _ = try unlock(vault)
         let directory = socketDirectory(vault)
-        let socket = directory + "/" + (try XCTUnwrap(sockets(vault).first))
+        let socket = directory + "/" + (try XCTUnwrap(commandSocket(vault)))
         // A socket open to others: not used; the command says why and asks for the passphrase.
         XCTAssertEqual(chmod(socket, 0o666), 0)
         var result = try vault.run(["show", "bank", "--field", "password"])
@@ -259,7 +265,7 @@ final class AgentTests: XCTestCase {
             return
         }
         let directory = socketDirectory(vault)
-        let socket = directory + "/" + (try XCTUnwrap(sockets(vault).first))
+        let socket = directory + "/" + (try XCTUnwrap(commandSocket(vault)))
         for path in [vault.root.path, directory, socket] { XCTAssertEqual(chmod(path, 0o777), 0) }
         defer { chmod(directory, 0o700) }
         let request = #"{"operation":"item","name":"bank"}"#

@@ -69,7 +69,7 @@ final class BitwardenKindsTests: XCTestCase {
                          "region": "Rhône", "postal_code": "69001", "country": "FR", "company": "ACME", "email": "zoe@example.org",
                          "phone": "+33 1", "national_id": "123-45", "passport": "P123", "license": "L456"],
                 custom: [["Title", "Ms", "text"], ["Username", "zoed", "text"], ["Blood type", "O+", "text"]]),
-            Row(name: "SSH key: a secure note, the private key a hidden custom field",
+            Row(name: "SSH key Coffer cannot read: a secure note, the private key a hidden custom field",
                 item: """
                     {"type": 5, "name": "Server key", "sshKey": {"privateKey": "-----BEGIN OPENSSH PRIVATE KEY-----\\nAAA\\n-----END OPENSSH PRIVATE KEY-----",
                      "publicKey": "ssh-ed25519 AAAA", "keyFingerprint": "SHA256:xyz"}, "fields": [{"name": "Host", "value": "a.example", "type": 0}]}
@@ -82,6 +82,29 @@ final class BitwardenKindsTests: XCTestCase {
                 item: #"{"type": 1, "name": "Flags", "login": {}, "fields": [{"name": "On", "value": true, "type": 2}, {"name": "Empty", "value": null, "type": 1}]}"#,
                 custom: [["On", "true", "text"], ["Empty", "", "hidden"]]),
         ]
+    }
+
+    /// Issue 32: an SSH key whose private key is an OpenSSH key file (as Bitwarden keeps it) becomes
+    /// an `ssh-key` item; the public key and fingerprint come from the key, not from the file.
+    func testAnSSHKeyThatReadsBecomesAnSSHKeyItem() throws {
+        let seed = try XCTUnwrap(try SeedCorpusTests.corpus("FuzzSSHAgent").first { $0.name == "keyfile-ed25519.txt" }).data
+        let privateKey = String(decoding: seed.dropFirst(), as: UTF8.self)
+        let item: [String: Any] = [
+            "type": 5, "name": "Deploy", "notes": "for CI",
+            "sshKey": ["privateKey": privateKey, "publicKey": "ssh-ed25519 WRONG", "keyFingerprint": "SHA256:wrong"],
+            "fields": [["name": "Host", "value": "ci.example", "type": 0]],
+        ]
+        let file = try JSONSerialization.data(withJSONObject: ["encrypted": false, "items": [item]])
+        let items = try ImportDraft.items(try BitwardenJSON.drafts(file, file: "bw.json"), file: "bw.json", now: now)
+        let entry = try XCTUnwrap(items.first?.entry)
+        XCTAssertEqual(entry.kind, "ssh-key")
+        let key = try OpenSSHKeyFile.read(privateKey)
+        XCTAssertEqual(entry.fields["public_key"], key.authorizedKey)
+        XCTAssertEqual(entry.fields["fingerprint"], "SHA256:1Cby8N2SR3GIxIqu0V75PQTqOe08hJebvb05HldY8xI")
+        XCTAssertEqual(entry.fields["comment"], "seed-ed25519")
+        XCTAssertEqual(try SSHKey(item: try XCTUnwrap(items.first))?.publicKeyBlob, key.publicKeyBlob)
+        XCTAssertEqual(entry.notes, "for CI")
+        XCTAssertEqual(entry.custom.map(\.label), ["Host"])
     }
 
     func testEveryTypeWithCustomFieldsBecomesItsKindAndFields() throws {

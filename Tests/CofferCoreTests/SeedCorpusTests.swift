@@ -113,6 +113,19 @@ final class SeedCorpusTests: XCTestCase {
         XCTAssertThrowsError(try ShareInvitation.Grant(json: try XCTUnwrap(share["share-grant-dotdot.json"])))
     }
 
+    func testSSHAgentCorpus() throws {
+        try assertCorpusPasses(.sshAgent)
+        // Genuine inputs: key files ssh-keygen wrote, and the key ADD_IDENTITY carries reads.
+        let files = Dictionary(uniqueKeysWithValues: try Self.corpus("FuzzSSHAgent").map { ($0.name, Data($0.data.dropFirst())) })
+        for (name, type) in [("keyfile-ed25519.txt", SSHKeyType.ed25519), ("keyfile-ecdsa.txt", .ecdsa)] {
+            let key = try OpenSSHKeyFile.read(String(decoding: try XCTUnwrap(files[name]), as: UTF8.self))
+            XCTAssertEqual(key.type, type, name)
+            XCTAssertEqual(key.comment, "seed-\(type.rawValue)", name)
+        }
+        var reader = SSHWireReader(Data(try XCTUnwrap(files["add-ed25519.bin"]).dropFirst()))
+        XCTAssertEqual(try SSHKey.read(from: &reader).comment, "seed-ed25519")
+    }
+
     func testRosterCorpus() throws {
         try assertCorpusPasses(.roster)
         // Genuine inputs, not only refused ones: entries that decode, chains that verify.

@@ -54,6 +54,26 @@ final class KindSnapshotTests: XCTestCase {
                        named: "detail-note-revealed")
     }
 
+    /// An SSH key (issue 32): the private key file masked until revealed; the public key line,
+    /// fingerprint, comment and the agent's rules as text.
+    func testSSHKeyDetail() {
+        let key = Item(
+            id: "s12", title: "Deploy key", tags: ["ci"],
+            entry: Entry(kind: "ssh-key", fields: [
+                "private_key": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\n",
+                "public_key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBvZIMMjXWf2SbYvMR8QJoM2J72nFD2UYWCVw9RkBHYS deploy",
+                "fingerprint": "SHA256:1Cby8N2SR3GIxIqu0V75PQTqOe08hJebvb05HldY8xI", "comment": "deploy",
+                "hosts": "github.com", "confirm": "yes",
+            ]),
+            created: Fixtures.visa.created, modified: Fixtures.visa.modified)
+        let items = Fixtures.kindItems + [ScreenItem(key)]
+        let masked = frame(state(showing: .detail(DetailState(itemID: "s12")), items: items))
+        assertSnapshot(masked, named: "detail-ssh-key")
+        XCTAssertFalse(masked.text.contains("b3BlbnNzaC1"), "the private key shows before r")
+        assertSnapshot(frame(state(showing: .detail(DetailState(itemID: "s12", isRevealed: true)), items: items)),
+                       named: "detail-ssh-key-revealed")
+    }
+
     /// A kind from a newer version: its fields by name as text, `pin` masked by its name, and the
     /// escape sequence in a field shown as text (OSC 52 would set the clipboard).
     func testDetailOfAnUnknownKind() {

@@ -27,13 +27,15 @@ final class KindsUpdateTests: XCTestCase {
         driver.press(.down) { $0.overlay = .chooseKind(KindQuestion(cursor: 1, askedOn: .list)) }
         driver.press(.character("j")) { $0.overlay = .chooseKind(KindQuestion(cursor: 2, askedOn: .list)) }
         driver.press(.character("j")) { $0.overlay = .chooseKind(KindQuestion(cursor: 3, askedOn: .list)) }
+        driver.press(.character("j")) { $0.overlay = .chooseKind(KindQuestion(cursor: 4, askedOn: .list)) }
         driver.press(.character("j"))  // the last stays
+        driver.press(.up) { $0.overlay = .chooseKind(KindQuestion(cursor: 3, askedOn: .list)) }
         driver.press(.up) { $0.overlay = .chooseKind(KindQuestion(cursor: 2, askedOn: .list)) }
         driver.press(.enter) { state in
             state.overlay = nil
             state.page = .form(ItemForm(kind: .card))
         }
-        for (letter, kind) in [("l", ItemKind.login), ("n", .note), ("c", .card), ("i", .identity)] {
+        for (letter, kind) in [("l", ItemKind.login), ("n", .note), ("c", .card), ("i", .identity), ("s", .sshKey)] {
             var state = Fixtures.unlocked()
             for key in [Key.character("n"), .character(Character(letter))] { _ = Update.apply(.key(key), to: &state, now: now) }
             XCTAssertNil(state.overlay, letter)
@@ -106,7 +108,7 @@ final class KindsUpdateTests: XCTestCase {
         driver.state.list.filter = TextField("smith")
         // The selection stays while its row shows, else goes to the first row (none: it stays).
         let steps = [("smith kind:login", "b2"), ("smith kind:note", "b2"), ("smith kind:card", "h8"),
-                     ("smith kind:identity", "i9"), ("smith", "i9")]
+                     ("smith kind:identity", "i9"), ("smith kind:ssh-key", "i9"), ("smith", "i9")]
         for (text, selected) in steps {
             driver.press(.character("K")) { state in
                 state.list.filter = TextField(text)

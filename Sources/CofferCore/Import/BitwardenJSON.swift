@@ -4,15 +4,18 @@ import Foundation
 ///
 /// Each item type becomes a kind (architecture §13): 1 login (username, password, TOTP, URIs; its
 /// password history becomes the item's history), 2 secure note, 3 card, 4 identity, each with
-/// the kind's fields (`cardFields`, `identityFields`); 5 SSH key, which has no kind yet, is a secure
-/// note whose keys are custom fields (the private key hidden). Bitwarden's custom fields are
-/// custom fields (text, hidden; a boolean as the text "true" or "false"); a linked field, which
+/// the kind's fields (`cardFields`, `identityFields`); 5 SSH key is an `ssh-key` item when its
+/// private key is an OpenSSH key file Coffer reads (the public key and fingerprint are written
+/// from it), else a secure note whose keys are custom fields (the private key hidden).
+/// Bitwarden's custom fields are custom fields (text, hidden; a boolean as the text "true" or
+/// "false"); a linked field, which
 /// only points at another field of the item, is named in the notes. What has no field of its own
 /// (a card's brand, an identity's title and username) is a custom text field; anything else with
 /// a value goes to the notes, labelled. The folder is the tags ("Work/Servers" gives two).
 public enum BitwardenJSON {
     static let typeNames = [1: "Login", 2: "Secure note", 3: "Card", 4: "Identity", 5: "SSH key"]
-    /// The kind each item type becomes; an SSH key is a secure note until Coffer has a kind for it.
+    /// The kind each item type becomes; an SSH key whose private key Coffer cannot read stays a
+    /// secure note (`sshKey(of:)`).
     static let kinds = [1: ItemKind.login, 2: .note, 3: .card, 4: .identity, 5: .note]
     /// A card's members and the card fields they fill.
     static let cardFields = [
@@ -76,7 +79,15 @@ public enum BitwardenJSON {
             if let folderID = item["folderId"] as? String, let folder = folders[folderID] { draft.addTags(path: folder) }
             draft.created = (item["creationDate"] as? String).flatMap(ImportDraft.time(iso8601:))
             draft.modified = (item["revisionDate"] as? String).flatMap(ImportDraft.time(iso8601:))
-            if type == 5 { draft.extraNotes.append("Type: \(typeName)") }
+            let sshKey = type == 5 ? Self.sshKey(of: item) : nil
+            if let sshKey {
+                draft.kind = ItemKind.sshKey.name
+                var entry = Entry(kind: ItemKind.sshKey.name)
+                sshKey.store(in: &entry)
+                for (name, value) in entry.fields.sorted(by: { $0.key < $1.key }) { draft.setField(name, value) }
+            } else if type == 5 {
+                draft.extraNotes.append("Type: \(typeName)")
+            }
             if item["favorite"] as? Bool == true { draft.extraNotes.append("Favorite: yes") }
             if item["reprompt"] as? Int == 1 { draft.extraNotes.append("Master password re-prompt: yes") }
             if let login = item["login"] as? [String: Any] {
@@ -100,7 +111,11 @@ public enum BitwardenJSON {
                 read(identity, member: "identity", fields: identityFields, except: ["address1", "address2", "address3"], into: &draft)
             }
             if let key = item["sshKey"] as? [String: Any] {
-                read(key, member: "sshKey", fields: [:], into: &draft)
+                if sshKey != nil {
+                    notes(of: key, except: ["privateKey", "publicKey", "keyFingerprint"], into: &draft)
+                } else {
+                    read(key, member: "sshKey", fields: [:], into: &draft)
+                }
             }
             if let note = item["secureNote"] as? [String: Any] {
                 notes(of: note, except: ["type"], into: &draft)
@@ -116,6 +131,12 @@ public enum BitwardenJSON {
             drafts.append(draft)
         }
         return drafts
+    }
+
+    /// The key of an SSH key item, when its private key is an unencrypted OpenSSH key file.
+    static func sshKey(of item: [String: Any]) -> SSHKey? {
+        guard let key = item["sshKey"] as? [String: Any], let text = key["privateKey"] as? String else { return nil }
+        return try? OpenSSHKeyFile.read(text)
     }
 
     /// A card's, identity's or SSH key's members: those in `fields` fill the kind's fields, those

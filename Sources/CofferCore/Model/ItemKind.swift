@@ -1,4 +1,4 @@
-/// What an item is — a login, a secure note, a card, an identity — and the fields its kind has
+/// What an item is — a login, a secure note, a card, an identity, an SSH key — and the fields its kind has
 /// (architecture §2). Every kind has a title, notes, origins, tags and custom fields; the kind adds
 /// named fields. A kind this version does not know (a newer device's) is kept as it came: its
 /// fields are shown as text, merged and synced unchanged.
@@ -43,8 +43,22 @@ public struct ItemKind: Sendable, Equatable {
         KindField("license", "Driver's license", secret: true),
     ])
 
+    /// An SSH key the agent signs with (`SSHKey+Item.swift`): the private key is an unencrypted
+    /// OpenSSH key file (the vault encrypts it); the public key, fingerprint and comment are
+    /// derived from it when it is stored; hosts and confirm are the agent's rules for it.
+    public static let sshKey = ItemKind(name: "ssh-key", label: "SSH key", glyph: "S", fields: [
+        KindField("private_key", "Private key", secret: true, limit: OpenSSHKeyFile.maximumSize),
+        KindField("public_key", "Public key", limit: 4_000),
+        KindField("fingerprint", "Fingerprint"),
+        KindField("comment", "Comment"),
+        // Set by the user: the known_hosts names the key is offered to (none: every host), and
+        // "yes" to ask through $SSH_ASKPASS before each signature.
+        KindField("hosts", "Hosts"),
+        KindField("confirm", "Confirm each use"),
+    ])
+
     /// The kinds this version knows, in the order `n` offers them.
-    public static let known: [ItemKind] = [login, note, card, identity]
+    public static let known: [ItemKind] = [login, note, card, identity, sshKey]
 
     /// The kind named `name`; nil for a kind this version does not know.
     public static func named(_ name: String) -> ItemKind? {
@@ -55,18 +69,21 @@ public struct ItemKind: Sendable, Equatable {
     /// kind, so a history patch's member says by its name alone whether to mask it.
     public static let secretFieldNames: Set<String> = Set(known.flatMap { $0.fields.filter(\.isSecret).map(\.name) })
 
-    /// The field of this kind named or labelled `name` (case-insensitive), for `--field`.
+    /// The field of this kind named or labelled `name` (case-insensitive), for `--field`; a `-`
+    /// stands for `_`, so `public-key` names `public_key`.
     public func field(_ name: String) -> KindField? {
         let wanted = name.lowercased()
-        return fields.first { $0.name == wanted || $0.label.lowercased() == wanted }
+        let underscored = wanted.replacingOccurrences(of: "-", with: "_")
+        return fields.first { $0.name == wanted || $0.name == underscored || $0.label.lowercased() == wanted }
     }
 
     /// What the list shows beside an item's title: a login's username, a card's cardholder, an
-    /// identity's name (else its email); never a secret field. A kind this version does not know
+    /// identity's name (else its email), an SSH key's fingerprint; never a secret field. A kind this version does not know
     /// shows its username, if it has one.
     public static func listedName(of entry: Entry) -> String {
         switch entry.kind {
         case card.name: return entry.fields["cardholder"] ?? ""
+        case sshKey.name: return entry.fields["fingerprint"] ?? ""
         case identity.name:
             let name = [entry.fields["first_name"], entry.fields["last_name"]].compactMap { $0 }.filter { !$0.isEmpty }
             return name.isEmpty ? entry.fields["email"] ?? "" : name.joined(separator: " ")
@@ -94,11 +111,16 @@ public struct KindField: Sendable, Equatable {
     /// Masked until revealed, left out of `show` without `--reveal`, never searched.
     public let isSecret: Bool
     public let format: Format
+    /// The most characters a value may have (`ItemValidation`): short text but for an SSH key's
+    /// key file and public key line.
+    public let limit: Int
 
-    init(_ name: String, _ label: String, secret: Bool = false, format: Format = .text) {
+    init(_ name: String, _ label: String, secret: Bool = false, format: Format = .text,
+         limit: Int = ItemValidation.shortTextLimit) {
         self.name = name
         self.label = label
         self.isSecret = secret
         self.format = format
+        self.limit = limit
     }
 }

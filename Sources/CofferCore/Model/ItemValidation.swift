@@ -59,7 +59,7 @@ public enum ItemValidation {
         let kind = ItemKind.named(entry.kind)
         for (name, value) in entry.fields.sorted(by: { $0.key < $1.key }) {
             check(name, "entry field name", 100, into: &problems)
-            check(value, "entry.\(name)", shortTextLimit, into: &problems)
+            check(value, "entry.\(name)", kind?.field(name)?.limit ?? shortTextLimit, into: &problems)
             guard let format = kind?.field(name)?.format, !value.isEmpty else { continue }
             switch format {
             case .text: break

@@ -31,6 +31,7 @@ struct UnlockCommand: AsyncParsableCommand {
         if let agent = try AgentVault.connect(vaultPath: path) {
             try agent.renew(idle: idle)
             Output.line("Already unlocked by the agent (pid \(agent.status.pid)); \(Self.locking(idle))")
+            Output.line(Self.sshHint(paths))
             return
         }
         var passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(path): ")
@@ -39,6 +40,12 @@ struct UnlockCommand: AsyncParsableCommand {
         let pid = try AgentLauncher.start(paths, arguments: ["--idle", String(idle), "--sync-every", String(syncEvery)],
                                           passphrase: passphrase)
         Output.line("Unlocked: the agent (pid \(pid)) holds \(path); \(Self.locking(idle))")
+        Output.line(Self.sshHint(paths))
+    }
+
+    /// How to let ssh use the vault's SSH keys (`coffer ssh socket` prints the path alone).
+    static func sshHint(_ paths: AgentPaths) -> String {
+        "SSH keys: export SSH_AUTH_SOCK=\(ShellQuote.word(paths.sshSocket))"
     }
 
     static func locking(_ idle: Double) -> String {
@@ -81,7 +88,7 @@ struct AgentCommand: AsyncParsableCommand {
         let paths = AgentPaths.forVault(global.vaultPath)
         try paths.prepareDirectory()
         let server = try await AgentServer(vault: vault, socketPath: paths.socket, idleLimit: idle, syncInterval: syncEvery,
-                                           readTimeout: AgentServer.readTimeout())
+                                           readTimeout: AgentServer.readTimeout(), sshSocketPath: paths.sshSocket)
         Output.rawLine(AgentLauncher.ready)
         fflush(nil)
         AgentLauncher.detachOutput()

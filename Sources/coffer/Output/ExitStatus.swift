@@ -44,6 +44,8 @@ enum ExitStatus {
         case let error as SyncFailure: return code(for: error.name)
         case let error as RosterRefusal: return code(for: error.errorName)
         case is InvitationError, is InvitationCode.Problem: return invite
+        // A key file or key that cannot be stored is refused as an import is.
+        case let error as SSHKeyError: return error == .wrongPassphrase ? wrongPassphrase : invalidItem
         case is ValidationError, is UsageError, is RecoveryCode.Problem, is RecoveryKit.Malformed: return usage
         default: return failure
         }

@@ -19,7 +19,8 @@ final class RunningAgent: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private var hasStopped = false
 
-    init(idle: Double = 900, readTimeout: Double = 30) throws {
+    /// With `ssh`, the server also speaks the ssh-agent protocol at `paths.sshSocket`.
+    init(idle: Double = 900, readTimeout: Double = 30, ssh: Bool = false) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-agent-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let vaultPath = root.appendingPathComponent("vault.db").path
@@ -31,10 +32,10 @@ final class RunningAgent: @unchecked Sendable {
         try paths.prepareDirectory()
         let clock = FakeClock()
         self.clock = clock
-        let (socket, log) = (paths.socket, log)
+        let (socket, log, sshSocket) = (paths.socket, log, ssh ? paths.sshSocket : nil)
         server = try blockingAsync {
             try await AgentServer(vault: vault, socketPath: socket, idleLimit: idle, syncInterval: 0, readTimeout: readTimeout,
-                                  clock: { clock.now }, terminate: { log.record($0) })
+                                  sshSocketPath: sshSocket, clock: { clock.now }, terminate: { log.record($0) })
         }
         Task { [server, stopped] in
             await server.run()

@@ -6,10 +6,10 @@ import XCTest
 final class AgentWire {
     private let descriptor: Int32
 
-    /// Connects to the socket of the agent holding `vault`.
+    /// Connects to the socket of the agent holding `vault` (its own, not its SSH socket).
     init(_ vault: TestVault, file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = vault.root.appendingPathComponent("coffer").path
-        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".sock") },
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".sock") && !$0.hasSuffix(".ssh.sock") },
                                  "no agent socket", file: file, line: line)
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
