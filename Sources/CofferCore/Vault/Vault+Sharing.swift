@@ -58,14 +58,22 @@ extension Vault {
     /// When a sync brought a newer epoch's key sealed to this person (`meta.share_pending_seal`),
     /// it is opened with their private key, checked against the roster's commitment and kept in
     /// place of the old one; a keystore still wrapped under the old key is wrapped under the new
-    /// one here (the member who began the epoch may not have done it yet).
-    func unlockShared(passphrase: SecureBuffer) throws {
+    /// one here (the member who began the epoch may not have done it yet). Returns the person's
+    /// passphrase keys.
+    func unlockShared(passphrase: SecureBuffer) throws -> PassphraseKeys {
         guard let vaultID = sharedVaultID, let stored = try database.meta(.shareMember) else {
             throw CoreError.tampered(what: "this shared vault has no member keys")
         }
         let (secrets, keys, kdf) = try MemberSecrets.openWithKeys(stored, passphrase: passphrase, vaultID: vaultID)
+        try unlockShared(secrets, keys: keys, kdf: kdf, vaultID: vaultID)
+        return keys
+    }
+
+    /// `unlockShared` once the member secrets are open (`keys`: the passphrase's, derived with `kdf`).
+    func unlockShared(_ secrets: MemberSecrets, keys: PassphraseKeys, kdf: KDFParameters, vaultID: SharedVaultID) throws {
         guard let newer = try newerEpoch(than: secrets, vaultID: vaultID) else {
-            return try unlockKeystore(passphrase: secrets.epochKey)
+            try unlockKeystore(passphrase: secrets.epochKey)
+            return
         }
         do {
             try unlockKeystore(passphrase: newer.epochKey)

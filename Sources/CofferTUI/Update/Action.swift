@@ -26,6 +26,8 @@ enum Action: String, Sendable, Hashable, CaseIterable {
     case saveFile, addFile, removeFile, submitPath, cancelPath
     // A shared vault's members.
     case openMembers, showInviteCommand
+    // The vault picker.
+    case openVaults, switchVault
     // Password health.
     case openHealth
     // Confirmation.

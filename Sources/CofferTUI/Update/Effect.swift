@@ -39,6 +39,11 @@ enum Effect: Sendable, Equatable {
     case openInvitation
     /// Answer the claim (the sync account sealed to the claimant, or a refusal) → `.invitationFinished`.
     case answerInvitation(InvitationTicket, allow: Bool)
+    /// Read the personal vault and the shared vaults beside it, locked (`VaultChoice`) → `.vaultsLoaded`.
+    case loadVaults
+    /// Show the vault at `path` instead: opened with the passphrase keys kept from this screen's
+    /// unlock when they fit, else locked → `.vaultSwitched` or `.vaultSwitchFailed`.
+    case switchVault(path: String)
     /// Check the readable items' passwords (weak, reused, old) off the loop → `.healthChecked`.
     case checkHealth
     /// Repaint every cell (Ctrl-L, after a resize).

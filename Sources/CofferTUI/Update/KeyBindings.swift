@@ -6,7 +6,7 @@ import CofferCore
 /// In contexts that take text, a printable key goes to the field unless a binding for it is
 /// enabled there (Space toggles the Disabled field only when that field has the focus).
 enum KeyBindings {
-    static let browsing: Set<KeyContext> = [.list, .detail, .review, .devices, .health, .members]
+    static let browsing: Set<KeyContext> = [.list, .detail, .review, .devices, .health, .members, .vaults]
     static let typing: Set<KeyContext> = [.firstRun, .locked, .filter, .form, .generator]
     static let everywhere = Set(KeyContext.allCases)
 
@@ -31,7 +31,7 @@ enum KeyBindings {
                        state.health?.rows.isEmpty == false ? nil : "No item is listed."
                    }),
         KeyBinding(keys: [.escape, .left, .character("h")], action: .back, description: "Back",
-                   hint: "Esc back", contexts: [.detail, .review, .devices, .health, .members]),
+                   hint: "Esc back", contexts: [.detail, .review, .devices, .health, .members, .vaults]),
 
         // The list.
         KeyBinding(keys: [.character("/")], action: .startFilter,
@@ -238,6 +238,17 @@ enum KeyBindings {
                        }
                        guard case .members(let page) = state.page, !page.showsInvitation else { return "The command is shown below." }
                        return nil
+                   }),
+
+        // The vault picker: nothing on it is secret, so the locked page opens it too (with F3).
+        KeyBinding(keys: [.character("V"), .function(3)], action: .openVaults, description: "Vaults: yours and shared",
+                   contexts: [.list, .detail]),
+        KeyBinding(keys: [.function(3)], action: .openVaults, description: "Vaults: yours and shared",
+                   hint: "F3 vaults", contexts: [.locked], disabledReason: notWhileBusy),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .switchVault, description: "Open this vault",
+                   hint: "↵ open", contexts: [.vaults], disabledReason: { state in
+                       guard case .vaults(let page) = state.page, let choice = page.current else { return "No vault is listed yet." }
+                       return choice.problem == nil ? nil : "This vault cannot be opened: \(TerminalText.message(choice.problem ?? ""))"
                    }),
 
         // Password health.

@@ -60,6 +60,13 @@ enum ScreenEvent: Sendable, Equatable {
     /// A device action went through; the text says what happened.
     case deviceActionFinished(String)
 
+    /// The vault picker's listing (`.loadVaults`).
+    case vaultsLoaded([VaultChoice])
+    /// The screen now shows the vault at `path`: its items when kept keys opened it, else nil (locked).
+    case vaultSwitched(path: String, summary: VaultSummary, items: [ScreenItem]?)
+    /// `.switchVault` failed (the file cannot be opened); the text says why.
+    case vaultSwitchFailed(String)
+
     /// The Health page's check (`.checkHealth`) ended.
     case healthChecked(HealthFindings)
 

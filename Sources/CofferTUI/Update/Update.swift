@@ -66,6 +66,12 @@ enum Update {
             return applyReview(event, to: &state, now: now)
         case .healthChecked(let findings):
             return healthChecked(findings, in: &state)
+        case .vaultsLoaded(let choices):
+            return vaultsLoaded(choices, in: &state)
+        case .vaultSwitched(let path, let summary, let items):
+            return vaultSwitched(to: path, summary: summary, items: items, in: &state, now: now)
+        case .vaultSwitchFailed(let message):
+            return vaultSwitchFailed(message, in: &state, now: now)
         case .syncProgress, .syncFinished:
             return applySync(event, to: &state, now: now)
         }
@@ -176,6 +182,8 @@ enum Update {
             return openHealth(in: &state)
         case .openMembers, .showInviteCommand:
             return performMembers(action, in: &state)
+        case .openVaults, .switchVault:
+            return performVaults(action, in: &state, now: now)
         case .saveFile, .addFile, .removeFile, .submitPath, .cancelPath:
             return performFiles(action, in: &state)
         case .confirm, .decline:
@@ -272,7 +280,7 @@ enum Update {
         }
         if let notice = state.notice, now >= notice.until { state.notice = nil }
         if state.hasVault { effects += schedule(state.scheduler.tick(now: now), in: &state, now: now) }
-        return effects
+        return effects + refreshVaults(in: &state, now: now)
     }
 
     static func quit(_ state: inout ScreenState, exitCode: Int32) -> [Effect] {

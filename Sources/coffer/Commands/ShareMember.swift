@@ -39,15 +39,6 @@ struct ShareMember {
         KintoClient(server: account.server, credentials: account.credentials, bucket: bucket)
     }
 
-    /// The shared vaults beside the personal vault at `path` (their files' paths), for `passwd`.
-    static func sharedVaults(besidePersonalVault path: String) -> [String] {
-        let directory = (path as NSString).deletingLastPathComponent
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(".db") }.map { (directory as NSString).appendingPathComponent($0) }.filter { other in
-            other != path && (try? VaultDatabase.open(at: other).meta(.sharePersonalVault)) != nil
-        }.sorted()
-    }
-
     /// The shared keystore is opened with the epoch key, 256 random bits: the floor's stretching
     /// adds nothing to it but keeps one rule for every keystore (`KDFParameters.checkStrength`).
     static func keystoreKDF() -> KDFParameters {
