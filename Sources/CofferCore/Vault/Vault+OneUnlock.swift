@@ -23,6 +23,18 @@ extension Vault {
         try unlockKeystore(keys: keys, current: current)
     }
 
+    /// A shared vault's member secrets opened with the person's passphrase keys (no Argon2id);
+    /// nil for a personal vault.
+    ///
+    /// - Throws: `wrongPassphrase` when they are another passphrase's, or `tampered`.
+    public nonisolated func memberSecrets(keys: PassphraseKeys) throws -> MemberSecrets? {
+        guard let vaultID = sharedVaultID else { return nil }
+        guard let stored = try database.meta(.shareMember) else {
+            throw CoreError.tampered(what: "this shared vault has no member keys")
+        }
+        return try MemberSecrets.open(stored, keys: keys, vaultID: vaultID).secrets
+    }
+
     /// Whether `keys` open this vault (`unlock(keys:)`), read locked from the verifier stored in
     /// the clear: the keystore's for a personal vault, the member secrets' for a shared one.
     public nonisolated func opens(with keys: PassphraseKeys) -> Bool {

@@ -3,8 +3,9 @@ import CofferSync
 import Foundation
 
 /// The Members page of a shared vault: one row per member (★ this person), their account, who
-/// added them and the roster entry that did, as the roster this device verified last says. Every
-/// name and account is someone else's text and goes through `TerminalText`.
+/// added them and the roster entry that did, as the roster this device verified last says; below,
+/// an invitation pending and a revocation running. Every name and account is someone else's text
+/// and goes through `TerminalText`.
 extension Render {
     static func drawMembers(_ state: ScreenState, page: MembersState, body: Body, into grid: inout Grid) {
         guard let share = state.summary.share else {
@@ -13,6 +14,11 @@ extension Render {
         }
         let entries = share.entries == 1 ? "1 entry" : "\(share.entries) entries"
         var foot = share.problem == nil ? ["The roster as this device last verified it: \(entries), epoch \(share.epoch)."] : []
+        if let until = share.invitationWaitsUntil {
+            let time = Format.clockTime(until, in: state.settings.timeZone)
+            foot.append("Pending: an invitation (`share invite`) waits for its person until \(time).")
+        }
+        if let name = page.revoking { foot.append("Revoking \u{201C}\(TerminalText.name(name))\u{201D}…") }
         if page.showsInvitation { foot = invitationLines(share, state: state) + [""] + foot }
         let bottom = body.bottom - foot.count - 1
         drawFoot(foot, showsInvitation: page.showsInvitation, bottom: body.bottom, body: body, into: &grid)

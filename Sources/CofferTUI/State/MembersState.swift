@@ -9,6 +9,8 @@ struct MembersState: Sendable, Equatable {
     var isVaultLocked: Bool
     /// `i` showed the command that invites a person, at the foot of the page.
     var showsInvitation = false
+    /// The member a revocation (`X`, after its yes) is taking out, while it runs.
+    var revoking: String?
 
     init(isVaultLocked: Bool) {
         self.isVaultLocked = isVaultLocked

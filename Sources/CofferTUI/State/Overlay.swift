@@ -29,6 +29,8 @@ struct Confirmation: Sendable, Equatable {
         case replaceFile(itemID: String, fileID: String, path: String)
         /// Remove the item's file (`x`).
         case removeFile(itemID: String, fileID: String, name: String)
+        /// Take the member out of the shared vault (`X` on the Members page).
+        case revokeMember(id: String, name: String)
     }
 
     var question: String
@@ -48,6 +50,7 @@ struct Confirmation: Sendable, Equatable {
         guard state.page.identity == askedOn else { return false }
         switch action {
         case .deleteItem(let id): return state.item(id) != nil
+        case .revokeMember(let id, _): return state.summary.share?.members.contains { $0.id == id } == true
         case .replaceFile(let itemID, let fileID, _), .removeFile(let itemID, let fileID, _):
             return state.item(itemID)?.item?.attachments.contains { $0.id == fileID } == true
         default: return true

@@ -39,6 +39,9 @@ enum Effect: Sendable, Equatable {
     case openInvitation
     /// Answer the claim (the sync account sealed to the claimant, or a refusal) → `.invitationFinished`.
     case answerInvitation(InvitationTicket, allow: Bool)
+    /// Take the member out of the shared vault on the screen (signed with the person's kept
+    /// passphrase keys' member secrets) → `.memberRevoked` or `.memberRevokeFailed`.
+    case revokeMember(id: String, name: String)
     /// Read the personal vault and the shared vaults beside it, locked (`VaultChoice`) → `.vaultsLoaded`.
     case loadVaults
     /// Show the vault at `path` instead: opened with the passphrase keys kept from this screen's

@@ -251,6 +251,9 @@ enum KeyBindings {
                        return choice.problem == nil ? nil : "This vault cannot be opened: \(TerminalText.message(choice.problem ?? ""))"
                    }),
 
+        KeyBinding(keys: [.character("X")], action: .revokeMember, description: "Revoke that member (asks first)",
+                   hint: "X revoke", contexts: [.members], disabledReason: needsOtherMember),
+
         // Password health.
         KeyBinding(keys: [.character("H")], action: .openHealth, description: "Password health",
                    contexts: [.list, .detail]),
@@ -376,6 +379,22 @@ enum KeyBindings {
     static func needsSharedVault(_ state: ScreenState) -> String? {
         state.summary.share == nil
             ? "This is a personal vault: it has no members. `coffer --vault NAME` opens a shared one." : nil
+    }
+
+    /// Why `X` does nothing on the Members page: revoking signs the roster with this person's
+    /// keys, so it needs the vault unlocked, a member's copy with its account, and someone else.
+    static func needsOtherMember(_ state: ScreenState) -> String? {
+        guard case .members(let page) = state.page, let share = state.summary.share else { return "No member is listed." }
+        if state.isLocked { return "Unlock the vault first: revoking signs with your keys." }
+        guard share.members.contains(where: \.isYou) else {
+            return "You are not a member of this vault's roster: you cannot revoke anyone."
+        }
+        guard state.hasAccount else { return "This vault has no sync account: it no longer syncs." }
+        if let name = page.revoking { return "Revoking \u{201C}\(TerminalText.name(name))\u{201D}…" }
+        guard !share.members.isEmpty, !share.members[min(page.cursor, share.members.count - 1)].isYou else {
+            return "That is you: `coffer --vault NAME share leave` takes you out."
+        }
+        return nil
     }
 
     static func notWhileBusy(_ state: ScreenState) -> String? {

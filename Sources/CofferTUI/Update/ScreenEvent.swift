@@ -60,6 +60,11 @@ enum ScreenEvent: Sendable, Equatable {
     /// A device action went through; the text says what happened.
     case deviceActionFinished(String)
 
+    /// `.revokeMember` went through; the text says what happened.
+    case memberRevoked(String)
+    /// `.revokeMember` failed; the text says why.
+    case memberRevokeFailed(String)
+
     /// The vault picker's listing (`.loadVaults`).
     case vaultsLoaded([VaultChoice])
     /// The screen now shows the vault at `path`: its items when kept keys opened it, else nil (locked).

@@ -66,6 +66,8 @@ enum Update {
             return applyReview(event, to: &state, now: now)
         case .healthChecked(let findings):
             return healthChecked(findings, in: &state)
+        case .memberRevoked, .memberRevokeFailed:
+            return applyMembers(event, to: &state, now: now)
         case .vaultsLoaded(let choices):
             return vaultsLoaded(choices, in: &state)
         case .vaultSwitched(let path, let summary, let items):
@@ -180,7 +182,7 @@ enum Update {
             return performDevices(action, in: &state, now: now)
         case .openHealth:
             return openHealth(in: &state)
-        case .openMembers, .showInviteCommand:
+        case .openMembers, .showInviteCommand, .revokeMember:
             return performMembers(action, in: &state)
         case .openVaults, .switchVault:
             return performVaults(action, in: &state, now: now)
@@ -230,6 +232,8 @@ enum Update {
             return confirmed(confirmation.action)
         case .replaceFile, .removeFile:
             return confirmedFile(confirmation.action, in: &state)
+        case .revokeMember(let id, let name):
+            return confirmedRevocation(id: id, name: name, in: &state)
         }
     }
 

@@ -33,6 +33,8 @@ struct ShareMember {
     }
 
     var vaultID: SharedVaultID { vault.sharedVaultID! }
+    /// The shared steps (`SharedMembership`), for a shared vault with its account.
+    var membership: SharedMembership { SharedMembership(vault: vault, account: account, vaultID: vaultID) }
     var name: String { (try? vault.database.meta(.shareName)).flatMap { $0 } ?? vaultID.bucket }
 
     func client(bucket: String) -> KintoClient {
@@ -86,10 +88,7 @@ struct ShareMember {
 
     /// The roster as the server serves it, verified to continue the stored one, and stored.
     func refreshRoster() async throws -> [RosterEntry] {
-        let served = try await SharedRoster.served(by: client(bucket: vaultID.bucket), vault: name)
-        _ = try SharedRoster.verify(served, vaultID: vaultID, continuing: try vault.verifiedRoster(), vault: name)
-        try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(served))
-        return served
+        try await membership.refreshRoster()
     }
 
     /// Makes `person` a member: the `add` entry appended to the roster (made again if another
@@ -149,18 +148,16 @@ struct ShareMember {
         try await Self.sync(vault)
     }
 
-    /// Takes `personID` out (`SharedRevocation`) and keeps the roster it ended with.
+    /// Takes `personID` out (`SharedMembership.remove`); a change the roster refuses is a usage error.
     func remove(_ personID: String, with secrets: MemberSecrets, continuing entries: [RosterEntry],
                 decidedOn: [RosterEntry]) async throws -> SharedRevocation.Outcome {
-        let revocation = SharedRevocation(client: client(bucket: vaultID.bucket), vaultID: vaultID, vault: name, secrets: secrets)
-        let outcome: SharedRevocation.Outcome
         do {
-            outcome = try await AccountOptions.mapped { try await revocation.remove(personID, continuing: entries, decidedOn: decidedOn) }
+            return try await AccountOptions.mapped {
+                try await membership.remove(personID, with: secrets, continuing: entries, decidedOn: decidedOn)
+            }
         } catch let problem as RosterProblem {
             throw UsageError("The roster refuses this change: \(problem)")
         }
-        try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(outcome.entries))
-        return outcome
     }
 
     /// The member `text` names: a name as it is, or the start of an id (8 symbols or more).
