@@ -37,6 +37,53 @@ public struct SharedMembership: Sendable {
         return served
     }
 
+    /// Why `add` did not make someone a member.
+    public enum AddFailure: Error, Sendable, CustomStringConvertible {
+        /// The roster's epoch is newer than the key this copy holds: a sync (then an unlock) takes it.
+        case keyChanged(vault: String)
+        /// Other members' entries took the position five times running.
+        case rosterBusy
+        /// The roster refuses the entry (the person is a member already…).
+        case refused(name: String, RosterProblem)
+
+        public var description: String {
+            switch self {
+            case .keyChanged(let vault):
+                return "The vault's key changed since this device last had it: run `coffer --vault \(vault) sync`, then invite again."
+            case .rosterBusy: return "Other members kept changing the roster; invite again."
+            case .refused(let name, let problem): return "\(TerminalText.name(name)) cannot be added: \(problem)"
+            }
+        }
+    }
+
+    /// Makes `person` a member: the `add` entry appended to the roster (made again if another
+    /// member's entry took its place), the epoch key sealed to them, their account put in the
+    /// bucket's group. The grant the invitation's answer carries.
+    ///
+    /// - Throws: `AddFailure`, a `KintoError`, a `CoreError`.
+    public func add(_ person: Person, with secrets: MemberSecrets) async throws -> ShareInvitation.Grant {
+        let client = client(bucket: vaultID.bucket)
+        for _ in 0..<5 {
+            let entries = try await refreshRoster()
+            let state = try SharedRoster.verify(entries, vaultID: vaultID, continuing: [], vault: name)
+            guard state.epoch == secrets.epoch, EpochCommitment.matches(state.epochCommitment, epoch: state.epoch, key: secrets.epochKey)
+            else { throw AddFailure.keyChanged(vault: name) }
+            let entry: RosterEntry
+            do {
+                entry = try RosterChain.entry(appending: .add(person), to: state, by: secrets.person, epochKey: secrets.epochKey)
+            } catch let problem as RosterProblem {
+                throw AddFailure.refused(name: person.name, problem)
+            }
+            guard try await SharedRoster.append(entry, with: client) else { continue }
+            try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(entries + [entry]))
+            CrashPoint.reach("share.invite.after-add")
+            try await SharedRoster.writeSeal(secrets.epochKey, epoch: state.epoch, to: person, in: vaultID, with: client)
+            try await SharedRoster.admit(account: person.account, with: client)
+            return ShareInvitation.Grant(vaultID: vaultID, name: name, head: RosterHead(position: Int(entry.sequence), hash: entry.hash))
+        }
+        throw AddFailure.rosterBusy
+    }
+
     /// Takes `personID` out (`SharedRevocation`: the roster's `remove`, the new epoch's key sealed
     /// to everyone who stays, the group and the records' permissions) and keeps the roster it
     /// ended with. `entries`: the roster just refreshed; `decidedOn`: the one the person chose from.

@@ -29,6 +29,8 @@ struct Confirmation: Sendable, Equatable {
         case replaceFile(itemID: String, fileID: String, path: String)
         /// Remove the item's file (`x`).
         case removeFile(itemID: String, fileID: String, name: String)
+        /// Make the person who claimed the Members page's invitation a member (no: refuse them).
+        case allowMember(MemberTicket)
         /// Take the member out of the shared vault (`X` on the Members page).
         case revokeMember(id: String, name: String)
     }

@@ -252,6 +252,10 @@ final class Runtime {
                     ? "\u{201C}\(TerminalText.name(ticket.claim.name))\u{201D} joined; nothing is left on the server."
                     : "Declined \u{201C}\(TerminalText.name(ticket.claim.name))\u{201D}; nothing was shared."))
             }
+        case .openMemberInvitation:
+            openMemberInvitation()
+        case .answerMemberInvitation(let ticket, let allow):
+            answerMemberInvitation(ticket, allow: allow)
         case .revokeMember(let id, let name):
             revokeMember(id: id, name: name)
         case .loadVaults:

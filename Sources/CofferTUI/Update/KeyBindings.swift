@@ -231,8 +231,10 @@ enum KeyBindings {
                    contexts: [.list, .detail], disabledReason: needsSharedVault),
         KeyBinding(keys: [.function(2)], action: .openMembers, description: "Members of this vault",
                    hint: "F2 members", contexts: [.locked], disabledReason: { needsSharedVault($0) ?? notWhileBusy($0) }),
+        KeyBinding(keys: [.character("I")], action: .inviteMember, description: "Invite a person with a one-time code",
+                   hint: "I invite", contexts: [.members], disabledReason: needsInviter),
         KeyBinding(keys: [.character("i")], action: .showInviteCommand, description: "The command that invites a person",
-                   hint: "i invite", contexts: [.members], disabledReason: { state in
+                   hint: "i command", contexts: [.members], disabledReason: { state in
                        guard let share = state.summary.share, share.members.contains(where: \.isYou) else {
                            return "You are not a member of this vault's roster: you cannot invite anyone."
                        }
@@ -379,6 +381,18 @@ enum KeyBindings {
     static func needsSharedVault(_ state: ScreenState) -> String? {
         state.summary.share == nil
             ? "This is a personal vault: it has no members. `coffer --vault NAME` opens a shared one." : nil
+    }
+
+    /// Why `I` does nothing on the Members page: the invitation's `add` signs the roster with this
+    /// person's keys and syncs with the vault's account.
+    static func needsInviter(_ state: ScreenState) -> String? {
+        guard case .members(let page) = state.page, let share = state.summary.share else { return "No member is listed." }
+        if state.isLocked { return "Unlock the vault first: the invitation signs with your keys (or i: the command)." }
+        guard share.members.contains(where: \.isYou) else {
+            return "You are not a member of this vault's roster: you cannot invite anyone."
+        }
+        guard state.hasAccount else { return "This vault has no sync account: it no longer syncs." }
+        return page.invitation == nil ? nil : "An invitation is open."
     }
 
     /// Why `X` does nothing on the Members page: revoking signs the roster with this person's

@@ -60,6 +60,12 @@ enum ScreenEvent: Sendable, Equatable {
     /// A device action went through; the text says what happened.
     case deviceActionFinished(String)
 
+    /// The Members page's invitation code is on the server, valid until `expires`.
+    case memberInvitationOpened(code: String, expires: Date)
+    /// A person claimed it and sent their card: ask whether to allow them.
+    case memberClaimed(MemberTicket)
+    /// The invitation ended; the text says how.
+    case memberInvitationFinished(String)
     /// `.revokeMember` went through; the text says what happened.
     case memberRevoked(String)
     /// `.revokeMember` failed; the text says why.

@@ -14,6 +14,8 @@ extension Update {
             guard case .members(var page) = state.page else { return [] }
             page.showsInvitation = true
             state.page = .members(page)
+        case .inviteMember:
+            return inviteMember(in: &state)
         case .revokeMember:
             guard case .members(let page) = state.page, let members = state.summary.share?.members, !members.isEmpty else { break }
             let member = members[min(page.cursor, members.count - 1)]
@@ -36,11 +38,13 @@ extension Update {
     }
 
     static func applyMembers(_ event: ScreenEvent, to state: inout ScreenState, now: Date) -> [Effect] {
-        if case .members(var page) = state.page {
+        if case .members(var page) = state.page, event.endsRevocation {
             page.revoking = nil
             state.page = .members(page)
         }
         switch event {
+        case .memberInvitationOpened, .memberClaimed, .memberInvitationFinished:
+            return applyMemberInvitation(event, to: &state, now: now)
         case .memberRevoked(let message):
             state.notice = Notice(message, until: now.addingTimeInterval(Notice.lifetime))
             // The roster it stored shows with the reload; the sync fetches the new epoch's key.
@@ -56,5 +60,14 @@ extension Update {
     /// Esc on the Members page: back to the passphrase prompt it was opened from, or the list.
     static func leaveMembers(_ page: MembersState, in state: inout ScreenState) {
         state.page = page.isVaultLocked ? .locked(UnlockPrompt()) : .list
+    }
+}
+
+private extension ScreenEvent {
+    var endsRevocation: Bool {
+        switch self {
+        case .memberRevoked, .memberRevokeFailed: return true
+        default: return false
+        }
     }
 }

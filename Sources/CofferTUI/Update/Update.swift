@@ -66,7 +66,7 @@ enum Update {
             return applyReview(event, to: &state, now: now)
         case .healthChecked(let findings):
             return healthChecked(findings, in: &state)
-        case .memberRevoked, .memberRevokeFailed:
+        case .memberRevoked, .memberRevokeFailed, .memberInvitationOpened, .memberClaimed, .memberInvitationFinished:
             return applyMembers(event, to: &state, now: now)
         case .vaultsLoaded(let choices):
             return vaultsLoaded(choices, in: &state)
@@ -182,7 +182,7 @@ enum Update {
             return performDevices(action, in: &state, now: now)
         case .openHealth:
             return openHealth(in: &state)
-        case .openMembers, .showInviteCommand, .revokeMember:
+        case .openMembers, .showInviteCommand, .inviteMember, .revokeMember:
             return performMembers(action, in: &state)
         case .openVaults, .switchVault:
             return performVaults(action, in: &state, now: now)
@@ -216,6 +216,9 @@ enum Update {
         if case .allowInvitation(let ticket) = confirmation.action {
             return answerInvitation(ticket, allow: isYes, in: &state)  // a no is an answer too
         }
+        if case .allowMember(let ticket) = confirmation.action {
+            return answerMember(ticket, allow: isYes, in: &state)
+        }
         guard isYes else { return [] }
         switch confirmation.action {
         case .deleteItem(let id):
@@ -228,7 +231,7 @@ enum Update {
             guard case .form = state.page else { return [] }
             state.awaiting = AwaitedWork(.save(closesForm: false))
             return [.saveItem(item, base: nil)]
-        case .signOutDevice, .removeDevice, .allowInvitation:
+        case .signOutDevice, .removeDevice, .allowInvitation, .allowMember:
             return confirmed(confirmation.action)
         case .replaceFile, .removeFile:
             return confirmedFile(confirmation.action, in: &state)
@@ -264,9 +267,12 @@ enum Update {
     /// so the new device hears at once rather than when the code expires.
     static func closeOverlay(in state: inout ScreenState) -> [Effect] {
         defer { state.overlay = nil }
-        guard case .confirm(let confirmation) = state.overlay,
-              case .allowInvitation(let ticket) = confirmation.action else { return [] }
-        return answerInvitation(ticket, allow: false, in: &state)
+        guard case .confirm(let confirmation) = state.overlay else { return [] }
+        switch confirmation.action {
+        case .allowInvitation(let ticket): return answerInvitation(ticket, allow: false, in: &state)
+        case .allowMember(let ticket): return answerMember(ticket, allow: false, in: &state)
+        default: return []
+        }
     }
 
     // MARK: Time

@@ -91,32 +91,13 @@ struct ShareMember {
         try await membership.refreshRoster()
     }
 
-    /// Makes `person` a member: the `add` entry appended to the roster (made again if another
-    /// member's entry took its place), the epoch key sealed to them, their account put in the
-    /// bucket's group. The grant the invitation's answer carries.
+    /// Makes `person` a member (`SharedMembership.add`); the grant the invitation's answer carries.
     func add(_ person: Person, with secrets: MemberSecrets) async throws -> ShareInvitation.Grant {
-        let client = client(bucket: vaultID.bucket)
-        for _ in 0..<5 {
-            let entries = try await AccountOptions.mapped { try await refreshRoster() }
-            let state = try SharedRoster.verify(entries, vaultID: vaultID, continuing: [], vault: name)
-            guard state.epoch == secrets.epoch, EpochCommitment.matches(state.epochCommitment, epoch: state.epoch, key: secrets.epochKey)
-            else { throw UsageError("The vault's key changed since this device last had it: run `coffer --vault \(name) sync`, then invite again.") }
-            let entry: RosterEntry
-            do {
-                entry = try RosterChain.entry(appending: .add(person), to: state, by: secrets.person, epochKey: secrets.epochKey)
-            } catch let problem as RosterProblem {
-                throw UsageError("\(TerminalText.name(person.name)) cannot be added: \(problem)")
-            }
-            guard try await AccountOptions.mapped({ try await SharedRoster.append(entry, with: client) }) else { continue }
-            try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(entries + [entry]))
-            CrashPoint.reach("share.invite.after-add")
-            try await AccountOptions.mapped {
-                try await SharedRoster.writeSeal(secrets.epochKey, epoch: state.epoch, to: person, in: vaultID, with: client)
-                try await SharedRoster.admit(account: person.account, with: client)
-            }
-            return ShareInvitation.Grant(vaultID: vaultID, name: name, head: RosterHead(position: Int(entry.sequence), hash: entry.hash))
+        do {
+            return try await AccountOptions.mapped { try await membership.add(person, with: secrets) }
+        } catch let failure as SharedMembership.AddFailure {
+            throw UsageError(failure.description)
         }
-        throw UsageError("Other members kept changing the roster; invite again.")
     }
 
     /// Begins a new epoch (`rotate`) when the roster's current one has no key this member can
