@@ -117,7 +117,9 @@ final class Runtime {
             case .vaultEvent(let source, let event):
                 if source === vault { dispatch(event) }
             case .vaultSwitched(let next, let event): adopt(next, then: event)
-            case .passphraseKeys(let keys): kept.keep(keys)
+            case .passphraseKeys(let keys):
+                // A lock since the unlock wiped the keys kept: these go too.
+                if state.isLocked { keys.wrappingKey.wipe() } else { kept.keep(keys) }
             case .send(let sequence): screen.send(sequence)
             case .reloadFinished: reloadFinished()
             case .changeToken(let token): changeTokenRead(token)
@@ -357,7 +359,9 @@ final class Runtime {
         let timing = options.timing
         Task.detached {
             do {
-                inbox.post(.passphraseKeys(try await vault.unlock(passphrase: buffer)))
+                // Kept once the screen shows the vault unlocked (an unlock that fails after the
+                // keys drops them): they open the other vaults of this passphrase.
+                let keys = try await vault.unlock(passphrase: buffer)
                 timing?.unlockKeysReady()
                 // The first page is drawn from the first items opened; the rest fill in behind
                 // (a 100,000-item vault takes seconds to open), the screen answering keys meanwhile.
@@ -365,11 +369,11 @@ final class Runtime {
                 var isFirst = true
                 let items = try await vault.listItems(reportingFirst: Runtime.firstItemsShown) { opened in
                     let shown = opened.map(ScreenItem.init)
-                    if isFirst { inbox.post(.unlocked(items: shown, summary: summary)) }
+                    if isFirst { inbox.post(.unlocked(items: shown, summary: summary)); inbox.post(.passphraseKeys(keys)) }
                     inbox.post(.itemsOpened(shown, isComplete: false))
                     isFirst = false
                 }.map(ScreenItem.init)
-                if isFirst { inbox.post(.unlocked(items: items, summary: summary)) }
+                if isFirst { inbox.post(.unlocked(items: items, summary: summary)); inbox.post(.passphraseKeys(keys)) }
                 if let arrived = try? await vault.arrivedAttachmentIDs() { inbox.post(.arrivedFilesRead(arrived)) }
                 inbox.post(.itemsOpened(items, isComplete: true))
             } catch CoreError.wrongPassphrase {

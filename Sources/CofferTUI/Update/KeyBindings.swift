@@ -377,33 +377,36 @@ enum KeyBindings {
         return state.hasAccount ? nil : "No sync account: run `coffer account login` first."
     }
 
+    /// Why a change to the roster cannot be made from the Members page: it is signed with this
+    /// person's keys (the vault unlocked, they a member) and sent with the vault's account.
+    static func needsSigningMember(_ state: ScreenState, doing change: String, signing: String) -> String? {
+        guard case .members = state.page, let share = state.summary.share else { return "No member is listed." }
+        if state.isLocked { return "Unlock the vault first: \(signing)." }
+        guard share.members.contains(where: \.isYou) else {
+            return "You are not a member of this vault's roster: you cannot \(change)."
+        }
+        return state.hasAccount ? nil : "This vault has no sync account: it no longer syncs."
+    }
+
     /// Why `M` does nothing: a personal vault has no members.
     static func needsSharedVault(_ state: ScreenState) -> String? {
         state.summary.share == nil
             ? "This is a personal vault: it has no members. `coffer --vault NAME` opens a shared one." : nil
     }
 
-    /// Why `I` does nothing on the Members page: the invitation's `add` signs the roster with this
-    /// person's keys and syncs with the vault's account.
+    /// Why `I` does nothing on the Members page.
     static func needsInviter(_ state: ScreenState) -> String? {
-        guard case .members(let page) = state.page, let share = state.summary.share else { return "No member is listed." }
-        if state.isLocked { return "Unlock the vault first: the invitation signs with your keys (or i: the command)." }
-        guard share.members.contains(where: \.isYou) else {
-            return "You are not a member of this vault's roster: you cannot invite anyone."
+        if let reason = needsSigningMember(state, doing: "invite anyone", signing: "the invitation signs with your keys (or i: the command)") {
+            return reason
         }
-        guard state.hasAccount else { return "This vault has no sync account: it no longer syncs." }
-        return page.invitation == nil ? nil : "An invitation is open."
+        guard case .members(let page) = state.page, page.invitation == nil else { return "An invitation is open." }
+        return nil
     }
 
-    /// Why `X` does nothing on the Members page: revoking signs the roster with this person's
-    /// keys, so it needs the vault unlocked, a member's copy with its account, and someone else.
+    /// Why `X` does nothing on the Members page: also not on oneself, nor during another revocation.
     static func needsOtherMember(_ state: ScreenState) -> String? {
+        if let reason = needsSigningMember(state, doing: "revoke anyone", signing: "revoking signs with your keys") { return reason }
         guard case .members(let page) = state.page, let share = state.summary.share else { return "No member is listed." }
-        if state.isLocked { return "Unlock the vault first: revoking signs with your keys." }
-        guard share.members.contains(where: \.isYou) else {
-            return "You are not a member of this vault's roster: you cannot revoke anyone."
-        }
-        guard state.hasAccount else { return "This vault has no sync account: it no longer syncs." }
         if let name = page.revoking { return "Revoking \u{201C}\(TerminalText.name(name))\u{201D}…" }
         guard !share.members.isEmpty, !share.members[min(page.cursor, share.members.count - 1)].isYou else {
             return "That is you: `coffer --vault NAME share leave` takes you out."
