@@ -241,6 +241,8 @@ enum KeyBindings {
                        guard case .members(let page) = state.page, !page.showsInvitation else { return "The command is shown below." }
                        return nil
                    }),
+        KeyBinding(keys: [.character("X")], action: .revokeMember, description: "Revoke that member (asks first)",
+                   hint: "X revoke", contexts: [.members], disabledReason: needsOtherMember),
 
         // The vault picker: nothing on it is secret, so the locked page opens it too (with F3).
         KeyBinding(keys: [.character("V"), .function(3)], action: .openVaults, description: "Vaults: yours and shared",
@@ -252,9 +254,6 @@ enum KeyBindings {
                        guard case .vaults(let page) = state.page, let choice = page.current else { return "No vault is listed yet." }
                        return choice.problem == nil ? nil : "This vault cannot be opened: \(TerminalText.message(choice.problem ?? ""))"
                    }),
-
-        KeyBinding(keys: [.character("X")], action: .revokeMember, description: "Revoke that member (asks first)",
-                   hint: "X revoke", contexts: [.members], disabledReason: needsOtherMember),
 
         // Password health.
         KeyBinding(keys: [.character("H")], action: .openHealth, description: "Password health",
