@@ -187,15 +187,28 @@ final class VaultPickerTests: XCTestCase {
         XCTAssertEqual(state.page.identity, .locked)
     }
 
-    /// The form has no way to the picker: an edit is saved or given up first.
-    func testTheFormDoesNotOpenThePicker() {
+    /// From a form, F3 (V is typed into it) opens the picker at once when nothing changed, and
+    /// asks first when something did, as Esc does: a no keeps the form and its text.
+    func testFromAFormThePickerAsksBeforeDroppingChanges() {
         var state = Fixtures.unlocked()
         _ = Update.apply(.key(.character("e")), to: &state, now: now)
-        guard case .form = state.page else { return XCTFail("no form") }
+        XCTAssertEqual(Update.apply(.key(.function(3)), to: &state, now: now), [.loadVaults], "unchanged: nothing to lose")
+        XCTAssertEqual(state.page.identity, .vaults)
+
+        state = Fixtures.unlocked()
+        _ = Update.apply(.key(.character("e")), to: &state, now: now)
         XCTAssertEqual(Update.apply(.key(.character("V")), to: &state, now: now), [])
+        guard case .form(let typed) = state.page else { return XCTFail("the form closed") }
+        XCTAssertTrue(typed.text(.title).hasSuffix("V"), "typed into the title")
         XCTAssertEqual(Update.apply(.key(.function(3)), to: &state, now: now), [])
-        guard case .form(let form) = state.page else { return XCTFail("the form closed") }
-        XCTAssertTrue(form.text(.title).hasSuffix("V"), "typed into the title")
+        guard case .confirm(let question) = state.overlay else { return XCTFail("nothing asked") }
+        XCTAssertEqual(question.question, "Discard your changes and open the vaults?")
+        XCTAssertEqual(Update.apply(.key(.character("n")), to: &state, now: now), [])
+        guard case .form(let kept) = state.page else { return XCTFail("a no closed the form") }
+        XCTAssertTrue(kept.text(.title).hasSuffix("V"), "the change is still there")
+        _ = Update.apply(.key(.function(3)), to: &state, now: now)
+        XCTAssertEqual(Update.apply(.key(.character("y")), to: &state, now: now), [.loadVaults])
+        XCTAssertEqual(state.page.identity, .vaults)
     }
 
     func testHelpListsThePickerKeys() {

@@ -19,6 +19,8 @@ struct Confirmation: Sendable, Equatable {
     enum Action: Sendable, Equatable {
         case deleteItem(id: String)
         case discardChanges
+        /// Give up the form's changes and open the vault picker (F3 on a changed form).
+        case discardChangesForVaults
         /// Save the form's item, whose original another process removed, as a new item.
         case keepAsNewItem(Item)
         case signOutDevice(id: String, name: String)

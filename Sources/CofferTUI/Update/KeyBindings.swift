@@ -249,6 +249,9 @@ enum KeyBindings {
                    contexts: [.list, .detail]),
         KeyBinding(keys: [.function(3)], action: .openVaults, description: "Vaults: yours and shared",
                    hint: "F3 vaults", contexts: [.locked], disabledReason: notWhileBusy),
+        // From a form: its changes are given up only after a yes, as Esc asks.
+        KeyBinding(keys: [.function(3)], action: .openVaults, description: "Vaults (asks first if changed)",
+                   contexts: [.form], disabledReason: { $0.isSaving ? "Saving…" : nil }),
         KeyBinding(keys: [.enter, .right, .character("l")], action: .switchVault, description: "Open this vault",
                    hint: "↵ open", contexts: [.vaults], disabledReason: { state in
                        guard case .vaults(let page) = state.page, let choice = page.current else { return "No vault is listed yet." }

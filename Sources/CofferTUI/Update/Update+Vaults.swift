@@ -3,16 +3,17 @@ import Foundation
 /// The vault picker: opening it (locked or unlocked), reading the vaults again while it shows,
 /// and switching the screen to another vault (architecture §5, §17).
 ///
-/// The picker opens from the list, an item's page and the locked page only, never from a form:
-/// an edit is saved or given up (Esc asks) before another vault can be chosen, so no switch
-/// loses one.
+/// From a form (F3), a changed one asks first, as Esc does: no switch loses an edit unasked.
 extension Update {
     static func performVaults(_ action: Action, in state: inout ScreenState, now: Date) -> [Effect] {
         switch action {
         case .openVaults:
-            // Opened locked, the page keeps the vault locked; a passphrase half typed is dropped.
-            state.page = .vaults(VaultsState(isVaultLocked: state.isLocked, requestedAt: now))
-            return [.loadVaults]
+            if case .form(let form) = state.page, form.hasChanges {
+                state.overlay = .confirm(Confirmation(question: "Discard your changes and open the vaults?",
+                                                      action: .discardChangesForVaults, askedOn: state.page.identity))
+                return []
+            }
+            return openVaults(in: &state, now: now)
         case .switchVault:
             guard case .vaults(let page) = state.page, let choice = page.current else { return [] }
             if choice.isCurrent {
@@ -24,6 +25,12 @@ extension Update {
         default:
             return []
         }
+    }
+
+    /// The picker. Opened locked, the page keeps the vault locked; a passphrase half typed is dropped.
+    static func openVaults(in state: inout ScreenState, now: Date) -> [Effect] {
+        state.page = .vaults(VaultsState(isVaultLocked: state.isLocked, requestedAt: now))
+        return [.loadVaults]
     }
 
     static func vaultsLoaded(_ choices: [VaultChoice], in state: inout ScreenState) -> [Effect] {

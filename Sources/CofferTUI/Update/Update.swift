@@ -227,6 +227,9 @@ enum Update {
         case .discardChanges:
             leaveForm(&state)
             return []
+        case .discardChangesForVaults:
+            guard case .form = state.page else { return [] }
+            return openVaults(in: &state, now: state.lastInput)
         case .keepAsNewItem(let item):
             guard case .form = state.page else { return [] }
             state.awaiting = AwaitedWork(.save(closesForm: false))
