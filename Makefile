@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 KINTO := $(VENV)/bin/kinto
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev libsodium-dev libcurl4 pkg-config tmux curl postgresql oathtool xvfb xclip libzxcvbn-dev zlib1g-dev gnupg keepassxc pass strace
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev libsodium-dev libcurl4 pkg-config tmux curl postgresql oathtool xvfb xclip libzxcvbn-dev zlib1g-dev gnupg keepassxc pass strace git
 BIN := .build/debug/coffer
 # Release builds link the Swift runtime and Foundation statically, so starting `coffer` does not wait
 # for the dynamic loader to map and relocate them (`--version`: ~40 → ~20 ms on the bench machine).
@@ -45,13 +45,15 @@ release: .deps-apt
 run: release
 	$(RELEASE_BIN)
 
-# The release binary (stripped: 110 → 70 MB), coffer(1) written by the binary from its command definitions (`coffer manual`,
-# exit codes included) and its bash, zsh and fish completions, under PREFIX (default ~/.local).
+# The release binary (stripped: 110 → 70 MB), git-credential-coffer beside it (so `git config credential.helper coffer`
+# works), coffer(1) written by the binary from its command definitions (`coffer manual`, exit codes included) and its
+# bash, zsh and fish completions, under PREFIX (default ~/.local).
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -s -m 0755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/coffer
+	install -m 0755 Resources/scripts/git-credential-coffer $(DESTDIR)$(PREFIX)/bin/git-credential-coffer
 	$(RELEASE_BIN) manual > $(DESTDIR)$(PREFIX)/share/man/man1/coffer.1
 	$(RELEASE_BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/coffer
 	$(RELEASE_BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_coffer

@@ -121,6 +121,7 @@ struct Coffer: AsyncParsableCommand {
             SyncCommand.self, DeviceCommand.self, ShareCommand.self, RecoveryKitCommand.self, RecoverCommand.self, SendCommand.self, ReceiveCommand.self, TotpCommand.self,
             CopyCommand.self, AttachCommand.self, AttachmentsCommand.self, AttachmentCommand.self, DetachCommand.self,
             UnlockCommand.self, LockCommand.self, ClipboardClearCommand.self, AgentCommand.self, ManualCommand.self,
+            ReadCommand.self, RunCommand.self, InjectCommand.self, GitCredentialCommand.self,
         ]
     )
 

@@ -262,6 +262,16 @@ final class ShareCommandTests: XCTestCase {
         return (object?["members"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
     }
 
+    /// Bob's sync after Ann's revocation, with his edit of Door made before it: Ann sealed Door
+    /// again under the new keys, so his edit and hers meet; the merge waits for his unlock
+    /// (exit 12, as any two-device change), which `sync --unlock` gives, and sends.
+    private func syncAfterTheRevocation(_ bob: Member, file: StaticString = #filePath, line: UInt = #line) throws {
+        let first = try bob.inShared("home", ["sync"], file: file, line: line)
+        assertExit(first, 12, file: file, line: line)
+        XCTAssertTrue(first.err.contains("wait for an unlock to be merged"), first.summary, file: file, line: line)
+        assertOK(try bob.inShared("home", ["sync", "--unlock"], file: file, line: line), file: file, line: line)
+    }
+
     func testARevokedMemberIsRefusedByTheServerWhileAnotherMembersEditsAreKept() throws {
         let (ann, bob, cat) = try household()
         let bucket = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "share_vault"))
@@ -277,7 +287,7 @@ final class ShareCommandTests: XCTestCase {
         let revoked = try ann.inShared("home", ["share", "revoke", "Cat"])
         assertOK(revoked)
         XCTAssertTrue(revoked.err.contains("Revoked “Cat”"), revoked.summary)
-        assertOK(try bob.inShared("home", ["sync"]))
+        try syncAfterTheRevocation(bob)
         assertOK(try ann.inShared("home", ["sync"]))
         let door = try ann.inShared("home", ["show", "Door", "--field", "password"])
         XCTAssertEqual(door.out.trimmingCharacters(in: .newlines), "canary-door-2", "Bob's edit made during the revocation is kept")
@@ -305,6 +315,7 @@ final class ShareCommandTests: XCTestCase {
         XCTAssertEqual(try memberNames(dan, "home"), ["Ann", "Bob", "Dan"])
 
         // Bob leaves: Ann is the only member, Bob's copy stays and no longer syncs.
+        let (bobsKeys, _) = try keys(of: bob)
         let left = try bob.inShared("home", ["share", "leave"])
         assertOK(left)
         XCTAssertTrue(left.err.contains("You left “home”"), left.summary)
@@ -325,6 +336,79 @@ final class ShareCommandTests: XCTestCase {
         XCTAssertEqual(Self.meta(dan.sharedPath("home"), "share_epoch"), "3")
         assertError(try ann.inShared("home", ["share", "revoke", "Ann"]), 2, mentions: ["share leave"])
         assertError(try ann.inShared("home", ["share", "revoke", "Nobody"]), 2, mentions: ["No member"])
+        // Bob began the epoch of his leaving, so he knows its key: `share rotate` replaces the keys.
+        XCTAssertTrue(try serverItems(bucket, as: ann).contains { (try? ItemSealing.open($0, ring: bobsKeys.ring)) != nil },
+                      "before the rotation, what Bob's keys open is still on the server")
+        let rotated = try ann.inShared("home", ["share", "rotate"])
+        assertOK(rotated)
+        XCTAssertTrue(rotated.err.contains("the vault's keys are replaced"), rotated.summary)
+        for record in try serverItems(bucket, as: ann) {
+            XCTAssertThrowsError(try ItemSealing.open(record, ring: bobsKeys.ring), "item \(record.id) opened with Bob's keys")
+        }
+        assertOK(try dan.inShared("home", ["sync"]))
+        XCTAssertEqual(try dan.titles(in: "home"), ["After", "Cat's bike", "Door"])
+        XCTAssertEqual(Self.meta(dan.sharedPath("home"), "share_epoch"), "4")
+    }
+
+    /// The keys `member`'s copy of "home" holds now (the test keeps them), and its epoch key.
+    private func keys(of member: Member) throws -> (OpenedKeystore, SecureBuffer) {
+        let copy = try Vault.open(at: member.sharedPath("home"))
+        let secrets = try XCTUnwrap(try copy.memberSecrets(passphrase: SecureBuffer(copying: Data(member.vault.passphrase.utf8))))
+        let keystore = try XCTUnwrap(try copy.database.read { try VaultDatabase.currentKeystore(in: $0) })
+        return (try KeystoreSealing.open(keystore, passphrase: secrets.epochKey), secrets.epochKey)
+    }
+
+    /// The item records on the server, read with `member`'s account.
+    private func serverItems(_ bucket: String, as member: Member) throws -> [ItemRecord] {
+        let answer = try bucketAnswer(bucket, path: "/collections/items/records", as: member.account)
+        XCTAssertEqual(answer.status, 200)
+        let data = (try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])?["data"] as? [[String: Any]] ?? []
+        return try data.map { try RecordCoding.decode(ItemRecord.self, from: String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self)) }
+    }
+
+    /// What is written after a revocation does not open with the keys the removed person held
+    /// (the test keeps them): the vault key, hashing key and item keys are new, every item sealed
+    /// again, and the members who stay converge without a review (⚑) of the re-sealed items.
+    func testWhatIsWrittenAfterARevocationDoesNotOpenWithTheRemovedPersonsKeys() async throws {
+        let (ann, bob, cat) = try household()
+        let bucket = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "share_vault"))
+        let (catsKeys, catsEpochKey) = try keys(of: cat)
+        func serverItems() throws -> [ItemRecord] { try self.serverItems(bucket, as: ann) }
+        let before = try serverItems()
+        XCTAssertEqual(before.count, 2)
+        for record in before { XCTAssertNoThrow(try ItemSealing.open(record, ring: catsKeys.ring), "Cat's keys open what she was given") }
+
+        assertOK(try bob.inShared("home", ["edit", "Door", "--password", "canary-door-2"]))
+        assertOK(try ann.inShared("home", ["share", "revoke", "Cat"]))
+        try syncAfterTheRevocation(bob)
+        assertOK(try ann.inShared("home", ["add", "--title", "After", "--password", "canary-after"]))
+        for member in [ann, bob, ann] { assertOK(try member.inShared("home", ["sync"])) }
+
+        let after = try serverItems()
+        XCTAssertEqual(after.count, 3)
+        for record in after {
+            XCTAssertThrowsError(try ItemSealing.open(record, ring: catsKeys.ring), "item \(record.id) opened with Cat's old keys")
+            XCTAssertTrue(Set(record.originHashes + record.tagHashes).isDisjoint(with: before.flatMap { $0.originHashes + $0.tagHashes }))
+        }
+        let keystore = try bucketAnswer(bucket, path: "/collections/keystores/records/default", as: ann.account)
+        let record = try RecordCoding.decode(KeystoreRecord.self, from: String(decoding: try JSONSerialization.data(
+            withJSONObject: (try JSONSerialization.jsonObject(with: Data(keystore.body.utf8)) as? [String: Any])?["data"] ?? [:]), as: UTF8.self))
+        XCTAssertThrowsError(try KeystoreSealing.open(record, passphrase: catsEpochKey), "the keystore opens with Cat's epoch key")
+        XCTAssertThrowsError(try KeystoreSealing.openRing(record, vaultKey: catsKeys.vaultKey), "the key ring opens with Cat's vault key")
+
+        // The members who stay read everything, Bob's edit made during the revocation included,
+        // and what was only sealed again waits for no review.
+        for member in [ann, bob] {
+            XCTAssertEqual(try member.titles(in: "home"), ["After", "Cat's bike", "Door"])
+            let door = try member.inShared("home", ["show", "Door", "--field", "password"])
+            XCTAssertEqual(door.out.trimmingCharacters(in: .newlines), "canary-door-2", member.name)
+            // Only Door, edited by Bob, may have been merged: the others were only sealed again.
+            let listed = try JSONSerialization.jsonObject(with: Data(try member.inShared("home", ["list", "--json"]).out.utf8)) as? [[String: Any]] ?? []
+            let merged = listed.filter { ($0["badges"] as? [String] ?? []).contains("merged") }.compactMap { $0["title"] as? String }
+            XCTAssertTrue(Set(merged).isSubset(of: ["Door"]), "\(member.name): \(merged)")
+        }
+        XCTAssertEqual(Self.meta(bob.sharedPath("home"), "share_resealed"), "2")
+        XCTAssertNil(Self.meta(ann.sharedPath("home"), "share_rekey"), "the epoch Ann began has its new keys")
     }
 
     /// Bob and Cat revoke each other at the same moment: both removals hold, Ann still syncs.
@@ -348,12 +432,14 @@ final class ShareCommandTests: XCTestCase {
         XCTAssertEqual(try ann.titles(in: "home"), ["Cat's bike", "Door"])
     }
 
-    /// A revocation that dies half-way — after its roster entry (no key sealed for the new epoch)
-    /// or after the seals (the account still in the group) — is finished by the members who stay:
-    /// the person is refused once another member synced, and the vault goes on.
+    /// A revocation that dies half-way — after its roster entry (no key sealed for the new epoch),
+    /// after the seals (the account still in the group), or in its new keys' transaction — is
+    /// finished by the members who stay: the person is refused once another member synced, the
+    /// vault gets new keys all the same, and it goes on.
     func testARevocationThatDiesHalfWayIsFinishedByTheMembersWhoStay() throws {
-        for point in ["share.revoke.after-entry", "share.revoke.after-seals"] {
+        for point in ["share.revoke.after-entry", "share.revoke.after-seals", "share.rekey.inside-write"] {
             let (ann, bob, cat) = try household()
+            let (catsKeys, _) = try keys(of: cat)
             let crashed = try CofferProcess.run(["--vault", ann.sharedPath("home"), "--passphrase-file", ann.vault.passphraseFile,
                                                  "share", "revoke", "Cat"], home: ann.vault.root, environment: [CrashPoint.environmentVariable: point])
             XCTAssertEqual(crashed.status, CrashPoint.exitCode, "\(point): \(crashed.summary)")
@@ -365,9 +451,18 @@ final class ShareCommandTests: XCTestCase {
             let (_, joined) = try invite(dan, to: "home", by: bob)
             assertOK(joined)
             XCTAssertEqual(try dan.titles(in: "home"), ["Cat's bike", "Door"], point)
-            assertOK(try ann.inShared("home", ["sync"]))
+            // Unlocked: a revoker that died in its new keys' transaction had wrapped the keystore
+            // under the new epoch's key, as Bob did since: the two changes merge at an unlock.
+            assertOK(try ann.inShared("home", ["sync", "--unlock"]))
             XCTAssertEqual(try ann.titles(in: "home"), ["Cat's bike", "Door"], point)
             XCTAssertEqual(try memberNames(ann, "home"), ["Ann", "Bob", "Dan"], point)
+            // The vault has new keys all the same: a dead revoker's device makes them at its next
+            // unlock, or the member whose rotation replaced the key that reached nobody does.
+            for member in [ann, bob, dan, ann] { assertOK(try member.inShared("home", ["sync", "--unlock"])) }
+            for record in try serverItems(bucket, as: ann) {
+                XCTAssertThrowsError(try ItemSealing.open(record, ring: catsKeys.ring), "\(point): item \(record.id) opened with Cat's old keys")
+            }
+            XCTAssertEqual(try dan.titles(in: "home"), ["Cat's bike", "Door"], point)
         }
     }
 

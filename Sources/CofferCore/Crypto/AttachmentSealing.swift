@@ -21,9 +21,8 @@ public enum AttachmentSealing {
 
     /// The file's bytes, checked against its reference: size and SHA-256.
     static func open(_ sealed: Data, item: String, attachment: Attachment, ring: KeyRing) throws -> Data {
-        guard let key = ring.withKey(for: item, { SymmetricKey(data: $0) }) else { throw CoreError.itemKeyMissing(id: item) }
-        let bytes = try Envelope.open(sealed, symmetricKey: key, collection: collection,
-                                      id: associatedID(item: item, attachment: attachment.id))
+        // A file keeps the key it was sealed with: after a new generation, a retired one.
+        let bytes = try ring.open(sealed, itemID: item, collection: collection, id: associatedID(item: item, attachment: attachment.id))
         guard bytes.count == attachment.size, Attachment.digest(of: bytes) == attachment.sha256 else {
             throw CoreError.tampered(what: "the file \(attachment.name) does not match its item")
         }

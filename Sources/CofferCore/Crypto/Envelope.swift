@@ -95,4 +95,5 @@ public enum Envelope {
             throw CoreError.tampered(what: "\(collection) record \(id) failed authentication")
         }
     }
+
 }

@@ -20,14 +20,18 @@ public enum ItemSealing {
     }
 
     /// Opens a record: `itemKeyMissing` if its key has not arrived, `tampered` if it fails authentication.
-    public static func open(_ record: ItemRecord, ring: KeyRing) throws -> Item {
-        guard let key = ring.withKey(for: record.id, { SymmetricKey(data: $0) }) else {
+    ///
+    /// A record sealed before the ring's generation began (architecture §17) opens with one of
+    /// the item's retired keys, unless `allowingRetired` is false (finding what to seal again).
+    public static func open(_ record: ItemRecord, ring: KeyRing, allowingRetired: Bool = true) throws -> Item {
+        guard ring.contains(record.id) || (allowingRetired && ring.hasRetiredKeys(for: record.id)) else {
             throw CoreError.itemKeyMissing(id: record.id)
         }
         guard let sealed = Data(base64Encoded: record.encrypted) else {
             throw CoreError.tampered(what: "item \(record.id) is not base64")
         }
-        var plaintext = try Envelope.open(sealed, symmetricKey: key, collection: CollectionName.items.rawValue, id: record.id)
+        var plaintext = try ring.open(sealed, itemID: record.id, collection: CollectionName.items.rawValue, id: record.id,
+                                      allowingRetired: allowingRetired)
         defer { wipe(&plaintext) }
         let item: Item
         do {

@@ -1,34 +1,43 @@
+import CSodium
+import Crypto
 import Foundation
 
 /// The keystore's plaintext: the hashing key and one 256-bit key per item, all in locked memory.
 ///
-/// Keys sit side by side in one `SecureBuffer` (a guarded allocation per key would cost three
-/// pages each); `offsets` maps an item id to its key's position.
+/// A shared vault's ring also has a **generation** (the roster epoch whose revocation made it,
+/// architecture §17) and **retired keys**: the item keys of earlier generations, kept only to
+/// open what was sealed before (an item not sealed again yet, a file, a review). Nothing is ever
+/// sealed with a retired key. A personal vault's ring is generation 0 with none.
 public final class KeyRing: @unchecked Sendable {
-    public static let keyLength = 32
-    private static let magic = Array("CKR1".utf8)
+    public static let keyLength = KeySlab.keyLength
+    static let magic = Array("CKR1".utf8)
+    static let generationalMagic = Array("CKR2".utf8)
 
-    private var storage: SecureBuffer
-    private var offsets: [String: Int]
-    private var used: Int
+    var slab: KeySlab
+    var offsets: [String: Int]
+    var retiredSlab = KeySlab(capacity: 1)
+    var retiredOffsets: [String: [Int]] = [:]
 
-    public let hashingKey: SecureBuffer
+    public private(set) var hashingKey: SecureBuffer
+    public private(set) var generation: UInt32
 
     /// A new key ring with a random hashing key and no item keys.
     public convenience init() {
         self.init(hashingKey: .random(count: KeyRing.keyLength))
     }
 
-    package init(hashingKey: SecureBuffer, capacity: Int = 16) {
+    package init(hashingKey: SecureBuffer, generation: UInt32 = 0, capacity: Int = 16) {
         self.hashingKey = hashingKey
-        storage = SecureBuffer(count: max(capacity, 1) * KeyRing.keyLength)
+        self.generation = generation
+        slab = KeySlab(capacity: capacity)
         // Sized once: a keystore of 100,000 keys grew it seventeen times while being parsed.
         offsets = Dictionary(minimumCapacity: capacity)
-        used = 0
     }
 
     public var count: Int { offsets.count }
     public var itemIDs: Dictionary<String, Int>.Keys { offsets.keys }
+    /// How many retired keys the ring keeps (several items may have more than one).
+    public var retiredCount: Int { retiredOffsets.values.reduce(0) { $0 + $1.count } }
 
     public func contains(_ id: String) -> Bool { offsets[id] != nil }
 
@@ -38,124 +47,99 @@ public final class KeyRing: @unchecked Sendable {
     /// cost an mmap, mprotect and mlock each, which dominated opening 10,000 items.
     public func withKey<Result>(for id: String, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
         guard let offset = offsets[id] else { return nil }
-        return try storage.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + KeyRing.keyLength)])) }
+        return try slab.withKey(at: offset, body)
     }
 
     /// The key for `id`, copied into its own locked buffer.
     public func key(for id: String) -> SecureBuffer? {
-        guard let offset = offsets[id] else { return nil }
-        return storage.withUnsafeBytes { SecureBuffer(copying: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + KeyRing.keyLength)])) }
+        withKey(for: id) { SecureBuffer(copying: $0) }
+    }
+
+    public func hasRetiredKeys(for id: String) -> Bool { retiredOffsets[id] != nil }
+
+    /// The keys `id` had in earlier generations, newest first: for opening only.
+    public func retiredKeys(for id: String) -> [SymmetricKey] {
+        (retiredOffsets[id] ?? []).reversed().map { retiredSlab.withKey(at: $0) { SymmetricKey(data: $0) } }
     }
 
     /// Adds a fresh random key for `id` unless it has one; returns whether the ring changed.
     @discardableResult
     public func addKey(for id: String) -> Bool {
         guard offsets[id] == nil else { return false }
-        insert(id: id, key: .random(count: KeyRing.keyLength))
+        SecureBuffer.random(count: KeyRing.keyLength).withUnsafeBytes { offsets[id] = slab.append($0) }
         return true
     }
 
-    /// Adds every key of `other` that this ring lacks (the keystore conflict rule: union of keys).
+    /// Adds every key of `other`, of the same generation, that this ring lacks (the keystore
+    /// conflict rule: union of keys), retired ones too. Two rings opened with one vault key are
+    /// of one generation: a new generation always comes with a new vault key.
     @discardableResult
     public func formUnion(with other: KeyRing) -> Bool {
+        guard other.generation == generation else { return other.generation < generation && absorb(older: other) }
         var changed = false
         for id in other.offsets.keys where offsets[id] == nil {
-            other.withKey(for: id) { insert(id: id, keyBytes: $0) }
+            other.withKey(for: id) { offsets[id] = slab.append($0) }
             changed = true
         }
-        return changed
+        return other.forEachRetired { id, key in retire(key, for: id) } || changed
     }
 
-    private func insert(id: String, key: SecureBuffer) {
-        key.withUnsafeBytes { insert(id: id, keyBytes: $0) }
+    /// Takes in a ring of an earlier generation: its keys are retired here, and an item it has a
+    /// key for and this ring has not (made on a device that had not seen the new generation) gets
+    /// a fresh one, so it is sealed again under this generation.
+    @discardableResult
+    public func absorb(older other: KeyRing) -> Bool {
+        var changed = false
+        for id in other.offsets.keys {
+            if addKey(for: id) { changed = true }
+            if other.withKey(for: id, { retire($0, for: id) }) == true { changed = true }
+        }
+        return other.forEachRetired { id, key in retire(key, for: id) } || changed
     }
 
-    /// Appends a key (copied from `keyBytes`, which must hold `keyLength` bytes) for `id`.
-    private func insert(id: String, keyBytes: UnsafeRawBufferPointer) {
-        if used + KeyRing.keyLength > storage.count {
-            let larger = SecureBuffer(count: storage.count * 2)
-            larger.withUnsafeMutableBytes { target in
-                storage.withUnsafeBytes { source in
-                    target.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: used)
-                }
-            }
-            storage = larger
+    /// The next generation's ring: a fresh hashing key and a fresh key for every item, this
+    /// ring's keys all retired. What someone removed held opens nothing sealed with it.
+    public func rekeyed(generation next: UInt32) -> KeyRing {
+        let ring = KeyRing(hashingKey: .random(count: KeyRing.keyLength), generation: next, capacity: count)
+        for id in offsets.keys { ring.addKey(for: id) }
+        ring.absorb(older: self)
+        return ring
+    }
+
+    /// Becomes `newer`, of a later generation, with this ring's keys retired (`absorb`). In
+    /// place: an unlocked session's ring is held by reference across a sync.
+    func adopt(newer: KeyRing) {
+        let old = KeyRing(hashingKey: hashingKey, generation: generation)
+        (old.slab, old.offsets, old.retiredSlab, old.retiredOffsets) = (slab, offsets, retiredSlab, retiredOffsets)
+        (hashingKey, generation) = (newer.hashingKey, newer.generation)
+        (slab, offsets, retiredSlab, retiredOffsets) = (newer.slab, newer.offsets, newer.retiredSlab, newer.retiredOffsets)
+        absorb(older: old)
+    }
+
+    /// Keeps `key` as one of `id`'s retired keys unless it is one already; returns whether it was added.
+    @discardableResult
+    func retire(_ key: UnsafeRawBufferPointer, for id: String) -> Bool {
+        let known = retiredOffsets[id] ?? []
+        if known.contains(where: { retiredSlab.withKey(at: $0) { sodium_memcmp($0.baseAddress!, key.baseAddress!, KeyRing.keyLength) == 0 } }) {
+            return false
         }
-        storage.withUnsafeMutableBytes { target in
-            (target.baseAddress! + used).copyMemory(from: keyBytes.baseAddress!, byteCount: KeyRing.keyLength)
+        retiredOffsets[id, default: []].append(retiredSlab.append(key))
+        return true
+    }
+
+    /// Calls `body` with each retired key; returns whether any call returned true.
+    func forEachRetired(_ body: (String, UnsafeRawBufferPointer) -> Bool) -> Bool {
+        var any = false
+        for (id, positions) in retiredOffsets {
+            for offset in positions where retiredSlab.withKey(at: offset, { body(id, $0) }) { any = true }
         }
-        offsets[id] = used
-        used += KeyRing.keyLength
+        return any
     }
 
     /// Wipes every key now (locking also drops the ring, whose buffers wipe themselves when freed).
     public func wipe() {
-        storage.wipe()
+        slab.wipe()
+        retiredSlab.wipe()
         hashingKey.wipe()
-    }
-
-    // MARK: - Serialization
-
-    /// `"CKR1" | hashing key | count (u32 BE) | (id length u16 BE, id, key)…`, in a locked buffer.
-    public func serialized() -> SecureBuffer {
-        let ids = offsets.keys.sorted()
-        let size = KeyRing.magic.count + KeyRing.keyLength + 4
-            + ids.reduce(0) { $0 + 2 + $1.utf8.count + KeyRing.keyLength }
-        let output = SecureBuffer(count: size)
-        output.withUnsafeMutableBytes { out in
-            var position = 0
-            func put(_ bytes: UnsafeRawBufferPointer) {
-                (out.baseAddress! + position).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-                position += bytes.count
-            }
-            KeyRing.magic.withUnsafeBytes(put)
-            hashingKey.withUnsafeBytes(put)
-            withUnsafeBytes(of: UInt32(ids.count).bigEndian, put)
-            storage.withUnsafeBytes { keys in
-                for id in ids {
-                    let idBytes = Array(id.utf8)
-                    withUnsafeBytes(of: UInt16(idBytes.count).bigEndian, put)
-                    idBytes.withUnsafeBytes(put)
-                    let offset = offsets[id]!
-                    put(UnsafeRawBufferPointer(rebasing: keys[offset..<(offset + KeyRing.keyLength)]))
-                }
-            }
-        }
-        return output
-    }
-
-    /// Parses `serialized()` output; throws `tampered` for anything malformed.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> KeyRing {
-        let malformed = CoreError.tampered(what: "the keystore's contents are malformed")
-        var position = 0
-        func take(_ length: Int) throws -> UnsafeRawBufferPointer {
-            guard length >= 0, position + length <= bytes.count else { throw malformed }
-            defer { position += length }
-            return UnsafeRawBufferPointer(rebasing: bytes[position..<(position + length)])
-        }
-        guard Array(try take(magic.count)) == magic else { throw malformed }
-        let hashingKey = SecureBuffer(copying: try take(keyLength))
-        let countBytes = try take(4)
-        let count = Int(countBytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-        guard count <= bytes.count / (2 + keyLength) else { throw malformed }
-        let ring = KeyRing(hashingKey: hashingKey, capacity: count)
-        try ring.storage.withUnsafeMutableBytes { storage in
-            for _ in 0..<count {
-                let lengthBytes = try take(2)
-                let idLength = Int(UInt16(lengthBytes[0]) << 8 | UInt16(lengthBytes[1]))
-                // Valid ids are ASCII, so the bytes are checked before a String is made of them.
-                let idBytes = try take(idLength)
-                guard RecordID.isValid(utf8: idBytes) else { throw malformed }
-                let key = try take(keyLength)
-                // One lookup: the capacity was sized for `count` keys, so nothing moves.
-                guard ring.offsets.updateValue(ring.used, forKey: String(decoding: idBytes, as: UTF8.self)) == nil else {
-                    throw malformed
-                }
-                (storage.baseAddress! + ring.used).copyMemory(from: key.baseAddress!, byteCount: keyLength)
-                ring.used += keyLength
-            }
-        }
-        guard position == bytes.count else { throw malformed }
-        return ring
     }
 }

@@ -39,7 +39,8 @@ public enum CrashPoint {
 
     /// The points of the `share` commands (architecture §17): tested by `ShareCommandTests`, which
     /// sets up the several people they need, not by the harness that visits `all`.
-    public static let sharing = ["share.invite.after-add", "share.revoke.after-entry", "share.revoke.after-seals"]
+    public static let sharing = ["share.invite.after-add", "share.revoke.after-entry", "share.revoke.after-seals",
+                                 "share.rekey.inside-write"]
 
     private static let armed: String? = ProcessInfo.processInfo.environment[environmentVariable]
 

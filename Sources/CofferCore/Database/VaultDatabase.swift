@@ -326,6 +326,11 @@ public enum MetaKey: String, Sendable, CaseIterable {
     /// A newer epoch's key sealed to this person, fetched while locked: `EPOCH base64`, opened at
     /// the next unlock (`Vault+Sharing.swift`).
     case sharePendingSeal = "share_pending_seal"
+    /// The epoch this device began with a removal or a rotation: at the unlock that takes its
+    /// key, this device gives the vault a new vault key and item keys (`Vault+Generations.swift`).
+    case shareRekey = "share_rekey"
+    /// The key ring generation whose retired keys this device last sealed its items away from.
+    case shareResealed = "share_resealed"
     /// The roster collection's ETag when `roster_entries` was stored: the next sync asks for
     /// the changes since.
     case rosterMarker = "roster_marker"

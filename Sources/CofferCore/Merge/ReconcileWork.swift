@@ -96,6 +96,12 @@ enum ReconcileWork {
             if let record = pair.stable, ReconcileRules.isUsableBase(record, against: facts.remote) {
                 do { stable = try ItemSealing.open(record, ring: ring) } catch CoreError.tampered { stable = nil }
             }
+            // Our side only sealed the item again (a new key ring generation, §17), or both made
+            // the same change: the server's version stands, unless only a retired key opens it.
+            if local == remote || local == stable,
+               (try? ItemSealing.open(facts.remote, ring: ring, allowingRetired: false)) != nil {
+                return .acceptRemote(facts.remote)
+            }
             let outcome = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now,
                                           remoteServerTime: Timestamp(milliseconds: facts.remote.lastModified))
             // Made from remote, and newer than ours (which is newer than stable) even when

@@ -7,6 +7,16 @@ import Foundation
 /// The passphrase's keys are derived with the member's personal vault's parameters (`kdf`), so
 /// the passphrase that opens the personal vault opens this one.
 public struct MemberSecrets: Sendable {
+    /// The Argon2id parameters a shared keystore is wrapped with under an epoch's key (256 random
+    /// bits: the floor's stretching adds nothing but keeps one rule for every keystore): at the
+    /// floor, with a salt derived from the key, so every member device that wraps it under the
+    /// same epoch makes the same wrapping keys, and any one opens what another wrapped (§17).
+    public static func keystoreKDF(epochKey: SecureBuffer) -> KDFParameters {
+        let salt = HKDFSHA256.derive(inputKey: epochKey, info: "coffer/v1/epoch-keystore-salt", length: Argon2id.saltLength)
+        return KDFParameters(memory: KDFParameters.minimumMemory, iterations: KDFParameters.minimumIterations,
+                             salt: salt.withUnsafeBytes { Data($0) }.base64EncodedString())
+    }
+
     public let epoch: UInt64
     public let epochKey: SecureBuffer
     public let person: PersonKeys

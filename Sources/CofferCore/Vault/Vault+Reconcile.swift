@@ -49,15 +49,20 @@ extension Vault {
                 return true
             }
             try remote.kdf.checkStrength()
-            session.ring.formUnion(with: try KeystoreSealing.openRing(remote, vaultKey: session.vaultKey))
-            // And the keys of the local change as stored now: another process (a `coffer add` next
-            // to the screen) may have saved keys since this session unlocked. Merged without them,
-            // their items could never be opened again on any device.
-            if !local.isDeleted {
-                session.ring.formUnion(with: try KeystoreSealing.openRing(local, vaultKey: session.vaultKey))
-            }
+            // The keys of the local change as stored now first, while the session's vault key is
+            // the one it wraps: another process (a `coffer add` next to the screen) may have saved
+            // keys since this session unlocked. Merged without them, their items could never be
+            // opened again on any device.
+            if !local.isDeleted { _ = try absorbForWriting(local, into: session) }
+            let generation = session.ring.generation
+            let absorbed = try absorbKeystore(remote, into: session)
+            // A shared vault's later generation this session cannot open yet (§17): both wait.
+            if case .unopenable = absorbed { return false }
+            // The side that wraps the session's vault key now: the server's after a later generation.
+            let side: KeystoreReconcileDecision.Side
+            if case .sameVaultKey = absorbed { side = wrappingSide } else { side = session.ring.generation > generation ? .remote : .local }
             let merged = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey,
-                                                    keepingWrappingOf: wrappingSide == .local ? local : remote,
+                                                    keepingWrappingOf: side == .local ? local : remote,
                                                     lineage: .following(remote.encrypted, outranking: local.encrypted, now: revisionTime),
                                                     lastModified: remote.lastModified)
             try VaultDatabase.saveStableKeystore(remote, in: db)
@@ -77,7 +82,9 @@ extension Vault {
         guard let session else { return }
         guard let current = try database.read({ try VaultDatabase.currentKeystore(in: $0) }), !current.isDeleted,
               current.encrypted != session.ringSource else { return }
-        session.ring.formUnion(with: try KeystoreSealing.openRing(current, vaultKey: session.vaultKey))
+        // Unopenable: a later generation under an epoch key this session has not taken; the
+        // next unlock takes it (§17).
+        if case .unopenable = try absorbKeystore(current, into: session) { return }
         self.session?.ringSource = current.encrypted
     }
 
@@ -93,9 +100,9 @@ extension Vault {
         let session = try unlockedSession()
         let rows = try database.read { db in try VaultDatabase.sealedReviews(in: db) }
         return try rows.compactMap { id, text in
-            guard let key = session.ring.withKey(for: id, { SymmetricKey(data: $0) }),
+            guard session.ring.contains(id) || session.ring.hasRetiredKeys(for: id),
                   let sealed = Data(base64Encoded: text) else { return nil }
-            let plaintext = try Envelope.open(sealed, symmetricKey: key, collection: "reviews", id: id)
+            let plaintext = try session.ring.open(sealed, itemID: id, collection: "reviews", id: id)
             return try? JSONDecoder().decode(ItemReview.self, from: plaintext)
         }
     }

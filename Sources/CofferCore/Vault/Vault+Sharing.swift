@@ -58,8 +58,10 @@ extension Vault {
     /// When a sync brought a newer epoch's key sealed to this person (`meta.share_pending_seal`),
     /// it is opened with their private key, checked against the roster's commitment and kept in
     /// place of the old one; a keystore still wrapped under the old key is wrapped under the new
-    /// one here (the member who began the epoch may not have done it yet). Returns the person's
-    /// passphrase keys.
+    /// one here (the member who began the epoch may not have done it yet). Then the key ring's
+    /// generations: a later one waiting on the server is taken, the device that began the epoch
+    /// gives the vault new keys (`rekey`), and items only a retired key opens are sealed again.
+    /// Returns the person's passphrase keys.
     func unlockShared(passphrase: SecureBuffer) throws -> PassphraseKeys {
         guard let vaultID = sharedVaultID, let stored = try database.meta(.shareMember) else {
             throw CoreError.tampered(what: "this shared vault has no member keys")
@@ -71,23 +73,54 @@ extension Vault {
 
     /// `unlockShared` once the member secrets are open (`keys`: the passphrase's, derived with `kdf`).
     func unlockShared(_ secrets: MemberSecrets, keys: PassphraseKeys, kdf: KDFParameters, vaultID: SharedVaultID) throws {
-        guard let newer = try newerEpoch(than: secrets, vaultID: vaultID) else {
+        let epoch: UInt64
+        if let newer = try newerEpoch(than: secrets, vaultID: vaultID) {
+            do {
+                try unlockKeystore(passphrase: secrets.epochKey)
+                try changePassphrase(to: newer.epochKey, kdf: MemberSecrets.keystoreKDF(epochKey: newer.epochKey))
+            } catch CoreError.wrongPassphrase {
+                try unlockKeystore(passphrase: newer.epochKey)  // wrapped under the new key already
+            }
+            let sealed = try newer.sealed(under: keys, kdf: kdf, vaultID: vaultID)
+            try database.write { db in
+                try VaultDatabase.setMeta(.shareMember, sealed, in: db)
+                try VaultDatabase.setMeta(.shareEpoch, String(newer.epoch), in: db)
+                try VaultDatabase.setMeta(.sharePendingSeal, nil, in: db)
+            }
+            epoch = newer.epoch
+        } else {
             try unlockKeystore(passphrase: secrets.epochKey)
-            return
+            epoch = secrets.epoch
         }
-        do {
-            try unlockKeystore(passphrase: newer.epochKey)
-        } catch CoreError.wrongPassphrase {
-            try unlockKeystore(passphrase: secrets.epochKey)
-            try changePassphrase(to: newer.epochKey,
-                                 kdf: .fresh(memory: KDFParameters.minimumMemory, iterations: KDFParameters.minimumIterations))
+        try takeGenerations(epoch: epoch)
+    }
+
+    /// After unlocking: a keystore of a later generation that the server sent and that waits
+    /// beside this device's own change is taken now (its items open at once; the next sync
+    /// merges the two records); the epoch this device began gets its new keys; what only a
+    /// retired key opens is sealed again.
+    private func takeGenerations(epoch: UInt64) throws {
+        let session = try unlockedSession()
+        if let waiting = try database.read({ db in
+            try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .remote, in: db)
+                .map { try VaultDatabase.decodeStored(KeystoreRecord.self, $0.record) }
+        }), !waiting.isDeleted {
+            _ = try absorbKeystore(waiting, into: session)
         }
-        let sealed = try newer.sealed(under: keys, kdf: kdf, vaultID: vaultID)
-        try database.write { db in
-            try VaultDatabase.setMeta(.shareMember, sealed, in: db)
-            try VaultDatabase.setMeta(.shareEpoch, String(newer.epoch), in: db)
-            try VaultDatabase.setMeta(.sharePendingSeal, nil, in: db)
+        if let rekey = try database.meta(.shareRekey).flatMap(UInt64.init), epoch >= rekey {
+            if try beganByThisPerson(epoch), epoch <= UInt64(UInt32.max), session.ring.generation < UInt32(epoch) {
+                try self.rekey(to: UInt32(epoch))
+            } else {
+                try database.setMeta(.shareRekey, nil)  // another member began it (after ours reached nobody)
+            }
         }
+        try sealAgainUnderCurrentGeneration()
+    }
+
+    /// Whether the roster entry that began `epoch` was signed by the person this copy belongs to.
+    private func beganByThisPerson(_ epoch: UInt64) throws -> Bool {
+        guard let person = try database.meta(.sharePerson) else { return false }
+        return try verifiedRoster().first(where: { $0.epoch == epoch })?.author == person
     }
 
     /// The secrets of the epoch a pending seal brings, if it is newer than `secrets`' and opens

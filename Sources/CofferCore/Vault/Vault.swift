@@ -321,9 +321,8 @@ public actor Vault {
     /// Takes in the keys another process saved to the keystore since this session unlocked (a
     /// `coffer add` next to the open screen): without them its items would wait for a key forever.
     func refreshRing(_ session: UnlockedSession) throws {
-        guard let stored = try database.read({ try VaultDatabase.currentKeystore(in: $0) }), !stored.isDeleted,
-              let ring = try? KeystoreSealing.openRing(stored, vaultKey: session.vaultKey) else { return }
-        session.ring.formUnion(with: ring)
+        guard let stored = try database.read({ try VaultDatabase.currentKeystore(in: $0) }), !stored.isDeleted else { return }
+        _ = try? absorbKeystore(stored, into: session)
     }
 
     // MARK: Writing
@@ -480,7 +479,7 @@ public actor Vault {
         try database.write { db in
             // Keep keys another process added since this session unlocked (see saveKeystore).
             if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {
-                next.ring.formUnion(with: try KeystoreSealing.openRing(current, vaultKey: next.vaultKey))
+                _ = try absorbForWriting(current, into: session)
             }
             let lineage = Lineage.following(try VaultDatabase.stableKeystore(in: db)?.encrypted, now: revisionTime)
             let record = try KeystoreSealing.seal(next.ring, vaultKey: next.vaultKey, keys: keys, kdf: kdf, lineage: lineage,
@@ -500,9 +499,14 @@ public actor Vault {
         if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {
             // Another process (a second `coffer add`, the screen) may have added keys since this
             // session unlocked: keep them, or their items could never be opened again.
-            session.ring.formUnion(with: try KeystoreSealing.openRing(current, vaultKey: session.vaultKey))
-            record = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey, keepingWrappingOf: current,
-                                                lineage: lineage, lastModified: 0)
+            if case .sameVaultKey = try absorbForWriting(current, into: session) {
+                record = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey, keepingWrappingOf: current,
+                                                    lineage: lineage, lastModified: 0)
+            } else {
+                // It wrapped another generation's vault key (§17): wrapped anew around this one's.
+                record = try KeystoreSealing.seal(session.ring, vaultKey: session.vaultKey, keys: session.keys,
+                                                  kdf: session.kdf, lineage: lineage, lastModified: 0)
+            }
         } else {
             record = try KeystoreSealing.seal(session.ring, vaultKey: session.vaultKey, keys: session.keys,
                                               kdf: session.kdf, lineage: lineage, lastModified: 0)

@@ -86,14 +86,25 @@ public struct SharedMembership: Sendable {
 
     /// Takes `personID` out (`SharedRevocation`: the roster's `remove`, the new epoch's key sealed
     /// to everyone who stays, the group and the records' permissions) and keeps the roster it
-    /// ended with. `entries`: the roster just refreshed; `decidedOn`: the one the person chose from.
+    /// ended with; this device's next unlock that takes the new epoch's key gives the vault new
+    /// keys (`meta.share_rekey`). `entries`: the roster just refreshed; `decidedOn`: the one the person chose from.
     ///
     /// - Throws: `RosterProblem` when the roster refuses the change, a `KintoError`, a `CoreError`.
     public func remove(_ personID: String, with secrets: MemberSecrets, continuing entries: [RosterEntry],
                        decidedOn: [RosterEntry]) async throws -> SharedRevocation.Outcome {
         let revocation = SharedRevocation(client: client(bucket: vaultID.bucket), vaultID: vaultID, vault: name, secrets: secrets)
+        // Before the entry: a revocation that dies after its seals still gives the vault new
+        // keys at this device's next unlock (the epoch its entry began, at the earliest).
+        if personID != secrets.person.id {
+            let known = try SharedRoster.verify(entries, vaultID: vaultID, continuing: [], vault: name)
+            try vault.database.setMeta(.shareRekey, String(known.epoch + 1))
+        }
         let outcome = try await revocation.remove(personID, continuing: entries, decidedOn: decidedOn)
         try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(outcome.entries))
+        // The epoch this removal began: the unlock that takes its key gives the vault new keys.
+        if !outcome.raced, personID != secrets.person.id {
+            try vault.database.setMeta(.shareRekey, String(outcome.state.epoch))
+        }
         return outcome
     }
 }

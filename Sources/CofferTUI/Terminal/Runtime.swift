@@ -399,11 +399,19 @@ final class Runtime {
         // draws the first page from the first items opened.
         let listsItems = !state.isLocked
         let writesSeen = state.localWrites
+        let shownUnreadable = state.items.filter { $0.item == nil }.count
+        let keys = listsItems ? kept.opening(vault) : nil
         Task.detached {
             do {
-                let summary = try VaultSummary(of: vault)
                 let isLocked = await vault.isLocked
-                let items = !listsItems || isLocked ? nil : try? await vault.listItems().map(ScreenItem.init)
+                var items = !listsItems || isLocked ? nil : try? await vault.listItems().map(ScreenItem.init)
+                // More items than shown no longer open: another process of this vault may have
+                // given it new keys (the unlock after a revocation): the kept keys take them.
+                if let keys, let listed = items, listed.filter({ $0.item == nil }).count > shownUnreadable,
+                   (try? await vault.unlock(keys: keys)) != nil {
+                    items = try? await vault.listItems().map(ScreenItem.init)
+                }
+                let summary = try VaultSummary(of: vault)
                 // Of this vault only: the picker may have put another on the screen meanwhile.
                 if items != nil, let arrived = try? await vault.arrivedAttachmentIDs() {
                     inbox.post(.vaultEvent(vault, .arrivedFilesRead(arrived)))

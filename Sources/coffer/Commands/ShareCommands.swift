@@ -8,7 +8,7 @@ import Foundation
 struct ShareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "share", abstract: "Create a vault shared with other people, invite them, join one, list, revoke or leave its members.",
-        subcommands: [Create.self, Invite.self, Join.self, List.self, Members.self, Revoke.self, Leave.self])
+        subcommands: [Create.self, Invite.self, Join.self, List.self, Members.self, Revoke.self, Leave.self, Rotate.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -241,6 +241,20 @@ struct ShareCommand: AsyncParsableCommand {
                 try await member.vault.unlock(passphrase: passphrase)
                 try await ShareMember.sync(member.vault)
             }
+        }
+    }
+
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Give a shared vault (with `--vault NAME`) new keys, every item sealed again: after someone left.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let member = try ShareMember.shared(global)
+            let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
+            try await member.vault.unlock(passphrase: passphrase)
+            try await member.rotateIfNeeded(passphrase: passphrase, always: true)
         }
     }
 

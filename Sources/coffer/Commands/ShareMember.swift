@@ -41,11 +41,6 @@ struct ShareMember {
         KintoClient(server: account.server, credentials: account.credentials, bucket: bucket)
     }
 
-    /// The shared keystore is opened with the epoch key, 256 random bits: the floor's stretching
-    /// adds nothing to it but keeps one rule for every keystore (`KDFParameters.checkStrength`).
-    static func keystoreKDF() -> KDFParameters {
-        KDFParameters.fresh(memory: KDFParameters.minimumMemory, iterations: KDFParameters.minimumIterations)
-    }
 
     /// What a member's copy keeps in `meta` from its first transaction on.
     /// Makes this device's copy `NAME.db` of the shared vault and syncs it: a new vault (its first
@@ -64,7 +59,7 @@ struct ShareMember {
         let deviceName = try vault.database.meta(.deviceName) ?? Vault.defaultDeviceName
         let copy = try keystore.map {
             try Vault.join(at: path, keystore: $0, passphrase: secrets.epochKey, deviceName: deviceName, meta: meta)
-        } ?? Vault.create(at: path, passphrase: secrets.epochKey, kdf: Self.keystoreKDF(), deviceName: deviceName, meta: meta)
+        } ?? Vault.create(at: path, passphrase: secrets.epochKey, kdf: MemberSecrets.keystoreKDF(epochKey: secrets.epochKey), deviceName: deviceName, meta: meta)
         try await publish(SharedCopies.Copy(vaultID: vaultID, name: name, member: member))
         try await Self.sync(copy)
         return copy
@@ -104,26 +99,33 @@ struct ShareMember {
     /// take — the member who began it died before sealing it, or two removals raced
     /// (`RosterState.needsRotation`) — then takes the new key: a sync fetches it, an unlock
     /// takes it and wraps the keystore under it, a sync sends the keystore. Call it unlocked.
-    func rotateIfNeeded(passphrase: SecureBuffer) async throws {
+    ///
+    /// `always` (`share rotate`): a new epoch and new keys whatever the roster says — after
+    /// someone left, who knows the key of the epoch their leaving began.
+    func rotateIfNeeded(passphrase: SecureBuffer, always: Bool = false) async throws {
         guard let secrets = try vault.memberSecrets(passphrase: passphrase) else { return }
         let client = client(bucket: vaultID.bucket)
         let entries = try await AccountOptions.mapped { try await refreshRoster() }
         let state = try SharedRoster.verify(entries, vaultID: vaultID, continuing: [], vault: name)
-        guard state.epoch > secrets.epoch || state.needsRotation else { return }
-        let sealed = try await AccountOptions.mapped {
-            try await SharedRoster.hasSeal(epoch: state.epoch, personID: secrets.person.id, with: client)
+        if !always {
+            guard state.epoch > secrets.epoch || state.needsRotation else { return }
+            let sealed = try await AccountOptions.mapped {
+                try await SharedRoster.hasSeal(epoch: state.epoch, personID: secrets.person.id, with: client)
+            }
+            if sealed, !state.needsRotation { return }  // taken at the next unlock after a sync
         }
-        if sealed, !state.needsRotation { return }  // taken at the next unlock after a sync
         let key = SecureBuffer.random(count: EpochCommitment.keyLength)
         let entry = try RosterChain.entry(appending: .rotate, to: state, by: secrets.person, epochKey: key)
         guard try await AccountOptions.mapped({ try await SharedRoster.append(entry, with: client) }) else { return }
         try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(entries + [entry]))
+        try vault.database.setMeta(.shareRekey, String(entry.epoch))
         try await AccountOptions.mapped {
             for member in state.members.values {
                 try await SharedRoster.writeSeal(key, epoch: entry.epoch, to: member.person, in: vaultID, with: client)
             }
         }
-        Terminal.write("The vault's key of epoch \(state.epoch) reached nobody; epoch \(entry.epoch) begins with a new one.\n")
+        Terminal.write(always ? "Epoch \(entry.epoch) begins: the vault's keys are replaced.\n"
+                       : "The vault's key of epoch \(state.epoch) reached nobody; epoch \(entry.epoch) begins with a new one.\n")
         try await Self.sync(vault)
         try await vault.unlock(passphrase: passphrase)
         try await Self.sync(vault)

@@ -39,6 +39,7 @@ enum ExitStatus {
         // A vault's error has the kind the agent would report it with: one exit code, agent or not.
         case is CoreError: return code(for: AgentFailure.Kind(classifying: error))
         case let error as AgentFailure: return code(for: error.kind)
+        case let error as ReferenceFailure: return code(for: error.underlying)
         case let error as AgentStartFailure: return error.exitCode
         case let error as SyncFailure: return code(for: error.name)
         case let error as RosterRefusal: return code(for: error.errorName)
