@@ -45,7 +45,7 @@ final class ShareCommandTests: XCTestCase {
         }
     }
 
-    private func person(_ name: String) throws -> Member {
+    func person(_ name: String) throws -> Member {
         let vault = try TestVault.make()
         let account = (user: "share-\(name.lowercased())-\(UUID().uuidString.lowercased().prefix(8))", password: "canary-account-\(UUID().uuidString)")
         let passwordFile = try vault.writeWorkFile("account-password", account.password + "\n")
@@ -57,7 +57,7 @@ final class ShareCommandTests: XCTestCase {
     }
 
     /// `inviter` invites `guest` to `shared`; both compare the number and say yes.
-    private func invite(_ guest: Member, to shared: String, by inviter: Member) throws -> (host: CofferResult, joined: CofferResult) {
+    func invite(_ guest: Member, to shared: String, by inviter: Member) throws -> (host: CofferResult, joined: CofferResult) {
         let host = try RunningCoffer(["--vault", inviter.sharedPath(shared), "--passphrase-file", inviter.vault.passphraseFile,
                                       "share", "invite"], home: inviter.vault.root)
         host.waitFor("Waiting for them")
@@ -88,7 +88,7 @@ final class ShareCommandTests: XCTestCase {
     }
 
     /// A value of the vault file's `meta` table (read with Python's sqlite3, beside any coffer process).
-    private static func meta(_ path: String, _ key: String) -> String? {
+    static func meta(_ path: String, _ key: String) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", "import sqlite3,sys; r=sqlite3.connect(sys.argv[1]).execute('select value from meta where key=?',(sys.argv[2],)).fetchone(); print(r[0] if r else '')", path, key]
@@ -240,7 +240,7 @@ final class ShareCommandTests: XCTestCase {
     }
 
     /// Ann, Bob and Cat share "home"; Cat wrote an item.
-    private func household() throws -> (ann: Member, bob: Member, cat: Member) {
+    func household() throws -> (ann: Member, bob: Member, cat: Member) {
         let ann = try person("Ann")
         let bob = try person("Bob")
         let cat = try person("Cat")
@@ -255,7 +255,7 @@ final class ShareCommandTests: XCTestCase {
         return (ann, bob, cat)
     }
 
-    private func memberNames(_ member: Member, _ shared: String) throws -> [String] {
+    func memberNames(_ member: Member, _ shared: String) throws -> [String] {
         let members = try member.inShared(shared, ["share", "members", "--json"])
         assertOK(members)
         let object = try JSONSerialization.jsonObject(with: Data(members.out.utf8)) as? [String: Any]

@@ -169,6 +169,11 @@ final class DevicesPageTests: XCTestCase {
 
     /// A claim by `name` on `code()`'s invitation, and the agreement whose number it shows.
     func claim(named name: String) throws -> (InvitationTicket, PairingHandshake.Agreement) {
+        try Self.claim(named: name, now: now)
+    }
+
+    /// `claim(named:)` for other pages' invitations (the Members page's).
+    static func claim(named name: String, now: Date) throws -> (InvitationTicket, PairingHandshake.Agreement) {
         let code = try Self.code()
         let handshake = PairingHandshake(), claimant = PairingHandshake()
         let offer = InvitationRecords.Offer(kind: "device", expires: 1_767_226_200_000)

@@ -206,7 +206,7 @@ final class MembersPageTests: XCTestCase {
         XCTAssertEqual(locked.page, .locked(UnlockPrompt()))
         XCTAssertEqual(locked.notice?.text, reason)
         let title = Render.frame(state, size: .standard, now: now).text.split(separator: "\n")[0]
-        XCTAssertTrue(title.hasPrefix(" Coffer · vault.db "), "the personal vault's title as before: \(title)")
+        XCTAssertTrue(title.hasPrefix(" Coffer · vault.db · personal "), "the title names the personal vault: \(title)")
     }
 
     /// The help overlay lists the key, from the key table.

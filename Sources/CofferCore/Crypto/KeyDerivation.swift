@@ -42,6 +42,17 @@ public struct PassphraseKeys: Sendable {
         }
     }
 
+    private init(wrappingKey: SecureBuffer, verifier: String) {
+        self.wrappingKey = wrappingKey
+        self.verifier = verifier
+    }
+
+    /// The same keys in a buffer of their own: a vault wipes its session's keys when it locks, so
+    /// keys kept for another vault (the screen's one unlock) must not be those.
+    public func copied() -> PassphraseKeys {
+        PassphraseKeys(wrappingKey: wrappingKey.withUnsafeBytes { SecureBuffer(copying: $0) }, verifier: verifier)
+    }
+
     /// Constant-time check of a stored verifier against this passphrase's.
     public func matches(verifier stored: String) -> Bool {
         guard let expected = Data(base64Encoded: verifier), let given = Data(base64Encoded: stored),

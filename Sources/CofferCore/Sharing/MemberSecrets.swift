@@ -68,13 +68,22 @@ public struct MemberSecrets: Sendable {
     /// `open`, with the passphrase's keys and parameters, to seal newer secrets in their place.
     public static func openWithKeys(_ json: String, passphrase: SecureBuffer, vaultID: SharedVaultID) throws
         -> (secrets: MemberSecrets, keys: PassphraseKeys, kdf: KDFParameters) {
-        guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(json.utf8)),
-              let box = Data(base64Encoded: stored.sealed) else {
-            throw CoreError.tampered(what: "this shared vault's member keys are malformed")
-        }
+        let stored = try decodeStored(json)
         try stored.kdf.checkStrength()
         let keys = try PassphraseKeys(passphrase: passphrase, parameters: stored.kdf)
-        guard keys.matches(verifier: stored.verifier) else { throw CoreError.wrongPassphrase }
+        return (try open(json, keys: keys, vaultID: vaultID).secrets, keys, stored.kdf)
+    }
+
+    /// `open` with the passphrase's keys already derived (by an unlock of the personal vault, whose
+    /// parameters these are): no Argon2id. Also the parameters they were sealed with.
+    ///
+    /// - Throws: `wrongPassphrase` when `keys` are not the ones they were sealed under, or `tampered`.
+    public static func open(_ json: String, keys: PassphraseKeys, vaultID: SharedVaultID) throws
+        -> (secrets: MemberSecrets, kdf: KDFParameters) {
+        let stored = try decodeStored(json)
+        guard keys.matches(verifier: stored.verifier), let box = Data(base64Encoded: stored.sealed) else {
+            throw CoreError.wrongPassphrase
+        }
         var plaintext = try Envelope.open(box, key: keys.wrappingKey, collection: collection, id: vaultID.bucket)
         defer { wipe(&plaintext) }
         guard plaintext.count == plaintextLength, plaintext.first == version else {
@@ -86,6 +95,20 @@ public struct MemberSecrets: Sendable {
             let person = try PersonKeys(signingKey: key(at: 41), sealingKey: key(at: 73))
             return MemberSecrets(epoch: epoch, epochKey: key(at: 9), person: person)
         }
-        return (secrets, keys, stored.kdf)
+        return (secrets, stored.kdf)
+    }
+
+    /// The verifier of the passphrase `json` is sealed under (not secret: stored in the clear);
+    /// nil when `json` is malformed.
+    public static func verifier(of json: String) -> String? {
+        try? decodeStored(json).verifier
+    }
+
+    private static func decodeStored(_ json: String) throws -> Stored {
+        guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(json.utf8)),
+              Data(base64Encoded: stored.sealed) != nil else {
+            throw CoreError.tampered(what: "this shared vault's member keys are malformed")
+        }
+        return stored
     }
 }

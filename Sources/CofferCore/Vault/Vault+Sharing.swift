@@ -61,11 +61,18 @@ extension Vault {
     /// one here (the member who began the epoch may not have done it yet). Then the key ring's
     /// generations: a later one waiting on the server is taken, the device that began the epoch
     /// gives the vault new keys (`rekey`), and items only a retired key opens are sealed again.
-    func unlockShared(passphrase: SecureBuffer) throws {
+    /// Returns the person's passphrase keys.
+    func unlockShared(passphrase: SecureBuffer) throws -> PassphraseKeys {
         guard let vaultID = sharedVaultID, let stored = try database.meta(.shareMember) else {
             throw CoreError.tampered(what: "this shared vault has no member keys")
         }
         let (secrets, keys, kdf) = try MemberSecrets.openWithKeys(stored, passphrase: passphrase, vaultID: vaultID)
+        try unlockShared(secrets, keys: keys, kdf: kdf, vaultID: vaultID)
+        return keys
+    }
+
+    /// `unlockShared` once the member secrets are open (`keys`: the passphrase's, derived with `kdf`).
+    func unlockShared(_ secrets: MemberSecrets, keys: PassphraseKeys, kdf: KDFParameters, vaultID: SharedVaultID) throws {
         let epoch: UInt64
         if let newer = try newerEpoch(than: secrets, vaultID: vaultID) {
             do {

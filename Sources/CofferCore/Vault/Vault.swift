@@ -65,14 +65,19 @@ public actor Vault {
     ///
     /// When a keystore from another device waits in `pending` under a newer passphrase (changed
     /// there), that passphrase opens the vault too: both wrap the same vault key.
-    public func unlock(passphrase given: SecureBuffer) throws {
+    ///
+    /// Returns the person's passphrase keys, a copy of the caller's own (locking wipes the
+    /// session's, not these): `unlock(keys:)` opens the other vaults of that passphrase with them.
+    @discardableResult
+    public func unlock(passphrase given: SecureBuffer) throws -> PassphraseKeys {
         // A shared vault's keystore opens with its epoch key, which the person's passphrase opens.
         if sharedVaultID != nil { return try unlockShared(passphrase: given) }
-        try unlockKeystore(passphrase: given)
+        return try unlockKeystore(passphrase: given).copied()
     }
 
-    /// `unlock` with the passphrase the keystore is wrapped under.
-    func unlockKeystore(passphrase: SecureBuffer) throws {
+    /// `unlock` with the passphrase the keystore is wrapped under; the keys it was opened with.
+    @discardableResult
+    func unlockKeystore(passphrase: SecureBuffer) throws -> PassphraseKeys {
         // The passphrase's keys first (Argon2id's 64 MiB), then the keystore, whose ring holds a
         // key per item (9 MB of JSON at 100,000 items): read before, it was in memory beside them.
         let wrapping = try? database.read(VaultDatabase.currentKeystoreWrapping)
@@ -101,6 +106,16 @@ public actor Vault {
             opened = OpenedKeystore(ring: try KeystoreSealing.openRing(current, vaultKey: newer.vaultKey),
                                     vaultKey: newer.vaultKey, passphraseKeys: newer.passphraseKeys, kdf: newer.kdf)
         }
+        session = UnlockedSession(keys: opened.passphraseKeys, ring: opened.ring, vaultKey: opened.vaultKey, kdf: opened.kdf,
+                                  ringSource: current.encrypted)
+        unlockedAt = clock()
+        return opened.passphraseKeys
+    }
+
+    /// `unlockKeystore` with the keys already derived: those of `current`'s verifier, or `wrongPassphrase`.
+    func unlockKeystore(keys: PassphraseKeys, current: KeystoreRecord) throws {
+        guard keys.matches(verifier: current.verifier) else { throw CoreError.wrongPassphrase }
+        let opened = try KeystoreSealing.open(current, keys: keys.copied())
         session = UnlockedSession(keys: opened.passphraseKeys, ring: opened.ring, vaultKey: opened.vaultKey, kdf: opened.kdf,
                                   ringSource: current.encrypted)
         unlockedAt = clock()

@@ -41,7 +41,7 @@ public struct InvitationLeftover: Sendable, Equatable {
     }
 
     /// Whether the inviter may still be waiting on it.
-    var isLive: Bool {
+    package var isLive: Bool {
         Date() < expires && process != getpid() && (kill(process, 0) == 0 || errno == EPERM)
     }
 

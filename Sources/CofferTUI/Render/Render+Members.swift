@@ -3,8 +3,9 @@ import CofferSync
 import Foundation
 
 /// The Members page of a shared vault: one row per member (★ this person), their account, who
-/// added them and the roster entry that did, as the roster this device verified last says. Every
-/// name and account is someone else's text and goes through `TerminalText`.
+/// added them and the roster entry that did, as the roster this device verified last says; below,
+/// an invitation pending and a revocation running. Every name and account is someone else's text
+/// and goes through `TerminalText`.
 extension Render {
     static func drawMembers(_ state: ScreenState, page: MembersState, body: Body, into grid: inout Grid) {
         guard let share = state.summary.share else {
@@ -13,9 +14,15 @@ extension Render {
         }
         let entries = share.entries == 1 ? "1 entry" : "\(share.entries) entries"
         var foot = share.problem == nil ? ["The roster as this device last verified it: \(entries), epoch \(share.epoch)."] : []
+        if let until = share.invitationWaitsUntil {
+            let time = Format.clockTime(until, in: state.settings.timeZone)
+            foot.append("Pending: an invitation (`share invite`) waits for its person until \(time).")
+        }
+        if let name = page.revoking { foot.append("Revoking \u{201C}\(TerminalText.name(name))\u{201D}…") }
+        if let invitation = page.invitation { foot = invitationStage(invitation, state: state) + [""] + foot }
         if page.showsInvitation { foot = invitationLines(share, state: state) + [""] + foot }
         let bottom = body.bottom - foot.count - 1
-        drawFoot(foot, showsInvitation: page.showsInvitation, bottom: body.bottom, body: body, into: &grid)
+        drawFoot(foot, showsInvitation: page.showsInvitation || page.invitation != nil, bottom: body.bottom, body: body, into: &grid)
 
         let columns = memberColumns(width: body.width)
         let header = Style(isBold: true, isUnderlined: true)
@@ -72,6 +79,18 @@ extension Render {
         let vault = byName ? share.name : TerminalText.line(state.vaultPath)
         return ["To invite a person, run:  coffer --vault \(vault) share invite",
                 "It prints a one-time code they type in:  coffer share join --code CODE"]
+    }
+
+    /// `I`'s invitation at the foot of the page: the code to give the person while it waits.
+    private static func invitationStage(_ invitation: DeviceInvitation, state: ScreenState) -> [String] {
+        switch invitation.stage {
+        case .opening: return ["Opening an invitation on the sync server…"]
+        case .waiting(let code, let expires, _):
+            let time = Format.clockTime(expires, in: state.settings.timeZone)
+            return ["Invitation code: \(code)   (valid until \(time), once)",
+                    "They run on their vault:  coffer share join --code \(code)"]
+        case .answering: return ["Answering the invitation…"]
+        }
     }
 
     private static func drawFoot(_ lines: [String], showsInvitation: Bool, bottom: Int, body: Body, into grid: inout Grid) {

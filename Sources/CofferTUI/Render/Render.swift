@@ -30,6 +30,7 @@ enum Render {
         case .devices(let page): drawDevices(state, page: page, body: body, into: &grid)
         case .health(let page): drawHealth(state, page: page, body: body, into: &grid)
         case .members(let page): drawMembers(state, page: page, body: body, into: &grid)
+        case .vaults(let page): drawVaults(state, page: page, body: body, into: &grid)
         }
         hintLine(state, into: &grid)
         statusBar(state, now: now, into: &grid)
@@ -93,6 +94,7 @@ enum Render {
         case .devices(let page): return page.devices.map { Format.count($0.count, "device") } ?? "Devices"
         case .health: return state.health.map { "Health · " + Format.count($0.rows.count, "item") + " to fix" } ?? "Health"
         case .members: return state.summary.share.map { Format.count($0.members.count, "member") } ?? "Members"
+        case .vaults(let page): return page.choices.map { "Vaults · \($0.count)" } ?? "Vaults"
         }
     }
 

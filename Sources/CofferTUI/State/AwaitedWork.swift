@@ -17,6 +17,9 @@ struct AwaitedWork: Sendable, Equatable {
         case reviews
         /// A file added to the item or removed from it (`a`, `x`): the detail's lines move.
         case files(itemID: String)
+        /// Another vault opening from the picker: the keys typed meanwhile were meant for this
+        /// one, so its outcome drops them (they must not act on another vault's items).
+        case vaultSwitch
     }
 
     var kind: Kind

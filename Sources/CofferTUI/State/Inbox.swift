@@ -9,6 +9,12 @@ final class Inbox: @unchecked Sendable {
         case vaultOpened(Vault)
         /// A control sequence for the terminal (the OSC 52 clear after a clipboard check).
         case send(String)
+        /// An event of work on `vault`: dropped when the screen shows another vault by then.
+        case vaultEvent(Vault, ScreenEvent)
+        /// The picker's switch opened `vault`: the runtime keeps it (and locks the one before).
+        case vaultSwitched(Vault, ScreenEvent)
+        /// Passphrase keys an unlock returned: kept until the screen locks (`KeptPassphraseKeys`).
+        case passphraseKeys(PassphraseKeys)
         /// A reload ended (its `.reloaded` was posted before): the next one may start.
         case reloadFinished
         /// `PRAGMA data_version` as just read (nil if it could not be read).

@@ -9,6 +9,10 @@ struct MembersState: Sendable, Equatable {
     var isVaultLocked: Bool
     /// `i` showed the command that invites a person, at the foot of the page.
     var showsInvitation = false
+    /// The invitation `I` opened on this page, as far as it has come (the code while it waits).
+    var invitation: DeviceInvitation?
+    /// The member a revocation (`X`, after its yes) is taking out, while it runs.
+    var revoking: String?
 
     init(isVaultLocked: Bool) {
         self.isVaultLocked = isVaultLocked

@@ -19,6 +19,8 @@ struct Confirmation: Sendable, Equatable {
     enum Action: Sendable, Equatable {
         case deleteItem(id: String)
         case discardChanges
+        /// Give up the form's changes and open the vault picker (F3 on a changed form).
+        case discardChangesForVaults
         /// Save the form's item, whose original another process removed, as a new item.
         case keepAsNewItem(Item)
         case signOutDevice(id: String, name: String)
@@ -29,6 +31,10 @@ struct Confirmation: Sendable, Equatable {
         case replaceFile(itemID: String, fileID: String, path: String)
         /// Remove the item's file (`x`).
         case removeFile(itemID: String, fileID: String, name: String)
+        /// Make the person who claimed the Members page's invitation a member (no: refuse them).
+        case allowMember(MemberTicket)
+        /// Take the member out of the shared vault (`X` on the Members page).
+        case revokeMember(id: String, name: String)
     }
 
     var question: String
@@ -48,6 +54,7 @@ struct Confirmation: Sendable, Equatable {
         guard state.page.identity == askedOn else { return false }
         switch action {
         case .deleteItem(let id): return state.item(id) != nil
+        case .revokeMember(let id, _): return state.summary.share?.members.contains { $0.id == id } == true
         case .replaceFile(let itemID, let fileID, _), .removeFile(let itemID, let fileID, _):
             return state.item(itemID)?.item?.attachments.contains { $0.id == fileID } == true
         default: return true

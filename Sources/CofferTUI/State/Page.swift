@@ -1,6 +1,6 @@
 /// Which screen is showing. The locked pages hold no secret but the passphrase being typed; the
-/// unlocked ones only exist while the vault has its keys. The Members page, which holds nothing
-/// secret, is either.
+/// unlocked ones only exist while the vault has its keys. The Members page and the vault picker,
+/// which hold nothing secret, are either.
 enum Page: Sendable, Equatable {
     /// No vault at the path yet.
     case firstRun(NewVaultForm)
@@ -13,11 +13,13 @@ enum Page: Sendable, Equatable {
     case health(HealthState)
     /// A shared vault's members: locked or unlocked, as the page was opened (`MembersState.isVaultLocked`).
     case members(MembersState)
+    /// The vault picker: locked or unlocked, as the page was opened (`VaultsState.isVaultLocked`).
+    case vaults(VaultsState)
 
     /// Which page this is, whatever it shows at the moment: a question belongs to one
     /// (`Confirmation.askedOn`).
     enum Identity: Sendable, Equatable {
-        case firstRun, locked, list, review, devices, health, members
+        case firstRun, locked, list, review, devices, health, members, vaults
         case detail(itemID: String)
         /// The form of an item (nil: a new item).
         case form(itemID: String?)
@@ -34,6 +36,7 @@ enum Page: Sendable, Equatable {
         case .devices: return .devices
         case .health: return .health
         case .members: return .members
+        case .vaults: return .vaults
         }
     }
 
@@ -42,6 +45,7 @@ enum Page: Sendable, Equatable {
         case .firstRun, .locked: return true
         case .list, .detail, .form, .review, .devices, .health: return false
         case .members(let page): return page.isVaultLocked
+        case .vaults(let page): return page.isVaultLocked
         }
     }
 }

@@ -43,6 +43,6 @@ extension ScreenState {
     var hasAccount: Bool { scheduler.hasAccount }
 
     /// What the title bar and the locked page call the vault: a shared vault's name ("family ·
-    /// shared", through `TerminalText`), else the file's name.
-    var vaultTitle: String { summary.share?.title ?? vaultName }
+    /// shared"), else the personal vault's file ("vault.db · personal"), through `TerminalText`.
+    var vaultTitle: String { summary.share?.title ?? "\(TerminalText.name(vaultName)) · personal" }
 }

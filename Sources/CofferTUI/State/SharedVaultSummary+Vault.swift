@@ -1,4 +1,6 @@
 import CofferCore
+import CofferSync
+import Foundation
 
 extension SharedVaultSummary {
     /// The summary of `vault` from its `meta` (the name, this person, the roster the last sync
@@ -17,7 +19,10 @@ extension SharedVaultSummary {
         } catch let error as CoreError {
             return SharedVaultSummary(name: name, members: [], problem: "\(error)")
         }
-        return SharedVaultSummary(name: name, vaultID: vaultID, personID: try vault.database.meta(.sharePerson),
-                                  entries: entries)
+        var summary = SharedVaultSummary(name: name, vaultID: vaultID, personID: try vault.database.meta(.sharePerson),
+                                         entries: entries)
+        summary.invitationWaitsUntil = try vault.database.meta(.pendingInvitation)
+            .flatMap(InvitationLeftover.init(stored:)).flatMap { $0.isLive ? $0.expires : nil }
+        return summary
     }
 }

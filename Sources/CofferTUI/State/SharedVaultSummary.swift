@@ -1,4 +1,5 @@
 import CofferCore
+import Foundation
 
 /// What the screen shows of a shared vault (architecture §17): its name, and its members as the
 /// roster this device verified last says. Nil in `VaultSummary.share` for a personal vault.
@@ -34,6 +35,9 @@ struct SharedVaultSummary: Sendable, Equatable {
     var entries = 0
     /// Why the stored roster could not be read (then `members` is empty).
     var problem: String?
+    /// Until when an invitation another process of this vault opened (`coffer share invite`)
+    /// waits for its person (`meta.pending_invitation`, while that process lives); nil for none.
+    var invitationWaitsUntil: Date?
 
     init(name: String, members: [Member], epoch: UInt64 = 0, entries: Int = 0, problem: String? = nil) {
         self.name = name

@@ -14,8 +14,10 @@ final class Runtime {
     private let screen: any Screen
     private let services: ScreenServices
     private let options: ScreenOptions
-    private let inbox = Inbox()
-    private var vault: Vault?
+    let inbox = Inbox()
+    var vault: Vault?
+    /// The passphrase keys of this screen's unlock, for the other vaults of that passphrase.
+    let kept = KeptPassphraseKeys()
     /// What we last put on the clipboard, to clear it only if it is still there.
     private var copied: SecureBuffer?
     private var clipboardWork: Task<Void, Never>?
@@ -23,7 +25,7 @@ final class Runtime {
     /// Reloads in flight (see `reload`).
     private var reloading = (isRunning: false, isRequestedAgain: false)
     /// The last `PRAGMA data_version` seen, and when it was asked (see `pollForChanges`).
-    private var changes = (token: Int?.none, checked: Date.distantPast, isChecking: false)
+    var changes = (token: Int?.none, checked: Date.distantPast, isChecking: false)
 
     /// How long one turn waits for a key while a spinner turns (its frame rate). Otherwise a turn
     /// sleeps until a key, a message from background work, or the next thing due: the next second
@@ -112,6 +114,12 @@ final class Runtime {
                 dispatch(event)
                 if case .itemsOpened(_, true) = event { options.timing?.allItemsOpened() }
             case .vaultOpened(let opened): vault = opened
+            case .vaultEvent(let source, let event):
+                if source === vault { dispatch(event) }
+            case .vaultSwitched(let next, let event): adopt(next, then: event)
+            case .passphraseKeys(let keys):
+                // A lock since the unlock wiped the keys kept: these go too.
+                if state.isLocked { keys.wrappingKey.wipe() } else { kept.keep(keys) }
             case .send(let sequence): screen.send(sequence)
             case .reloadFinished: reloadFinished()
             case .changeToken(let token): changeTokenRead(token)
@@ -123,6 +131,7 @@ final class Runtime {
     private func finish() async {
         await clipboardWork?.value
         takeInbox()
+        kept.wipe()
         if let vault { await vault.lock() }
     }
 
@@ -135,7 +144,9 @@ final class Runtime {
         case .unlock(let passphrase):
             unlock(passphrase)
         case .lockVault:
-            // `copied` stays: the clear that locking asks for (next effect) still needs it.
+            // `copied` stays: the clear that locking asks for (next effect) still needs it. Every
+            // vault of the passphrase locks: the keys that would open them go.
+            kept.wipe()
             guard let vault else { return }
             Task.detached { await vault.lock() }
         case .reload:
@@ -243,6 +254,16 @@ final class Runtime {
                     ? "\u{201C}\(TerminalText.name(ticket.claim.name))\u{201D} joined; nothing is left on the server."
                     : "Declined \u{201C}\(TerminalText.name(ticket.claim.name))\u{201D}; nothing was shared."))
             }
+        case .openMemberInvitation:
+            openMemberInvitation()
+        case .answerMemberInvitation(let ticket, let allow):
+            answerMemberInvitation(ticket, allow: allow)
+        case .revokeMember(let id, let name):
+            revokeMember(id: id, name: name)
+        case .loadVaults:
+            loadVaults()
+        case .switchVault(let path):
+            switchVault(to: path)
         case .checkHealth:
             // The items as shown now; zxcvbn over each password runs off the loop.
             let items = state.items.compactMap(\.item)
@@ -338,7 +359,9 @@ final class Runtime {
         let timing = options.timing
         Task.detached {
             do {
-                try await vault.unlock(passphrase: buffer)
+                // Kept once the screen shows the vault unlocked (an unlock that fails after the
+                // keys drops them): they open the other vaults of this passphrase.
+                let keys = try await vault.unlock(passphrase: buffer)
                 timing?.unlockKeysReady()
                 // The first page is drawn from the first items opened; the rest fill in behind
                 // (a 100,000-item vault takes seconds to open), the screen answering keys meanwhile.
@@ -346,11 +369,11 @@ final class Runtime {
                 var isFirst = true
                 let items = try await vault.listItems(reportingFirst: Runtime.firstItemsShown) { opened in
                     let shown = opened.map(ScreenItem.init)
-                    if isFirst { inbox.post(.unlocked(items: shown, summary: summary)) }
+                    if isFirst { inbox.post(.unlocked(items: shown, summary: summary)); inbox.post(.passphraseKeys(keys)) }
                     inbox.post(.itemsOpened(shown, isComplete: false))
                     isFirst = false
                 }.map(ScreenItem.init)
-                if isFirst { inbox.post(.unlocked(items: items, summary: summary)) }
+                if isFirst { inbox.post(.unlocked(items: items, summary: summary)); inbox.post(.passphraseKeys(keys)) }
                 if let arrived = try? await vault.arrivedAttachmentIDs() { inbox.post(.arrivedFilesRead(arrived)) }
                 inbox.post(.itemsOpened(items, isComplete: true))
             } catch CoreError.wrongPassphrase {
@@ -376,13 +399,24 @@ final class Runtime {
         // draws the first page from the first items opened.
         let listsItems = !state.isLocked
         let writesSeen = state.localWrites
+        let shownUnreadable = state.items.filter { $0.item == nil }.count
+        let keys = listsItems ? kept.opening(vault) : nil
         Task.detached {
             do {
-                let summary = try VaultSummary(of: vault)
                 let isLocked = await vault.isLocked
-                let items = !listsItems || isLocked ? nil : try? await vault.listItems().map(ScreenItem.init)
-                if items != nil, let arrived = try? await vault.arrivedAttachmentIDs() { inbox.post(.arrivedFilesRead(arrived)) }
-                inbox.post(.reloaded(items: items, summary: summary, writesSeen: writesSeen))
+                var items = !listsItems || isLocked ? nil : try? await vault.listItems().map(ScreenItem.init)
+                // More items than shown no longer open: another process of this vault may have
+                // given it new keys (the unlock after a revocation): the kept keys take them.
+                if let keys, let listed = items, listed.filter({ $0.item == nil }).count > shownUnreadable,
+                   (try? await vault.unlock(keys: keys)) != nil {
+                    items = try? await vault.listItems().map(ScreenItem.init)
+                }
+                let summary = try VaultSummary(of: vault)
+                // Of this vault only: the picker may have put another on the screen meanwhile.
+                if items != nil, let arrived = try? await vault.arrivedAttachmentIDs() {
+                    inbox.post(.vaultEvent(vault, .arrivedFilesRead(arrived)))
+                }
+                inbox.post(.vaultEvent(vault, .reloaded(items: items, summary: summary, writesSeen: writesSeen)))
             } catch {
                 inbox.post(.operationFailed("\(error)"))
             }
@@ -475,8 +509,8 @@ final class Runtime {
         let run = services.runSync
         let inbox = self.inbox
         Task.detached {
-            let report = await run(vault) { progress in inbox.post(.syncProgress(progress)) }
-            inbox.post(.syncFinished(report))
+            let report = await run(vault) { progress in inbox.post(.vaultEvent(vault, .syncProgress(progress))) }
+            inbox.post(.vaultEvent(vault, .syncFinished(report)))
         }
     }
 

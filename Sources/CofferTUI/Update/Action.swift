@@ -25,7 +25,9 @@ enum Action: String, Sendable, Hashable, CaseIterable {
     // An item's files.
     case saveFile, addFile, removeFile, submitPath, cancelPath
     // A shared vault's members.
-    case openMembers, showInviteCommand
+    case openMembers, showInviteCommand, inviteMember, revokeMember
+    // The vault picker.
+    case openVaults, switchVault
     // Password health.
     case openHealth
     // Confirmation.

@@ -39,6 +39,20 @@ enum Effect: Sendable, Equatable {
     case openInvitation
     /// Answer the claim (the sync account sealed to the claimant, or a refusal) → `.invitationFinished`.
     case answerInvitation(InvitationTicket, allow: Bool)
+    /// Open a rendezvous for a person to join the shared vault → `.memberInvitationOpened`, then
+    /// `.memberClaimed` (or `.memberInvitationFinished` when it fails or expires).
+    case openMemberInvitation
+    /// Answer the claim: the person added to the roster and the grant sealed to them, or a refusal
+    /// → `.memberInvitationFinished`.
+    case answerMemberInvitation(MemberTicket, allow: Bool)
+    /// Take the member out of the shared vault on the screen (signed with the person's kept
+    /// passphrase keys' member secrets) → `.memberRevoked` or `.memberRevokeFailed`.
+    case revokeMember(id: String, name: String)
+    /// Read the personal vault and the shared vaults beside it, locked (`VaultChoice`) → `.vaultsLoaded`.
+    case loadVaults
+    /// Show the vault at `path` instead: opened with the passphrase keys kept from this screen's
+    /// unlock when they fit, else locked → `.vaultSwitched` or `.vaultSwitchFailed`.
+    case switchVault(path: String)
     /// Check the readable items' passwords (weak, reused, old) off the loop → `.healthChecked`.
     case checkHealth
     /// Repaint every cell (Ctrl-L, after a resize).

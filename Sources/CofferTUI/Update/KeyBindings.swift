@@ -6,7 +6,7 @@ import CofferCore
 /// In contexts that take text, a printable key goes to the field unless a binding for it is
 /// enabled there (Space toggles the Disabled field only when that field has the focus).
 enum KeyBindings {
-    static let browsing: Set<KeyContext> = [.list, .detail, .review, .devices, .health, .members]
+    static let browsing: Set<KeyContext> = [.list, .detail, .review, .devices, .health, .members, .vaults]
     static let typing: Set<KeyContext> = [.firstRun, .locked, .filter, .form, .generator]
     static let everywhere = Set(KeyContext.allCases)
 
@@ -31,7 +31,7 @@ enum KeyBindings {
                        state.health?.rows.isEmpty == false ? nil : "No item is listed."
                    }),
         KeyBinding(keys: [.escape, .left, .character("h")], action: .back, description: "Back",
-                   hint: "Esc back", contexts: [.detail, .review, .devices, .health, .members]),
+                   hint: "Esc back", contexts: [.detail, .review, .devices, .health, .members, .vaults]),
 
         // The list.
         KeyBinding(keys: [.character("/")], action: .startFilter,
@@ -231,13 +231,31 @@ enum KeyBindings {
                    contexts: [.list, .detail], disabledReason: needsSharedVault),
         KeyBinding(keys: [.function(2)], action: .openMembers, description: "Members of this vault",
                    hint: "F2 members", contexts: [.locked], disabledReason: { needsSharedVault($0) ?? notWhileBusy($0) }),
+        KeyBinding(keys: [.character("I")], action: .inviteMember, description: "Invite a person with a one-time code",
+                   hint: "I invite", contexts: [.members], disabledReason: needsInviter),
         KeyBinding(keys: [.character("i")], action: .showInviteCommand, description: "The command that invites a person",
-                   hint: "i invite", contexts: [.members], disabledReason: { state in
+                   hint: "i command", contexts: [.members], disabledReason: { state in
                        guard let share = state.summary.share, share.members.contains(where: \.isYou) else {
                            return "You are not a member of this vault's roster: you cannot invite anyone."
                        }
                        guard case .members(let page) = state.page, !page.showsInvitation else { return "The command is shown below." }
                        return nil
+                   }),
+        KeyBinding(keys: [.character("X")], action: .revokeMember, description: "Revoke that member (asks first)",
+                   hint: "X revoke", contexts: [.members], disabledReason: needsOtherMember),
+
+        // The vault picker: nothing on it is secret, so the locked page opens it too (with F3).
+        KeyBinding(keys: [.character("V"), .function(3)], action: .openVaults, description: "Vaults: yours and shared",
+                   contexts: [.list, .detail]),
+        KeyBinding(keys: [.function(3)], action: .openVaults, description: "Vaults: yours and shared",
+                   hint: "F3 vaults", contexts: [.locked], disabledReason: notWhileBusy),
+        // From a form: its changes are given up only after a yes, as Esc asks.
+        KeyBinding(keys: [.function(3)], action: .openVaults, description: "Vaults (asks first if changed)",
+                   contexts: [.form], disabledReason: { $0.isSaving ? "Saving…" : nil }),
+        KeyBinding(keys: [.enter, .right, .character("l")], action: .switchVault, description: "Open this vault",
+                   hint: "↵ open", contexts: [.vaults], disabledReason: { state in
+                       guard case .vaults(let page) = state.page, let choice = page.current else { return "No vault is listed yet." }
+                       return choice.problem == nil ? nil : "This vault cannot be opened: \(TerminalText.message(choice.problem ?? ""))"
                    }),
 
         // Password health.
@@ -361,10 +379,41 @@ enum KeyBindings {
         return state.hasAccount ? nil : "No sync account: run `coffer account login` first."
     }
 
+    /// Why a change to the roster cannot be made from the Members page: it is signed with this
+    /// person's keys (the vault unlocked, they a member) and sent with the vault's account.
+    static func needsSigningMember(_ state: ScreenState, doing change: String, signing: String) -> String? {
+        guard case .members = state.page, let share = state.summary.share else { return "No member is listed." }
+        if state.isLocked { return "Unlock the vault first: \(signing)." }
+        guard share.members.contains(where: \.isYou) else {
+            return "You are not a member of this vault's roster: you cannot \(change)."
+        }
+        return state.hasAccount ? nil : "This vault has no sync account: it no longer syncs."
+    }
+
     /// Why `M` does nothing: a personal vault has no members.
     static func needsSharedVault(_ state: ScreenState) -> String? {
         state.summary.share == nil
             ? "This is a personal vault: it has no members. `coffer --vault NAME` opens a shared one." : nil
+    }
+
+    /// Why `I` does nothing on the Members page.
+    static func needsInviter(_ state: ScreenState) -> String? {
+        if let reason = needsSigningMember(state, doing: "invite anyone", signing: "the invitation signs with your keys (or i: the command)") {
+            return reason
+        }
+        guard case .members(let page) = state.page, page.invitation == nil else { return "An invitation is open." }
+        return nil
+    }
+
+    /// Why `X` does nothing on the Members page: also not on oneself, nor during another revocation.
+    static func needsOtherMember(_ state: ScreenState) -> String? {
+        if let reason = needsSigningMember(state, doing: "revoke anyone", signing: "revoking signs with your keys") { return reason }
+        guard case .members(let page) = state.page, let share = state.summary.share else { return "No member is listed." }
+        if let name = page.revoking { return "Revoking \u{201C}\(TerminalText.name(name))\u{201D}…" }
+        guard !share.members.isEmpty, !share.members[min(page.cursor, share.members.count - 1)].isYou else {
+            return "That is you: `coffer --vault NAME share leave` takes you out."
+        }
+        return nil
     }
 
     static func notWhileBusy(_ state: ScreenState) -> String? {

@@ -1,6 +1,6 @@
 /// Where keys go: each page, and each part of a page that takes its own keys.
 enum KeyContext: String, Sendable, Hashable, CaseIterable {
-    case firstRun, locked, list, filter, detail, form, generator, review, devices, health, members, confirm, kindChoice, pathPrompt, help
+    case firstRun, locked, list, filter, detail, form, generator, review, devices, health, members, vaults, confirm, kindChoice, pathPrompt, help
 
     /// Whether printable keys without a binding are typed into a field.
     var takesText: Bool {
@@ -22,6 +22,7 @@ enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .devices: return .devices
         case .health: return .health
         case .members: return .members
+        case .vaults: return .vaults
         }
     }
 
@@ -49,6 +50,7 @@ enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .devices: return "Devices"
         case .health: return "Password health"
         case .members: return "Members"
+        case .vaults: return "Vaults"
         case .confirm: return "Confirm"
         case .kindChoice: return "New item"
         case .pathPrompt: return "Path"

@@ -60,6 +60,24 @@ enum ScreenEvent: Sendable, Equatable {
     /// A device action went through; the text says what happened.
     case deviceActionFinished(String)
 
+    /// The Members page's invitation code is on the server, valid until `expires`.
+    case memberInvitationOpened(code: String, expires: Date)
+    /// A person claimed it and sent their card: ask whether to allow them.
+    case memberClaimed(MemberTicket)
+    /// The invitation ended; the text says how.
+    case memberInvitationFinished(String)
+    /// `.revokeMember` went through; the text says what happened.
+    case memberRevoked(String)
+    /// `.revokeMember` failed; the text says why.
+    case memberRevokeFailed(String)
+
+    /// The vault picker's listing (`.loadVaults`).
+    case vaultsLoaded([VaultChoice])
+    /// The screen now shows the vault at `path`: its items when kept keys opened it, else nil (locked).
+    case vaultSwitched(path: String, summary: VaultSummary, items: [ScreenItem]?)
+    /// `.switchVault` failed (the file cannot be opened); the text says why.
+    case vaultSwitchFailed(String)
+
     /// The Health page's check (`.checkHealth`) ended.
     case healthChecked(HealthFindings)
 

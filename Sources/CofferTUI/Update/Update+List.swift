@@ -14,6 +14,8 @@ extension Update {
                 state.page = .health(health)
             } else if case .members(let page) = state.page {
                 leaveMembers(page, in: &state)
+            } else if case .vaults(let page) = state.page {
+                state.page = page.isVaultLocked ? .locked(UnlockPrompt()) : .list
             } else {
                 state.page = .list
             }
@@ -126,6 +128,10 @@ extension Update {
             guard let count = state.summary.share?.members.count, count > 0 else { return [] }
             page.cursor = moved(min(page.cursor, count - 1), by: action, count: count, page: max(1, state.size.height - 6))
             state.page = .members(page)
+        case .vaults(var page):
+            guard let count = page.choices?.count, count > 0 else { return [] }
+            page.cursor = moved(min(page.cursor, count - 1), by: action, count: count, page: max(1, state.size.height - 6))
+            state.page = .vaults(page)
         default:
             break
         }

@@ -66,6 +66,14 @@ enum Update {
             return applyReview(event, to: &state, now: now)
         case .healthChecked(let findings):
             return healthChecked(findings, in: &state)
+        case .memberRevoked, .memberRevokeFailed, .memberInvitationOpened, .memberClaimed, .memberInvitationFinished:
+            return applyMembers(event, to: &state, now: now)
+        case .vaultsLoaded(let choices):
+            return vaultsLoaded(choices, in: &state)
+        case .vaultSwitched(let path, let summary, let items):
+            return vaultSwitched(to: path, summary: summary, items: items, in: &state, now: now)
+        case .vaultSwitchFailed(let message):
+            return vaultSwitchFailed(message, in: &state, now: now)
         case .syncProgress, .syncFinished:
             return applySync(event, to: &state, now: now)
         }
@@ -174,8 +182,10 @@ enum Update {
             return performDevices(action, in: &state, now: now)
         case .openHealth:
             return openHealth(in: &state)
-        case .openMembers, .showInviteCommand:
+        case .openMembers, .showInviteCommand, .inviteMember, .revokeMember:
             return performMembers(action, in: &state)
+        case .openVaults, .switchVault:
+            return performVaults(action, in: &state, now: now)
         case .saveFile, .addFile, .removeFile, .submitPath, .cancelPath:
             return performFiles(action, in: &state)
         case .confirm, .decline:
@@ -206,6 +216,9 @@ enum Update {
         if case .allowInvitation(let ticket) = confirmation.action {
             return answerInvitation(ticket, allow: isYes, in: &state)  // a no is an answer too
         }
+        if case .allowMember(let ticket) = confirmation.action {
+            return answerMember(ticket, allow: isYes, in: &state)
+        }
         guard isYes else { return [] }
         switch confirmation.action {
         case .deleteItem(let id):
@@ -214,14 +227,19 @@ enum Update {
         case .discardChanges:
             leaveForm(&state)
             return []
+        case .discardChangesForVaults:
+            guard case .form = state.page else { return [] }
+            return openVaults(in: &state, now: state.lastInput)
         case .keepAsNewItem(let item):
             guard case .form = state.page else { return [] }
             state.awaiting = AwaitedWork(.save(closesForm: false))
             return [.saveItem(item, base: nil)]
-        case .signOutDevice, .removeDevice, .allowInvitation:
+        case .signOutDevice, .removeDevice, .allowInvitation, .allowMember:
             return confirmed(confirmation.action)
         case .replaceFile, .removeFile:
             return confirmedFile(confirmation.action, in: &state)
+        case .revokeMember(let id, let name):
+            return confirmedRevocation(id: id, name: name, in: &state)
         }
     }
 
@@ -252,9 +270,12 @@ enum Update {
     /// so the new device hears at once rather than when the code expires.
     static func closeOverlay(in state: inout ScreenState) -> [Effect] {
         defer { state.overlay = nil }
-        guard case .confirm(let confirmation) = state.overlay,
-              case .allowInvitation(let ticket) = confirmation.action else { return [] }
-        return answerInvitation(ticket, allow: false, in: &state)
+        guard case .confirm(let confirmation) = state.overlay else { return [] }
+        switch confirmation.action {
+        case .allowInvitation(let ticket): return answerInvitation(ticket, allow: false, in: &state)
+        case .allowMember(let ticket): return answerMember(ticket, allow: false, in: &state)
+        default: return []
+        }
     }
 
     // MARK: Time
@@ -272,7 +293,7 @@ enum Update {
         }
         if let notice = state.notice, now >= notice.until { state.notice = nil }
         if state.hasVault { effects += schedule(state.scheduler.tick(now: now), in: &state, now: now) }
-        return effects
+        return effects + refreshVaults(in: &state, now: now)
     }
 
     static func quit(_ state: inout ScreenState, exitCode: Int32) -> [Effect] {

@@ -23,7 +23,7 @@ struct PasswdCommand: AsyncParsableCommand {
         try await vault.changePassphrase(to: passphrase, kdf: try kdf.parameters())
         Terminal.write("Passphrase changed.\n")
         // The shared vaults beside it open with the new passphrase too.
-        let shared = ShareMember.sharedVaults(besidePersonalVault: vault.database.path)
+        let shared = Vault.sharedVaultPaths(besidePersonalVault: vault.database.path)
         guard !shared.isEmpty else { return }
         let (keys, newKDF) = try vault.passphraseKeys(passphrase)
         for path in shared {

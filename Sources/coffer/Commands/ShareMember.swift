@@ -33,19 +33,12 @@ struct ShareMember {
     }
 
     var vaultID: SharedVaultID { vault.sharedVaultID! }
+    /// The shared steps (`SharedMembership`), for a shared vault with its account.
+    var membership: SharedMembership { SharedMembership(vault: vault, account: account, vaultID: vaultID) }
     var name: String { (try? vault.database.meta(.shareName)).flatMap { $0 } ?? vaultID.bucket }
 
     func client(bucket: String) -> KintoClient {
         KintoClient(server: account.server, credentials: account.credentials, bucket: bucket)
-    }
-
-    /// The shared vaults beside the personal vault at `path` (their files' paths), for `passwd`.
-    static func sharedVaults(besidePersonalVault path: String) -> [String] {
-        let directory = (path as NSString).deletingLastPathComponent
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(".db") }.map { (directory as NSString).appendingPathComponent($0) }.filter { other in
-            other != path && (try? VaultDatabase.open(at: other).meta(.sharePersonalVault)) != nil
-        }.sorted()
     }
 
 
@@ -90,38 +83,16 @@ struct ShareMember {
 
     /// The roster as the server serves it, verified to continue the stored one, and stored.
     func refreshRoster() async throws -> [RosterEntry] {
-        let served = try await SharedRoster.served(by: client(bucket: vaultID.bucket), vault: name)
-        _ = try SharedRoster.verify(served, vaultID: vaultID, continuing: try vault.verifiedRoster(), vault: name)
-        try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(served))
-        return served
+        try await membership.refreshRoster()
     }
 
-    /// Makes `person` a member: the `add` entry appended to the roster (made again if another
-    /// member's entry took its place), the epoch key sealed to them, their account put in the
-    /// bucket's group. The grant the invitation's answer carries.
+    /// Makes `person` a member (`SharedMembership.add`); the grant the invitation's answer carries.
     func add(_ person: Person, with secrets: MemberSecrets) async throws -> ShareInvitation.Grant {
-        let client = client(bucket: vaultID.bucket)
-        for _ in 0..<5 {
-            let entries = try await AccountOptions.mapped { try await refreshRoster() }
-            let state = try SharedRoster.verify(entries, vaultID: vaultID, continuing: [], vault: name)
-            guard state.epoch == secrets.epoch, EpochCommitment.matches(state.epochCommitment, epoch: state.epoch, key: secrets.epochKey)
-            else { throw UsageError("The vault's key changed since this device last had it: run `coffer --vault \(name) sync`, then invite again.") }
-            let entry: RosterEntry
-            do {
-                entry = try RosterChain.entry(appending: .add(person), to: state, by: secrets.person, epochKey: secrets.epochKey)
-            } catch let problem as RosterProblem {
-                throw UsageError("\(TerminalText.name(person.name)) cannot be added: \(problem)")
-            }
-            guard try await AccountOptions.mapped({ try await SharedRoster.append(entry, with: client) }) else { continue }
-            try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(entries + [entry]))
-            CrashPoint.reach("share.invite.after-add")
-            try await AccountOptions.mapped {
-                try await SharedRoster.writeSeal(secrets.epochKey, epoch: state.epoch, to: person, in: vaultID, with: client)
-                try await SharedRoster.admit(account: person.account, with: client)
-            }
-            return ShareInvitation.Grant(vaultID: vaultID, name: name, head: RosterHead(position: Int(entry.sequence), hash: entry.hash))
+        do {
+            return try await AccountOptions.mapped { try await membership.add(person, with: secrets) }
+        } catch let failure as SharedMembership.AddFailure {
+            throw UsageError(failure.description)
         }
-        throw UsageError("Other members kept changing the roster; invite again.")
     }
 
     /// Begins a new epoch (`rotate`) when the roster's current one has no key this member can
@@ -160,28 +131,16 @@ struct ShareMember {
         try await Self.sync(vault)
     }
 
-    /// Takes `personID` out (`SharedRevocation`) and keeps the roster it ended with.
+    /// Takes `personID` out (`SharedMembership.remove`); a change the roster refuses is a usage error.
     func remove(_ personID: String, with secrets: MemberSecrets, continuing entries: [RosterEntry],
                 decidedOn: [RosterEntry]) async throws -> SharedRevocation.Outcome {
-        let revocation = SharedRevocation(client: client(bucket: vaultID.bucket), vaultID: vaultID, vault: name, secrets: secrets)
-        // Before the entry: a revocation that dies after its seals still gives the vault new
-        // keys at this device's next unlock (the epoch its entry began, at the earliest).
-        if personID != secrets.person.id {
-            let known = try SharedRoster.verify(entries, vaultID: vaultID, continuing: [], vault: name)
-            try vault.database.setMeta(.shareRekey, String(known.epoch + 1))
-        }
-        let outcome: SharedRevocation.Outcome
         do {
-            outcome = try await AccountOptions.mapped { try await revocation.remove(personID, continuing: entries, decidedOn: decidedOn) }
+            return try await AccountOptions.mapped {
+                try await membership.remove(personID, with: secrets, continuing: entries, decidedOn: decidedOn)
+            }
         } catch let problem as RosterProblem {
             throw UsageError("The roster refuses this change: \(problem)")
         }
-        try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(outcome.entries))
-        // The epoch this removal began: the unlock that takes its key gives the vault new keys.
-        if !outcome.raced, personID != secrets.person.id {
-            try vault.database.setMeta(.shareRekey, String(outcome.state.epoch))
-        }
-        return outcome
     }
 
     /// The member `text` names: a name as it is, or the start of an id (8 symbols or more).
