@@ -809,7 +809,7 @@ def share_rows(row, share):
     batches = -(-share["rewritten"] // 25)
     row(f"`share revoke` of a member of a {SHARE_ITEMS:,}-item shared vault, whole process (roster entry, seals, a 2 s "
         f"wait for a raced removal, group, {share['rewritten']:,} records' permissions rewritten in {batches} batches, "
-        f"two syncs and the re-wrapped keystore)", ms(share["revoke"]), "—", "—", "≤ 10 s", share["revoke"] <= 10)
+        f"two syncs, and new keys: a new vault key and {SHARE_ITEMS:,} item keys, every item sealed again and sent)", ms(share["revoke"]), "—", "—", "≤ 10 s", share["revoke"] <= 10)
     both = share["idle_personal"] + share["idle_shared"]
     row("idle sync of a person with a personal and a shared vault (two `sync` processes, 3 conditional GETs each)",
         f"{ms(share['idle_personal'])} + {ms(share['idle_shared'])} = {ms(both)}", "—", "—", "—", None)
