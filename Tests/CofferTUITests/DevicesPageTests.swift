@@ -56,8 +56,8 @@ final class DevicesPageTests: XCTestCase {
         assertSnapshot(Render.frame(state, size: .standard, now: now), named: "locked-remotely")
     }
 
-    /// A shared vault's members changed while it was open: the engine locked it, and the screen
-    /// follows, saying why (the next unlock takes the new keys).
+    /// A shared vault's members changed while it was open: the engine locked it; the screen
+    /// unlocks it again with the keys it kept, or, without them, locks and says why.
     func testANewEpochLocksTheScreenAndSaysWhy() {
         var state = Fixtures.unlocked()
         var report = SyncReport()
@@ -66,7 +66,10 @@ final class DevicesPageTests: XCTestCase {
         XCTAssertFalse(state.isLocked)
         report.newEpoch = 3
         state.sync.running = .periodic
-        let effects = Update.apply(.syncFinished(report), to: &state, now: now)
+        // The kept keys are tried first: the screen stays unlocked while they take the new keys.
+        XCTAssertTrue(Update.apply(.syncFinished(report), to: &state, now: now).contains(.takeNewKeys))
+        XCTAssertFalse(state.isLocked)
+        let effects = Update.apply(.newKeysNeedUnlock, to: &state, now: now)
         XCTAssertTrue(state.isLocked)
         XCTAssertTrue(effects.contains(.lockVault))
         XCTAssertTrue(Render.frame(state, size: .standard, now: now).text.contains("The members changed: unlock to take the vault's new keys"))

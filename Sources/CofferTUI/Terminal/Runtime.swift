@@ -149,6 +149,8 @@ final class Runtime {
             kept.wipe()
             guard let vault else { return }
             Task.detached { await vault.lock() }
+        case .takeNewKeys:
+            takeNewKeys()
         case .reload:
             reload()
         case .saveItem(let item, let base):
@@ -421,6 +423,22 @@ final class Runtime {
                 inbox.post(.operationFailed("\(error)"))
             }
             inbox.post(.reloadFinished)
+        }
+    }
+
+    /// Unlocks the vault the engine locked for a shared vault's new epoch with the kept keys
+    /// (its member secrets open with them, and the unlock takes the epoch's key and keys), then
+    /// reloads; without kept keys that open it, the screen locks and asks.
+    private func takeNewKeys() {
+        guard let vault else { return }
+        let keys = kept.opening(vault)
+        let inbox = self.inbox
+        Task.detached {
+            if let keys, (try? await vault.unlock(keys: keys)) != nil {
+                inbox.post(.vaultChangedElsewhere)
+            } else {
+                inbox.post(.newKeysNeedUnlock)
+            }
         }
     }
 

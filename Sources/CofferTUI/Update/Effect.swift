@@ -8,6 +8,10 @@ enum Effect: Sendable, Equatable {
     case unlock(passphrase: SecretText)
     /// Drop the keys now.
     case lockVault
+    /// A shared vault's new epoch arrived and the engine locked the vault (§17): unlock it again
+    /// with the passphrase keys this screen kept, which takes the new keys → `.reload`, or
+    /// `.newKeysNeedUnlock` when none are kept.
+    case takeNewKeys
     /// Read the counts, and the items when unlocked → `.reloaded`.
     case reload
     /// Store the item → `.itemSaved`. `base` is the version the edit was made from (merged into

@@ -83,6 +83,8 @@ enum ScreenEvent: Sendable, Equatable {
 
     case syncProgress(SyncProgress)
     case syncFinished(SyncReport)
+    /// The kept keys could not take a shared vault's new keys: the screen locks and asks.
+    case newKeysNeedUnlock
 }
 
 /// Why an unlock did not open the vault.

@@ -10,6 +10,8 @@ extension Update {
             guard state.sync.running != nil else { return [] }
             state.sync.progress = progress
             return []
+        case .newKeysNeedUnlock:
+            return lockForNewKeys(in: &state, now: now)
         case .syncFinished(let report):
             let trigger = state.sync.running
             let previousError = state.sync.lastError
@@ -49,9 +51,15 @@ extension Update {
     }
 
     /// A shared vault's members changed (§17): the engine locked the vault, whose keys are about
-    /// to be replaced; unlocking takes the new ones.
+    /// to be replaced; the passphrase keys this screen kept unlock it again and take the new ones.
     static func lockedForNewKeys(_ epoch: UInt64?, in state: inout ScreenState, now: Date) -> [Effect] {
         guard epoch != nil, !state.isLocked else { return [] }
+        return [.takeNewKeys]
+    }
+
+    /// No kept keys took the new epoch's: the screen locks, saying why; unlocking takes them.
+    static func lockForNewKeys(in state: inout ScreenState, now: Date) -> [Effect] {
+        guard !state.isLocked else { return [] }
         let effects = lock(&state, now: now, reason: nil)
         if case .locked(var prompt) = state.page {
             prompt.remark = "The members changed: unlock to take the vault's new keys"

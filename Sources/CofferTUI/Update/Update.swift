@@ -74,7 +74,7 @@ enum Update {
             return vaultSwitched(to: path, summary: summary, items: items, in: &state, now: now)
         case .vaultSwitchFailed(let message):
             return vaultSwitchFailed(message, in: &state, now: now)
-        case .syncProgress, .syncFinished:
+        case .syncProgress, .syncFinished, .newKeysNeedUnlock:
             return applySync(event, to: &state, now: now)
         }
     }
