@@ -61,3 +61,26 @@ final class VaultGenerationTests: XCTestCase {
         XCTAssertEqual(listed.first { $0.id == "foreign" }?.state, .waitingForKey)
     }
 }
+
+extension VaultGenerationTests {
+    /// A keystore of a later generation is taken only up to the epoch whose key this copy holds:
+    /// one beyond it was forged by someone holding an old epoch's key, and is refused.
+    func testAGenerationBeyondTheRostersEpochIsRefused() async throws {
+        let (vault, _) = try makeVault()
+        try await vault.add(Fixture.item(id: "one"))
+        try vault.database.setMeta(.shareEpoch, "2")
+        let session = try await vault.unlockedSession()
+        func keystore(generation: UInt32) throws -> KeystoreRecord {
+            let ring = try session.ring.serialized().withUnsafeBytes { try KeyRing.parse($0) }.rekeyed(generation: generation)
+            return try KeystoreSealing.seal(ring, vaultKey: .random(count: KeyRing.keyLength), keys: session.keys, kdf: session.kdf,
+                                            lineage: .first, lastModified: 0)
+        }
+        let forged = try keystore(generation: 3)
+        let refused = await thrownError { try await vault.absorbKeystore(forged, into: session) }
+        guard case .tampered? = refused as? CoreError else { return XCTFail("expected tampered, got \(String(describing: refused))") }
+        XCTAssertEqual(session.ring.generation, 0, "nothing was taken")
+        let taken = try await vault.absorbKeystore(try keystore(generation: 2), into: session)
+        guard case .otherVaultKey = taken else { return XCTFail("expected the generation taken, got \(taken)") }
+        XCTAssertEqual(session.ring.generation, 2)
+    }
+}

@@ -24,7 +24,7 @@ public enum ItemSealing {
     /// A record sealed before the ring's generation began (architecture §17) opens with one of
     /// the item's retired keys, unless `allowingRetired` is false (finding what to seal again).
     public static func open(_ record: ItemRecord, ring: KeyRing, allowingRetired: Bool = true) throws -> Item {
-        guard ring.contains(record.id) || (allowingRetired && ring.hasRetiredKeys(for: record.id)) else {
+        guard ring.mayOpen(record.id, allowingRetired: allowingRetired) else {
             throw CoreError.itemKeyMissing(id: record.id)
         }
         guard let sealed = Data(base64Encoded: record.encrypted) else {

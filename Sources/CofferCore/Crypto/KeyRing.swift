@@ -57,6 +57,11 @@ public final class KeyRing: @unchecked Sendable {
 
     public func hasRetiredKeys(for id: String) -> Bool { retiredOffsets[id] != nil }
 
+    /// Whether the ring holds any key, current or retired, that may open what `id`'s key sealed.
+    public func mayOpen(_ id: String, allowingRetired: Bool = true) -> Bool {
+        contains(id) || (allowingRetired && hasRetiredKeys(for: id))
+    }
+
     /// The keys `id` had in earlier generations, newest first: for opening only.
     public func retiredKeys(for id: String) -> [SymmetricKey] {
         (retiredOffsets[id] ?? []).reversed().map { retiredSlab.withKey(at: $0) { SymmetricKey(data: $0) } }

@@ -28,6 +28,13 @@ extension Vault {
         guard let vaultKey = try? KeystoreSealing.unwrapVaultKey(record, keys: session.keys) else { return .unopenable }
         let ring = try KeystoreSealing.openRing(record, vaultKey: vaultKey)
         if ring.generation > session.ring.generation {
+            // A generation is begun by an epoch's member: one beyond the epoch whose key this copy
+            // holds was forged (someone removed who kept an old epoch's key, with the server's
+            // help), and taking it would stop the next real generation from replacing it.
+            let epoch = (try database.meta(.shareEpoch)).flatMap { UInt64($0) } ?? 0
+            guard UInt64(ring.generation) <= epoch else {
+                throw CoreError.tampered(what: "the keystore claims key generation \(ring.generation), beyond the roster's epoch \(epoch)")
+            }
             session.ring.adopt(newer: ring)
             session.vaultKey.withUnsafeMutableBytes { target in
                 vaultKey.withUnsafeBytes { target.copyMemory(from: $0) }
@@ -89,8 +96,8 @@ extension Vault {
             // Only what a retired key opens: an item whose key has not arrived yet must not get
             // a fresh one here, or the union of keys would keep ours when its own arrives.
             let stale = try VaultDatabase.currentItems(in: db).filter { current in
-                (try? ItemSealing.open(current.record, ring: session.ring, allowingRetired: false)) == nil
-                    && session.ring.hasRetiredKeys(for: current.record.id)
+                session.ring.hasRetiredKeys(for: current.record.id)
+                    && (try? ItemSealing.open(current.record, ring: session.ring, allowingRetired: false)) == nil
                     && (try? ItemSealing.open(current.record, ring: session.ring)) != nil
             }
             var addedKeys = false

@@ -100,7 +100,7 @@ extension Vault {
         let session = try unlockedSession()
         let rows = try database.read { db in try VaultDatabase.sealedReviews(in: db) }
         return try rows.compactMap { id, text in
-            guard session.ring.contains(id) || session.ring.hasRetiredKeys(for: id),
+            guard session.ring.mayOpen(id),
                   let sealed = Data(base64Encoded: text) else { return nil }
             let plaintext = try session.ring.open(sealed, itemID: id, collection: "reviews", id: id)
             return try? JSONDecoder().decode(ItemReview.self, from: plaintext)

@@ -101,6 +101,11 @@ extension Vault {
     /// retired key opens is sealed again.
     private func takeGenerations(epoch: UInt64) throws {
         let session = try unlockedSession()
+        // What a lagging device took in while locked is checked here (`absorbKeystore` for the rest).
+        guard UInt64(session.ring.generation) <= epoch else {
+            lock()
+            throw CoreError.tampered(what: "the keystore claims key generation \(session.ring.generation), beyond the roster's epoch \(epoch)")
+        }
         if let waiting = try database.read({ db in
             try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .remote, in: db)
                 .map { try VaultDatabase.decodeStored(KeystoreRecord.self, $0.record) }
