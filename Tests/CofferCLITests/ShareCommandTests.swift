@@ -10,8 +10,8 @@ import XCTest
 /// syncing one vault; a server (or a member writing around the client) that rolls the roster back
 /// or forges an entry is refused by every device.
 final class ShareCommandTests: XCTestCase {
-    private var server: URL!
-    private var people: [Member] = []
+    var server: URL!
+    var people: [Member] = []
 
     override func setUpWithError() throws {
         server = try SyncCommandServer.require()

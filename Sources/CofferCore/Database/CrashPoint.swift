@@ -37,10 +37,11 @@ public enum CrashPoint {
         return names
     }()
 
-    /// The points of the `share` commands (architecture §17): tested by `ShareCommandTests`, which
-    /// sets up the several people they need, not by the harness that visits `all`.
+    /// The points of the `share` commands and of `recover` (architecture §17): tested by
+    /// `ShareCommandTests` and `RecoveryKitTests`, which set up the people and kits they need, not
+    /// by the harness that visits `all`.
     public static let sharing = ["share.invite.after-add", "share.revoke.after-entry", "share.revoke.after-seals",
-                                 "share.rekey.inside-write"]
+                                 "share.rekey.inside-write", "share.copy.after-file", "recover.after-file"]
 
     private static let armed: String? = ProcessInfo.processInfo.environment[environmentVariable]
 

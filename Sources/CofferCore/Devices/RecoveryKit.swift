@@ -78,7 +78,15 @@ public struct RecoveryKeys: Sendable {
     }
 
     public func seal(_ payload: RecoveryPayload) throws -> String {
-        var plaintext = payload.json
+        try seal(json: payload.json)
+    }
+
+    public func seal(_ payload: SharedRecoveryPayload) throws -> String {
+        try seal(json: payload.json)
+    }
+
+    private func seal(json: Data) throws -> String {
+        var plaintext = json
         defer { wipe(&plaintext) }
         guard let combined = try AES.GCM.seal(plaintext, using: boxKey, authenticating: Self.label).combined else {
             throw CoreError.storage(reason: "AES-GCM produced no ciphertext")
@@ -86,14 +94,26 @@ public struct RecoveryKeys: Sendable {
         return combined.base64EncodedString()
     }
 
-    /// - Throws: `Unreadable` for anything this kit did not seal.
+    /// A personal vault's payload.
+    ///
+    /// - Throws: `Unreadable` for anything this kit did not seal, or a shared vault's payload.
     public func open(_ sealed: String) throws -> RecoveryPayload {
+        guard case .personal(let payload) = try openKit(sealed) else { throw RecoveryKeys.Unreadable() }
+        return payload
+    }
+
+    /// The payload, whichever kind of vault's kit this is.
+    ///
+    /// - Throws: `Unreadable` for anything this kit did not seal.
+    public func openKit(_ sealed: String) throws -> RecoveredKit {
         guard sealed.utf8.count <= 4096, let data = Data(base64Encoded: sealed), let box = try? AES.GCM.SealedBox(combined: data),
               var plaintext = try? AES.GCM.open(box, using: boxKey, authenticating: Self.label) else {
             throw RecoveryKeys.Unreadable()
         }
         defer { wipe(&plaintext) }
-        return try RecoveryPayload(json: plaintext)
+        guard let object = try? JSONSerialization.jsonObject(with: plaintext) as? [String: String] else { throw RecoveryKeys.Unreadable() }
+        if object["kind"] != nil { return .shared(try SharedRecoveryPayload(object: object)) }
+        return .personal(try RecoveryPayload(object: object))
     }
 }
 
@@ -117,9 +137,8 @@ public struct RecoveryPayload: Sendable {
                                             options: [.sortedKeys])) ?? Data()
     }
 
-    init(json: Data) throws {
-        guard let object = try? JSONSerialization.jsonObject(with: json) as? [String: String],
-              let server = object["server"], let user = object["user"], let password = object["password"],
+    init(object: [String: String]) throws {
+        guard let server = object["server"], let user = object["user"], let password = object["password"],
               var key = object["vault_key"].flatMap({ Data(base64Encoded: $0) }), key.count == KeyRing.keyLength else {
             throw RecoveryKeys.Unreadable()
         }
@@ -132,21 +151,35 @@ public struct RecoveryPayload: Sendable {
 public struct RecoveryKit: Sendable {
     public let server: URL
     public let code: RecoveryCode
+    /// The shared vault's name, for a shared vault's kit (said in the text; the payload holds it).
+    public let sharedVault: String?
 
-    public init(server: URL, code: RecoveryCode) {
+    public init(server: URL, code: RecoveryCode, sharedVault: String? = nil) {
         self.server = server
         self.code = code
+        self.sharedVault = sharedVault
     }
 
     public var text: String {
-        """
-        Coffer recovery kit
-        Keep it where you keep your passport: with it, anyone can open your vault.
-        server: \(server.absoluteString)
-        code: \(code)
-        To restore on a new machine:  coffer recover --kit-file FILE
+        guard let sharedVault else {
+            return """
+                Coffer recovery kit
+                Keep it where you keep your passport: with it, anyone can open your vault.
+                server: \(server.absoluteString)
+                code: \(code)
+                To restore on a new machine:  coffer recover --kit-file FILE
 
-        """
+                """
+        }
+        return """
+            Coffer recovery kit of the shared vault \u{201C}\(sharedVault)\u{201D}
+            Keep it where you keep your passport: with it, anyone can act as you in that vault.
+            server: \(server.absoluteString)
+            code: \(code)
+            To restore on a new machine, once your personal vault is back (its own kit):
+              coffer --vault \(sharedVault) recover --kit-file FILE
+
+            """
     }
 
     /// Reads a kit file (or what was typed): the `server:` and `code:` lines.

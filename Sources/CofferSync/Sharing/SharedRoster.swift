@@ -109,11 +109,18 @@ public enum SharedRoster {
     /// The key of `state`'s epoch sealed to the person of `keys`, checked against the roster's
     /// commitment, or nil when the server holds no seal for them.
     public static func openSeal(for state: RosterState, with keys: PersonKeys, client: KintoClient, vault: String) async throws -> SecureBuffer? {
-        guard let record = try await client.record(in: EpochSeal.collection, id: EpochSeal.id(epoch: state.epoch, personID: keys.id)),
+        try await openSeal(epoch: state.epoch, committedTo: state.epochCommitment, in: state.vaultID, with: keys, client: client, vault: vault)
+    }
+
+    /// The key of `epoch` sealed to the person of `keys`, checked against `commitment` (that of
+    /// the roster entry that began the epoch), or nil when the server holds no seal for them.
+    public static func openSeal(epoch: UInt64, committedTo commitment: Data, in vaultID: SharedVaultID, with keys: PersonKeys,
+                                client: KintoClient, vault: String) async throws -> SecureBuffer? {
+        guard let record = try await client.record(in: EpochSeal.collection, id: EpochSeal.id(epoch: epoch, personID: keys.id)),
               let text = record.fields["seal"], text.utf8.count <= 256 else { return nil }
         guard let sealed = Data(base64Encoded: text) else { throw EpochSeal.Problem.unreadable }
-        let key = try EpochSeal.open(sealed, epoch: state.epoch, in: state.vaultID, with: keys)
-        guard EpochCommitment.matches(state.epochCommitment, epoch: state.epoch, key: key) else {
+        let key = try EpochSeal.open(sealed, epoch: epoch, in: vaultID, with: keys)
+        guard EpochCommitment.matches(commitment, epoch: epoch, key: key) else {
             throw RosterRefusal(vault: vault, reason: .malformed("the key sealed to you is not the one the roster committed to."))
         }
         return key

@@ -3,8 +3,9 @@ import CofferCore
 import CofferSync
 import Foundation
 
-/// `coffer recovery-kit`: a code and the server that bring the personal vault back on a new
-/// machine when every device and the passphrase are lost (`RecoveryKit`).
+/// `coffer recovery-kit`: a code and the server that bring the vault back on a new machine when
+/// every device and the passphrase are lost (`RecoveryKit`): a personal vault's account and key,
+/// or a shared vault's member who made it (`SharedRecoveryPayload`).
 struct RecoveryKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recovery-kit",
@@ -16,23 +17,30 @@ struct RecoveryKitCommand: AsyncParsableCommand {
 
     func run() async throws {
         let vault = try Vault.open(at: global.vaultPath)
-        guard vault.sharedVaultID == nil else {
-            throw UsageError("A shared vault has no kit of its own yet: its other members can invite you again. "
-                             + "`coffer recovery-kit` on your personal vault brings that one back.")
-        }
+        let shared = vault.sharedVaultID != nil
         guard let account = try SyncAccount.load(from: vault.database) else {
-            throw UsageError("A recovery kit restores from the server: set a sync account first (`coffer account signup`).")
+            throw UsageError(shared ? "You left this shared vault: a kit of it would open nothing."
+                             : "A recovery kit restores from the server: set a sync account first (`coffer account signup`).")
         }
         let previous = try vault.database.meta(.recoveryAccount)
         if previous != nil, !rotate {
             throw UsageError("This vault has a recovery kit already; `--rotate` makes a new one and voids the old.")
         }
         if let output, FileManager.default.fileExists(atPath: output) { throw UsageError("\(output) exists; the kit is not written over it.") }
-        try await vault.unlock(passphrase: try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): "))
+        let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
         let code = RecoveryCode.random()
         let keys = try RecoveryKeys(code: code)
-        let sealed = try keys.seal(RecoveryPayload(server: account.server.absoluteString, user: account.user,
+        let sealed: String
+        var sharedName: String?
+        if shared {
+            let member = ShareMember(vault: vault, account: account)
+            sealed = try keys.seal(try await member.recoveryPayload(passphrase: passphrase))
+            sharedName = member.name
+        } else {
+            try await vault.unlock(passphrase: passphrase)
+            sealed = try keys.seal(RecoveryPayload(server: account.server.absoluteString, user: account.user,
                                                    password: account.password, vaultKey: try await vault.vaultKeyForRecovery()))
+        }
         try await AccountOptions.mapped { try await RecoveryStore.publish(sealed, keys: keys, server: account.server) }
         try vault.database.setMeta(.recoveryAccount, "\(keys.accountName) \(keys.accountPassword)")
         // The old kit goes only once the new one is on the server.
@@ -41,7 +49,7 @@ struct RecoveryKitCommand: AsyncParsableCommand {
                 try await RecoveryStore.remove(user: String(parts[0]), password: String(parts[1]), server: account.server)
             }
         }
-        let kit = RecoveryKit(server: account.server, code: code)
+        let kit = RecoveryKit(server: account.server, code: code, sharedVault: sharedName)
         guard let output else { return Output.rawLine(kit.text) }
         try Self.writePrivate(Data(kit.text.utf8), to: output)
         Terminal.write("Recovery kit written to \(output) (readable by you only)\(previous == nil ? "" : "; the old kit opens nothing now").\n")
@@ -69,8 +77,6 @@ struct RecoverCommand: AsyncParsableCommand {
     @OptionGroup var kdf: KDFOptions
 
     func run() async throws {
-        let path = global.vaultPath
-        if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
         let kit = try readKit()
         KintoClient.preloadTransport()
         let keys = try RecoveryKeys(code: kit.code)
@@ -78,7 +84,17 @@ struct RecoverCommand: AsyncParsableCommand {
             throw SyncFailure(name: .syncAuth, description: "The server knows no recovery kit with this code: it was voided by "
                               + "`recovery-kit --rotate`, or made on another server.")
         }
-        let payload = try keys.open(sealed)
+        // The kit used is the vault's kit from then on: `recovery-kit --rotate` voids it.
+        let kitAccount = "\(keys.accountName) \(keys.accountPassword)"
+        switch try keys.openKit(sealed) {
+        case .personal(let payload): try await recoverPersonal(payload, kitAccount: kitAccount)
+        case .shared(let payload): try await recoverShared(payload, kitAccount: kitAccount)
+        }
+    }
+
+    private func recoverPersonal(_ payload: RecoveryPayload, kitAccount: String) async throws {
+        let path = global.vaultPath
+        if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
         guard let server = SyncAccount.normalizedServer(payload.server) else { throw RecoveryKeys.Unreadable() }
         let account = SyncAccount(server: server, user: payload.user, password: payload.password)
         let client = KintoClient(server: account.server, credentials: account.credentials)
@@ -87,11 +103,37 @@ struct RecoverCommand: AsyncParsableCommand {
         }
         let passphrase = try PassphraseInput.readNew(file: global.passphraseFile, prompt: "New passphrase for \(path): ")
         let vault = try Vault.recover(at: path, keystore: keystore, vaultKey: payload.vaultKey, passphrase: passphrase,
-                                      kdf: try kdf.parameters(), meta: account.meta)
+                                      kdf: try kdf.parameters(), meta: account.meta.merging([.recoveryAccount: kitAccount]) { $1 })
+        CrashPoint.reach("recover.after-file")
         let report = await SyncEngine(vault: vault, client: client).sync(progress: SyncProgressPrinter.make())
         try SyncOutcomePrinter.finish(report)
         Terminal.write("Recovered: \(path) holds \(try vault.database.status().items) item(s); the new passphrase opens it, "
                        + "and your other devices take it at their next sync.\n")
+    }
+
+    /// A shared vault's kit makes its member's copy again beside the personal vault, which must
+    /// be here already (recovered with its own kit): its passphrase and account are the member's.
+    /// Run on the personal vault (as `share join`), or with `--vault NAME`, the shared vault's name.
+    private func recoverShared(_ payload: SharedRecoveryPayload, kitAccount: String) async throws {
+        var personalPath = global.vaultPath
+        if let named = global.vault, SharedVaultName.isValid(named), !FileManager.default.fileExists(atPath: named) {
+            guard named == payload.name else {
+                throw UsageError("This kit is of the shared vault \u{201C}\(payload.name)\u{201D}: run `coffer --vault \(payload.name) recover`.")
+            }
+            personalPath = GlobalOptions.defaultVaultPath
+        }
+        let path = SharedVaultName.path(of: payload.name, besidePersonalVault: personalPath)
+        if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
+        guard FileManager.default.fileExists(atPath: personalPath) else {
+            throw UsageError("This kit is of the shared vault \u{201C}\(payload.name)\u{201D}, which opens with your personal "
+                             + "vault's passphrase: bring \(personalPath) back first (`coffer recover` with its own kit).")
+        }
+        let member = try ShareMember.personal(GlobalOptions.given(vault: personalPath, passphraseFile: global.passphraseFile))
+        let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(personalPath): ")
+        let vault = try await member.recoverCopy(from: payload, at: path, passphrase: passphrase)
+        try vault.database.setMeta(.recoveryAccount, kitAccount)
+        Terminal.write("Recovered: \(path) holds \(try vault.database.status().items) item(s) of \u{201C}\(payload.name)\u{201D}; "
+                       + "you are a member again, and `--vault \(payload.name)` opens it with your personal passphrase.\n")
     }
 
     private func readKit() throws -> RecoveryKit {
