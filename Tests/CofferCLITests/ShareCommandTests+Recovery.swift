@@ -74,7 +74,7 @@ extension ShareCommandTests {
         // Cat's kit was made while she was a member: revoked, it opens nothing and makes no file.
         try FileManager.default.removeItem(atPath: cat.sharedPath("home"))
         let refused = try cat.vault.run(["recover", "--kit-file", catsKit])
-        XCTAssertNotEqual(refused.status, 0, refused.summary)
+        assertError(refused, 13, mentions: ["refuses your account on “home”"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: cat.sharedPath("home")), "a revoked member's kit made a copy")
 
         // A new kit voids the one used; the old one is refused, the new one works (dying once

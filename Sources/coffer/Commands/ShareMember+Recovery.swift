@@ -27,7 +27,13 @@ extension ShareMember {
         let (keys, kdf) = try vault.passphraseKeys(passphrase)
         let name = payload.name
         let shared = client(bucket: payload.vaultID.bucket)
-        let served = try await AccountOptions.mapped { try await SharedRoster.served(by: shared, vault: name) }
+        let served = try await AccountOptions.mapped {
+            do {
+                return try await SharedRoster.served(by: shared, vault: name)
+            } catch KintoError.unauthorized {
+                throw RosterRefusal(vault: name, reason: .refusedByServer)  // the account itself is the personal vault's
+            }
+        }
         let state = try SharedRoster.verify(served, vaultID: payload.vaultID, continuing: [], vault: name)
         guard state.members[payload.person.id] != nil else { throw RosterRefusal(vault: name, reason: .removed) }
         let keystore = try await AccountOptions.mapped { try await Self.keystore(shared, name: name) }
