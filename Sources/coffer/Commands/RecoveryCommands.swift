@@ -65,10 +65,13 @@ struct RecoveryKitCommand: AsyncParsableCommand {
     }
 }
 
-/// `coffer recover`: a new vault file from a recovery kit, under a new passphrase, synced.
+/// `coffer recover`: a new vault file from a recovery kit, synced: a personal vault under a new
+/// passphrase, or a shared vault's member's copy beside the personal vault.
 struct RecoverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "recover", abstract: "Bring a vault back from its recovery kit, under a new passphrase (as `init` takes one).")
+        commandName: "recover",
+        abstract: "Bring a vault back from its recovery kit: a personal vault under a new passphrase (as `init` takes one), "
+            + "a shared vault's copy beside it (you a member again).")
 
     @OptionGroup var global: GlobalOptions
     @Option(help: "The kit's file (`coffer recovery-kit --output`).") var kitFile: String?
