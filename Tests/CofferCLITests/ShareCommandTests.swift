@@ -491,7 +491,7 @@ final class ShareCommandTests: XCTestCase {
 
     /// An inviter that dies once the roster lists the new person (before their key and the
     /// group): the person's join ends without a vault, and a new invitation works.
-    func testAnInviterThatDiesAfterTheRosterEntryLeavesNothingHalfMade() throws {
+    func testAnInviterOrAJoinerThatDiesLeavesNothingHalfMade() throws {
         let ann = try person("Ann")
         let bob = try person("Bob")
         assertOK(try ann.vault.run(["share", "create", "home", "--as", "Ann"]))
@@ -515,6 +515,31 @@ final class ShareCommandTests: XCTestCase {
         XCTAssertEqual(try memberNames(ann, "home"), ["Ann", "Bob"], "the roster lists the person the inviter added")
         assertOK(try invite(bob, to: "home", by: ann).joined)
         XCTAssertEqual(try memberNames(bob, "home"), ["Ann", "Bob", "Bob"], "a new invitation adds the person's new keys")
+
+        // The joining side dying once its copy is made: the copy is whole, its next sync fetches
+        // the items, and the person's other devices find it recorded.
+        assertOK(try ann.inShared("home", ["add", "--title", "Door", "--password", "canary-door"]))
+        assertOK(try ann.inShared("home", ["sync"]))
+        let cat = try person("Cat")
+        let inviting = try RunningCoffer(["--vault", ann.sharedPath("home"), "--passphrase-file", ann.vault.passphraseFile,
+                                          "share", "invite"], home: ann.vault.root)
+        inviting.waitFor("Waiting for them")
+        let catsCode = try XCTUnwrap(inviting.err.range(of: #"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{3}"#, options: .regularExpression)
+            .map { String(inviting.err[$0]) })
+        let catJoining = try RunningCoffer(["--vault", cat.vault.path, "--passphrase-file", cat.vault.passphraseFile,
+                                            "share", "join", "--code", catsCode, "--name", "Cat"], home: cat.vault.root,
+                                           environment: [CrashPoint.environmentVariable: "share.copy.after-file"])
+        inviting.waitFor("wants to join")
+        catJoining.waitFor("does the inviting screen show this number?")
+        inviting.answer("y")
+        catJoining.answer("y")
+        assertOK(inviting.finish())
+        XCTAssertEqual(catJoining.finish(timeout: 90).status, CrashPoint.exitCode)
+        assertOK(try cat.inShared("home", ["sync"]))
+        XCTAssertEqual(try cat.titles(in: "home"), ["Door"])
+        let listed = try cat.vault.run(["share", "list"])
+        assertOK(listed)
+        XCTAssertTrue(listed.out.contains("home"), listed.summary)
     }
 
     /// A shared vault opens with the personal passphrase and syncs with the personal account: a

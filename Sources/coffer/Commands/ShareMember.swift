@@ -57,11 +57,13 @@ struct ShareMember {
             .shareMember: member, .rosterEntries: Vault.rosterMeta(roster),
         ]) { $1 }
         let deviceName = try vault.database.meta(.deviceName) ?? Vault.defaultDeviceName
+        // Recorded first: a process that dies before making the file leaves the person a way back
+        // (`share join NAME`), and one that dies after it a whole copy whose next sync fetches the items.
+        try await publish(SharedCopies.Copy(vaultID: vaultID, name: name, member: member))
         let copy = try keystore.map {
             try Vault.join(at: path, keystore: $0, passphrase: secrets.epochKey, deviceName: deviceName, meta: meta)
         } ?? Vault.create(at: path, passphrase: secrets.epochKey, kdf: MemberSecrets.keystoreKDF(epochKey: secrets.epochKey), deviceName: deviceName, meta: meta)
         CrashPoint.reach("share.copy.after-file")
-        try await publish(SharedCopies.Copy(vaultID: vaultID, name: name, member: member))
         try await Self.sync(copy)
         return copy
     }
