@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The closing demonstration of issue 31: three people (Ann, Bob, Cat), each with their own personal
 # vault, passphrase and account on one real Kinto, share "family": the invitation, an edit reaching
-# everyone, a revocation, and the removed person's refused sync; then Ann's screen (tmux).
+# everyone, a revocation, and the removed person's refused sync; Ann's screen (tmux); then every
+# device of Ann's lost, and her two recovery kits (personal, then "family") making her a member again.
 # Run: Resources/scripts/with-kinto.sh bash Resources/scripts/demo-share.sh (after `swift build`)
 set -euo pipefail
 C=${COFFER_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/.build/debug/coffer}
@@ -54,3 +55,19 @@ sleep 1; tmux send-keys -t demo-share 'Ann passphrase' Enter; sleep 3
 tmux capture-pane -p -t demo-share
 tmux send-keys -t demo-share M; sleep 1; tmux capture-pane -p -t demo-share
 tmux kill-session -t demo-share
+echo "## Ann's recovery kits: her personal vault's and her own of \"family\""
+as Ann vault.db recovery-kit --output "$W/ann-kit.txt"
+as Ann family.db recovery-kit --output "$W/ann-family-kit.txt"
+sed "s/code: .*/code: (27 symbols)/" "$W/ann-family-kit.txt"
+as Bob family.db add --title "Wi-Fi" --password 'after-the-kit' >/dev/null; as Bob family.db sync >/dev/null
+echo "## Every device of Ann's lost: a new machine, a new passphrase"
+mkdir -p "$W/Ann2"; printf 'Ann new passphrase\n' > "$W/Ann2/pass"; chmod 600 "$W/Ann2/pass"
+echo "### coffer recover --kit-file ann-kit.txt"; as Ann2 vault.db recover --kit-file "$W/ann-kit.txt" --kdf-memory 64 --kdf-iterations 3
+echo "### coffer recover --kit-file ann-family-kit.txt"; as Ann2 vault.db recover --kit-file "$W/ann-family-kit.txt"
+echo "### coffer --vault family list"; as Ann2 family.db list
+echo "### coffer --vault family share members"; as Ann2 family.db share members
+echo "### coffer --vault family recovery-kit --rotate: the kit used is voided"
+as Ann2 family.db recovery-kit --rotate --output "$W/ann-family-kit-2.txt"
+mkdir -p "$W/Ann3"; cp "$W/Ann2/pass" "$W/Ann3/pass"  # her personal vault joined there with the new passphrase
+as Ann3 vault.db join --server "$COFFER_TEST_KINTO_URL" --user "Ann-$tag" --password-file "$W/Ann/pw" >/dev/null
+echo "### another machine: the old kit (exit code shown)"; as Ann3 vault.db recover --kit-file "$W/ann-family-kit.txt" || echo "exit $?"
