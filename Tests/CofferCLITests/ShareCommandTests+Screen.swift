@@ -1,3 +1,4 @@
+import CofferCore
 import Foundation
 import XCTest
 
@@ -71,5 +72,41 @@ extension ShareCommandTests {
         XCTAssertEqual(try memberNames(dee, "home"), ["Ann", "Dee"])
         try screen.press("q")
         screen.expect("EXIT=0")
+    }
+
+    /// Cat leaves "home": the epoch her leaving began has a key she made. The next screen that
+    /// unlocks the vault (Ann's) begins a new epoch, takes its key with the keys it kept and
+    /// seals every item again, so nothing on the server opens with the keys Cat's copy held, and
+    /// Bob still reads everything.
+    func testAScreenUnlockAfterSomeoneLeftGivesTheVaultNewKeys() throws {
+        let (ann, bob, cat) = try household()
+        let bucket = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "share_vault"))
+        let (catsKeys, _) = try keys(of: cat)
+        assertOK(try cat.inShared("home", ["share", "leave"]))
+        for record in try serverItems(bucket, as: ann) {
+            XCTAssertNoThrow(try ItemSealing.open(record, ring: catsKeys.ring), "a leave alone gives no new keys")
+        }
+
+        let screen = try ScreenSession(vault: ann.sharedPath("home"), home: ann.vault.root)
+        try screen.unlock(passphrase: ann.vault.passphrase)
+        screen.expect("Epoch 3 of “home” begins: someone left", timeout: 30)
+        let deadline = Date().addingTimeInterval(60)
+        var opened = Int.max
+        while opened > 0, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.5)
+            let records = try serverItems(bucket, as: ann)
+            opened = records.filter { (try? ItemSealing.open($0, ring: catsKeys.ring)) != nil }.count
+        }
+        XCTAssertEqual(opened, 0, "items on the server still open with the keys Cat held")
+        XCTAssertEqual(Self.meta(ann.sharedPath("home"), "share_epoch"), "3")
+        screen.expect("Door")
+        XCTAssertFalse(screen.screen.contains("(unreadable)") || screen.screen.contains("(waiting for its key)"), screen.screen)
+        try screen.press("q")
+        screen.expect("EXIT=0")
+
+        assertOK(try bob.inShared("home", ["sync", "--unlock"]))
+        assertOK(try bob.inShared("home", ["sync", "--unlock"]))
+        XCTAssertEqual(try bob.titles(in: "home"), ["Door", "Cat's bike"])
+        XCTAssertEqual(try memberNames(bob, "home"), ["Ann", "Bob"])
     }
 }

@@ -81,7 +81,7 @@ final class ShareCommandTests: XCTestCase {
         try bucketAnswer(bucket, path: path, as: account).status
     }
 
-    private func bucketAnswer(_ bucket: String, path: String = "", as account: (user: String, password: String)) throws -> (status: Int, body: String) {
+    func bucketAnswer(_ bucket: String, path: String = "", as account: (user: String, password: String)) throws -> (status: Int, body: String) {
         let url = server.appendingPathComponent("buckets/\(bucket)\(path)")
         let (body, status) = try SyncCommandServer.send(URLRequest(url: url), account: account)
         return (status, String(decoding: body, as: UTF8.self))
@@ -353,7 +353,7 @@ final class ShareCommandTests: XCTestCase {
     }
 
     /// The keys `member`'s copy of "home" holds now (the test keeps them), and its epoch key.
-    private func keys(of member: Member) throws -> (OpenedKeystore, SecureBuffer) {
+    func keys(of member: Member) throws -> (OpenedKeystore, SecureBuffer) {
         let copy = try Vault.open(at: member.sharedPath("home"))
         let secrets = try XCTUnwrap(try copy.memberSecrets(passphrase: SecureBuffer(copying: Data(member.vault.passphrase.utf8))))
         let keystore = try XCTUnwrap(try copy.database.read { try VaultDatabase.currentKeystore(in: $0) })
@@ -361,7 +361,7 @@ final class ShareCommandTests: XCTestCase {
     }
 
     /// The item records on the server, read with `member`'s account.
-    private func serverItems(_ bucket: String, as member: Member) throws -> [ItemRecord] {
+    func serverItems(_ bucket: String, as member: Member) throws -> [ItemRecord] {
         let answer = try bucketAnswer(bucket, path: "/collections/items/records", as: member.account)
         XCTAssertEqual(answer.status, 200)
         let data = (try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])?["data"] as? [[String: Any]] ?? []

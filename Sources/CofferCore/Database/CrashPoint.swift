@@ -41,7 +41,7 @@ public enum CrashPoint {
     /// `ShareCommandTests` and `RecoveryKitTests`, which set up the people and kits they need, not
     /// by the harness that visits `all`.
     public static let sharing = ["share.invite.after-add", "share.revoke.after-entry", "share.revoke.after-seals",
-                                 "share.rekey.inside-write", "share.copy.after-file", "recover.after-file"]
+                                 "share.rekey.inside-write", "share.rotate.after-entry", "share.copy.after-file", "recover.after-file"]
 
     private static let armed: String? = ProcessInfo.processInfo.environment[environmentVariable]
 

@@ -84,6 +84,41 @@ public struct SharedMembership: Sendable {
         throw AddFailure.rosterBusy
     }
 
+    /// Begins a new epoch (`rotate`) when the roster's current one should not be used: its key
+    /// reached nobody (the member who began it died before sealing it), two removals raced
+    /// (`RosterState.needsRotation`), or it was begun by someone leaving, who knows its key.
+    /// `always` (`share rotate`): whatever the roster says. The key is sealed to every member;
+    /// this device's next unlock that takes it gives the vault new keys (`meta.share_rekey`).
+    /// Returns the new epoch, or nil when none was needed or another member's entry came first.
+    public func rotateIfNeeded(with secrets: MemberSecrets, always: Bool = false) async throws -> UInt64? {
+        let client = client(bucket: vaultID.bucket)
+        let entries = try await refreshRoster()
+        let state = try SharedRoster.verify(entries, vaultID: vaultID, continuing: [], vault: name)
+        guard state.members[secrets.person.id] != nil else { return nil }
+        if !always, !state.needsRotation, !Self.begunByLeaving(state.epoch, in: entries) {
+            guard state.epoch > secrets.epoch else { return nil }
+            // Sealed to this person: taken at the next unlock after a sync.
+            if try await SharedRoster.hasSeal(epoch: state.epoch, personID: secrets.person.id, with: client) { return nil }
+        }
+        let key = SecureBuffer.random(count: EpochCommitment.keyLength)
+        let entry = try RosterChain.entry(appending: .rotate, to: state, by: secrets.person, epochKey: key)
+        // Before the entry, as a revocation does: one that dies after its seals still gives new keys.
+        try vault.database.setMeta(.shareRekey, String(entry.epoch))
+        guard try await SharedRoster.append(entry, with: client) else { return nil }
+        try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(entries + [entry]))
+        CrashPoint.reach("share.rotate.after-entry")
+        for member in state.members.values {
+            try await SharedRoster.writeSeal(key, epoch: entry.epoch, to: member.person, in: vaultID, with: client)
+        }
+        return entry.epoch
+    }
+
+    /// Whether the entry that began `epoch` is someone's removal of themselves (`share leave`).
+    static func begunByLeaving(_ epoch: UInt64, in entries: [RosterEntry]) -> Bool {
+        guard let first = entries.first(where: { $0.epoch == epoch }), case .remove(let personID) = first.change else { return false }
+        return personID == first.author
+    }
+
     /// Takes `personID` out (`SharedRevocation`: the roster's `remove`, the new epoch's key sealed
     /// to everyone who stays, the group and the records' permissions) and keeps the roster it
     /// ended with; this device's next unlock that takes the new epoch's key gives the vault new

@@ -32,4 +32,19 @@ extension Runtime {
             }
         }
     }
+
+    /// After an unlock of a shared vault: a new epoch when its current one should not be used
+    /// (someone left and knows its key, two removals raced, or its key reached nobody:
+    /// `SharedMembership.rotateIfNeeded`), then a sync that brings the new key, which the screen
+    /// takes with the keys it kept (`takeNewKeys`) and which gives the vault new keys. Offline, or
+    /// refused, it is tried again at the next unlock.
+    func rotateSharedKeysIfNeeded() {
+        guard let vault, vault.sharedVaultID != nil, let keys = kept.opening(vault) else { return }
+        let inbox = self.inbox
+        Task.detached {
+            guard let membership = try? SharedMembership(vault: vault), let secrets = try? vault.memberSecrets(keys: keys),
+                  let epoch = try? await membership.rotateIfNeeded(with: secrets) else { return }
+            inbox.post(.vaultEvent(vault, .sharedKeysRotated(vault: membership.name, epoch: epoch)))
+        }
+    }
 }

@@ -52,5 +52,6 @@ extension Runtime {
         changes = (nil, .distantPast, false)
         if let previous, previous !== next { Task.detached { await previous.lock() } }
         dispatch(event)
+        if !state.isLocked { rotateSharedKeysIfNeeded() }
     }
 }

@@ -119,7 +119,10 @@ final class Runtime {
             case .vaultSwitched(let next, let event): adopt(next, then: event)
             case .passphraseKeys(let keys):
                 // A lock since the unlock wiped the keys kept: these go too.
-                if state.isLocked { keys.wrappingKey.wipe() } else { kept.keep(keys) }
+                if state.isLocked { keys.wrappingKey.wipe() } else {
+                    kept.keep(keys)
+                    rotateSharedKeysIfNeeded()
+                }
             case .send(let sequence): screen.send(sequence)
             case .reloadFinished: reloadFinished()
             case .changeToken(let token): changeTokenRead(token)

@@ -70,6 +70,9 @@ enum ScreenEvent: Sendable, Equatable {
     case memberRevoked(String)
     /// `.revokeMember` failed; the text says why.
     case memberRevokeFailed(String)
+    /// After an unlock, this screen began a new epoch of its shared vault (someone had left, or
+    /// the last key reached nobody): the sync brings its key, and the kept keys take it.
+    case sharedKeysRotated(vault: String, epoch: UInt64)
 
     /// The vault picker's listing (`.loadVaults`).
     case vaultsLoaded([VaultChoice])

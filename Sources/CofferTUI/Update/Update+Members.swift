@@ -49,6 +49,10 @@ extension Update {
             state.notice = Notice(message, until: now.addingTimeInterval(Notice.lifetime))
             // The roster it stored shows with the reload; the sync fetches the new epoch's key.
             return [.reload] + schedule(state.scheduler.handle(.manual, now: now), in: &state, now: now)
+        case .sharedKeysRotated(let vault, let epoch):
+            state.notice = Notice("Epoch \(epoch) of \u{201C}\(TerminalText.name(vault))\u{201D} begins: someone left, so its keys are replaced.",
+                                  until: now.addingTimeInterval(Notice.lifetime))
+            return schedule(state.scheduler.handle(.manual, now: now), in: &state, now: now)
         case .memberRevokeFailed(let message):
             state.notice = Notice(message, isError: true, until: now.addingTimeInterval(Notice.lifetime))
             return [.reload]

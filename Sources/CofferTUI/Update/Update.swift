@@ -66,7 +66,7 @@ enum Update {
             return applyReview(event, to: &state, now: now)
         case .healthChecked(let findings):
             return healthChecked(findings, in: &state)
-        case .memberRevoked, .memberRevokeFailed, .memberInvitationOpened, .memberClaimed, .memberInvitationFinished:
+        case .memberRevoked, .memberRevokeFailed, .sharedKeysRotated, .memberInvitationOpened, .memberClaimed, .memberInvitationFinished:
             return applyMembers(event, to: &state, now: now)
         case .vaultsLoaded(let choices):
             return vaultsLoaded(choices, in: &state)

@@ -98,37 +98,16 @@ struct ShareMember {
         }
     }
 
-    /// Begins a new epoch (`rotate`) when the roster's current one has no key this member can
-    /// take — the member who began it died before sealing it, or two removals raced
-    /// (`RosterState.needsRotation`) — then takes the new key: a sync fetches it, an unlock
-    /// takes it and wraps the keystore under it, a sync sends the keystore. Call it unlocked.
-    ///
-    /// `always` (`share rotate`): a new epoch and new keys whatever the roster says — after
-    /// someone left, who knows the key of the epoch their leaving began.
+    /// Begins a new epoch when the roster's current one should not be used
+    /// (`SharedMembership.rotateIfNeeded`: its key reached nobody, two removals raced, or someone
+    /// left), then takes the new key: a sync fetches it, an unlock takes it and gives the vault
+    /// new keys, a sync sends them. Call it unlocked. `always` (`share rotate`): whatever the roster says.
     func rotateIfNeeded(passphrase: SecureBuffer, always: Bool = false) async throws {
         guard let secrets = try vault.memberSecrets(passphrase: passphrase) else { return }
-        let client = client(bucket: vaultID.bucket)
-        let entries = try await AccountOptions.mapped { try await refreshRoster() }
-        let state = try SharedRoster.verify(entries, vaultID: vaultID, continuing: [], vault: name)
-        if !always {
-            guard state.epoch > secrets.epoch || state.needsRotation else { return }
-            let sealed = try await AccountOptions.mapped {
-                try await SharedRoster.hasSeal(epoch: state.epoch, personID: secrets.person.id, with: client)
-            }
-            if sealed, !state.needsRotation { return }  // taken at the next unlock after a sync
-        }
-        let key = SecureBuffer.random(count: EpochCommitment.keyLength)
-        let entry = try RosterChain.entry(appending: .rotate, to: state, by: secrets.person, epochKey: key)
-        guard try await AccountOptions.mapped({ try await SharedRoster.append(entry, with: client) }) else { return }
-        try vault.database.setMeta(.rosterEntries, Vault.rosterMeta(entries + [entry]))
-        try vault.database.setMeta(.shareRekey, String(entry.epoch))
-        try await AccountOptions.mapped {
-            for member in state.members.values {
-                try await SharedRoster.writeSeal(key, epoch: entry.epoch, to: member.person, in: vaultID, with: client)
-            }
-        }
-        Terminal.write(always ? "Epoch \(entry.epoch) begins: the vault's keys are replaced.\n"
-                       : "The vault's key of epoch \(state.epoch) reached nobody; epoch \(entry.epoch) begins with a new one.\n")
+        guard let epoch = try await AccountOptions.mapped({ try await membership.rotateIfNeeded(with: secrets, always: always) })
+        else { return }
+        Terminal.write(always ? "Epoch \(epoch) begins: the vault's keys are replaced.\n"
+                       : "Epoch \(epoch) begins with new keys (someone left, or the last key reached nobody).\n")
         try await Self.sync(vault)
         try await vault.unlock(passphrase: passphrase)
         try await Self.sync(vault)
