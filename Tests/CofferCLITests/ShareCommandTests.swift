@@ -341,15 +341,20 @@ final class ShareCommandTests: XCTestCase {
         // Bob began the epoch of his leaving, so he knows its key: `share rotate` replaces the keys.
         XCTAssertTrue(try serverItems(bucket, as: ann).contains { (try? ItemSealing.open($0, ring: bobsKeys.ring)) != nil },
                       "before the rotation, what Bob's keys open is still on the server")
+        // A rotation that dies after its entry (epoch 4's key reached nobody) is replaced by the next.
+        let dead = try CofferProcess.run(["--vault", ann.sharedPath("home"), "--passphrase-file", ann.vault.passphraseFile,
+                                          "share", "rotate"], home: ann.vault.root,
+                                         environment: [CrashPoint.environmentVariable: "share.rotate.after-entry"])
+        XCTAssertEqual(dead.status, CrashPoint.exitCode, dead.summary)
         let rotated = try ann.inShared("home", ["share", "rotate"])
         assertOK(rotated)
-        XCTAssertTrue(rotated.err.contains("the vault's keys are replaced"), rotated.summary)
+        XCTAssertTrue(rotated.err.contains("Epoch 5 begins: the vault's keys are replaced"), rotated.summary)
         for record in try serverItems(bucket, as: ann) {
             XCTAssertThrowsError(try ItemSealing.open(record, ring: bobsKeys.ring), "item \(record.id) opened with Bob's keys")
         }
         assertOK(try dan.inShared("home", ["sync"]))
         XCTAssertEqual(try dan.titles(in: "home"), ["After", "Cat's bike", "Door"])
-        XCTAssertEqual(Self.meta(dan.sharedPath("home"), "share_epoch"), "4")
+        XCTAssertEqual(Self.meta(dan.sharedPath("home"), "share_epoch"), "5")
     }
 
     /// The keys `member`'s copy of "home" holds now (the test keeps them), and its epoch key.
