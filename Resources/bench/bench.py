@@ -46,7 +46,8 @@ import uuid
 from xml.sax.saxutils import escape
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-BIN = os.path.join(ROOT, ".build", "release", "coffer")
+# COFFER_BENCH_BIN: another build to compare, run alternately with this one (before and after a change).
+BIN = os.environ.get("COFFER_BENCH_BIN") or os.path.join(ROOT, ".build", "release", "coffer")
 RECONCILE_BIN = os.path.join(ROOT, ".build", "release", "CofferBench")  # Sources/CofferBench
 OUT = os.path.join(ROOT, ".build", "bench.md")
 WORK = os.path.join(ROOT, ".build", "bench-work")

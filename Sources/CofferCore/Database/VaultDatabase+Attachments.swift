@@ -97,32 +97,11 @@ extension VaultDatabase {
         try db.execute(sql: "DELETE FROM attachment_chunks WHERE attachment = ?", arguments: [id])
     }
 
-    /// Keeps one downloaded chunk; when the file's chunks are all here, they become its sealed
-    /// bytes in one step and the chunks go. Returns whether the file is now complete.
-    package static func saveDownloadedChunk(attachment id: String, index: Int, count: Int, data: Data,
-                                            in db: Database) throws -> Bool {
-        try db.execute(sql: "INSERT OR REPLACE INTO attachment_chunks (attachment, idx, count, data) VALUES (?, ?, ?, ?)",
-                       arguments: [id, index, count, data])
-        // Every chunk must agree on the count and the indexes must be exactly 0..<count; the
-        // bytes are read once, when the file is whole (not 16 MiB again for every chunk).
-        let indexes = try Row.fetchAll(db, sql: "SELECT idx, count FROM attachment_chunks WHERE attachment = ? ORDER BY idx",
-                                       arguments: [id])
-        guard indexes.count == count,
-              indexes.enumerated().allSatisfy({ $0.offset == $0.element["idx"] as Int && $0.element["count"] as Int == count })
-        else { return false }
-        var sealed = Data()
-        for chunk in try Data.fetchAll(db, sql: "SELECT data FROM attachment_chunks WHERE attachment = ? ORDER BY idx",
-                                       arguments: [id]) {
-            sealed.append(chunk)
-        }
-        try saveAttachment(StoredAttachment(id: id, sealed: sealed, chunks: count, state: .stable), in: db)
+    /// Keeps a downloaded file whole (its chunks gathered by the sync): its sealed bytes as they
+    /// came, and no chunk of it left over from a download an earlier version made in parts.
+    package static func saveDownloadedFile(_ id: String, sealed: Data, chunks: Int, in db: Database) throws {
+        try saveAttachment(StoredAttachment(id: id, sealed: sealed, chunks: chunks, state: .stable), in: db)
         try db.execute(sql: "DELETE FROM attachment_chunks WHERE attachment = ?", arguments: [id])
-        return true
-    }
-
-    /// The chunk indexes of a download in progress already here.
-    package static func downloadedChunks(of id: String, in db: Database) throws -> Set<Int> {
-        Set(try Int.fetchAll(db, sql: "SELECT idx FROM attachment_chunks WHERE attachment = ?", arguments: [id]))
     }
 
     private static func storedAttachment(_ row: Row) -> StoredAttachment {

@@ -101,8 +101,9 @@ enum VaultSchema {
             // owes the server: `upload`, `remove` (its chunks deleted), nothing (`stable`), or
             // `loose`: the server deleted its chunks; kept until an unlocked sync sees whether an
             // item still names it (then it goes up again) or not (then it goes).
-            // `attachment_chunks`: chunks of a download in progress; a file becomes a row of
-            // `attachments` only once every chunk is here, so no half file is ever visible.
+            // `attachment_chunks`: chunks of a download in progress, as versions before
+            // 2026-11-27 kept them (a download now gathers a file's chunks in memory and stores
+            // it whole); only emptied now.
             try db.execute(sql: """
                 CREATE TABLE attachments (
                     id TEXT PRIMARY KEY NOT NULL,
