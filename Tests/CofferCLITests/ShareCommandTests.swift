@@ -547,6 +547,27 @@ final class ShareCommandTests: XCTestCase {
         XCTAssertTrue(listed.out.contains("home"), listed.summary)
     }
 
+    /// Bob has a shared vault of his own named "home" when Ann invites him to hers: his copy of
+    /// Ann's is "home-2" (said when he joins), and each keeps its own items.
+    func testJoiningAVaultNamedLikeOneHereGivesTheCopyAnotherName() throws {
+        let ann = try person("Ann")
+        let bob = try person("Bob")
+        assertOK(try ann.vault.run(["share", "create", "home", "--as", "Ann"]))
+        assertOK(try ann.inShared("home", ["add", "--title", "Ann's door", "--password", "canary-ann"]))
+        assertOK(try ann.inShared("home", ["sync"]))
+        assertOK(try bob.vault.run(["share", "create", "home", "--as", "Bob"]))
+        assertOK(try bob.inShared("home", ["add", "--title", "Bob's door", "--password", "canary-bob"]))
+        let joined = try invite(bob, to: "home", by: ann).joined
+        assertOK(joined)
+        XCTAssertTrue(joined.err.contains("(another vault here is named “home”)") && joined.err.contains("`--vault home-2` opens it"),
+                      joined.summary)
+        XCTAssertEqual(try bob.titles(in: "home-2"), ["Ann's door"])
+        XCTAssertEqual(try bob.titles(in: "home"), ["Bob's door"])
+        let listed = try bob.vault.run(["share", "list"])
+        assertOK(listed)
+        XCTAssertTrue(listed.out.contains("home-2"), listed.summary)
+    }
+
     /// A shared vault opens with the personal passphrase and syncs with the personal account: a
     /// new passphrase (`passwd` on the personal vault) and a new account password (rotated from
     /// the personal vault) carry over; `passwd` on the shared vault itself is refused.

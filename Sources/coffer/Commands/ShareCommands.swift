@@ -132,16 +132,18 @@ struct ShareCommand: AsyncParsableCommand {
             let guest = try await AccountOptions.mapped { try await claimed.sendingPerson(ShareInvitation.card(for: card)) }
             let grant = try ShareInvitation.Grant(json: try await InvitationPrompt.acceptAnswer(
                 of: guest, asking: "does the inviting screen show this number?"))
-            let path = SharedVaultName.path(of: grant.name, besidePersonalVault: global.vaultPath)
-            if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
+            // Already a member: a name taken here gives the copy another, not a member without a copy.
+            let local = try await member.freeName(for: grant)
+            let path = SharedVaultName.path(of: local, besidePersonalVault: global.vaultPath)
             let client = member.client(bucket: grant.vaultID.bucket)
             let (roster, epochKey) = try await member.admission(to: grant, as: person, client: client)
-            let keystore = try await AccountOptions.mapped { try await ShareMember.keystore(client, name: grant.name) }
+            let keystore = try await AccountOptions.mapped { try await ShareMember.keystore(client, name: local) }
             let secrets = MemberSecrets(epoch: roster.state.epoch, epochKey: epochKey, person: person)
-            let vault = try await member.makeCopy(at: path, of: grant.vaultID, named: grant.name, secrets: secrets,
+            let vault = try await member.makeCopy(at: path, of: grant.vaultID, named: local, secrets: secrets,
                                                   sealedUnder: (keys, kdf), roster: roster.entries, keystore: keystore)
-            Terminal.write("Joined the shared vault \u{201C}\(grant.name)\u{201D}: \(path) holds \(try vault.database.status().items) item(s); "
-                           + "`--vault \(grant.name)` opens it.\n")
+            let renamed = local == grant.name ? "" : " (another vault here is named \u{201C}\(grant.name)\u{201D})"
+            Terminal.write("Joined the shared vault \u{201C}\(grant.name)\u{201D}\(renamed): \(path) holds \(try vault.database.status().items) item(s); "
+                           + "`--vault \(local)` opens it.\n")
         }
     }
 

@@ -35,4 +35,18 @@ extension ShareMember {
                                       roster: served, keystore: keystore)
         Terminal.write("This device has its copy of \u{201C}\(name)\u{201D}: \(path) holds \(try made.database.status().items) item(s).\n")
     }
+
+    /// The name this person's copy of the vault `grant` admits them to goes by: the inviter's,
+    /// or, when a file here or a copy the person's account records is another vault of that name,
+    /// the first of `NAME-2`, `NAME-3`… free of both (two people's vaults may be named alike).
+    func freeName(for grant: ShareInvitation.Grant) async throws -> String {
+        let recorded = try await AccountOptions.mapped { try await SharedCopies.list(with: client(bucket: "default")) }
+        let taken = Set(recorded.filter { $0.vaultID != grant.vaultID }.map(\.name))
+        for number in 1...99 {
+            let name = number == 1 ? grant.name : "\(grant.name.prefix(SharedVaultName.limit - 3))-\(number)"
+            let path = SharedVaultName.path(of: name, besidePersonalVault: vault.database.path)
+            if !taken.contains(name), !FileManager.default.fileExists(atPath: path) { return name }
+        }
+        throw UsageError("Every name from \u{201C}\(grant.name)\u{201D} to \u{201C}\(grant.name)-99\u{201D} is taken here.")
+    }
 }
