@@ -57,14 +57,16 @@ final class ShareCommandTests: XCTestCase {
     }
 
     /// `inviter` invites `guest` to `shared`; both compare the number and say yes.
-    func invite(_ guest: Member, to shared: String, by inviter: Member) throws -> (host: CofferResult, joined: CofferResult) {
+    func invite(_ guest: Member, to shared: String, by inviter: Member,
+                guestEnvironment: [String: String] = [:]) throws -> (host: CofferResult, joined: CofferResult) {
         let host = try RunningCoffer(["--vault", inviter.sharedPath(shared), "--passphrase-file", inviter.vault.passphraseFile,
                                       "share", "invite"], home: inviter.vault.root)
         host.waitFor("Waiting for them")
         let code = try XCTUnwrap(host.err.range(of: #"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{3}"#, options: .regularExpression)
             .map { String(host.err[$0]) }, "no code in: \(host.err)")
         let joining = try RunningCoffer(["--vault", guest.vault.path, "--passphrase-file", guest.vault.passphraseFile,
-                                         "share", "join", "--code", code, "--name", guest.name], home: guest.vault.root)
+                                         "share", "join", "--code", code, "--name", guest.name], home: guest.vault.root,
+                                        environment: guestEnvironment)
         host.waitFor("wants to join")
         joining.waitFor("does the inviting screen show this number?")
         let asked = host.err.range(of: #"\d{4}-\d{2} · “"#, options: .regularExpression).map { String(host.err[$0].prefix(7)) }
@@ -526,20 +528,10 @@ final class ShareCommandTests: XCTestCase {
         assertOK(try ann.inShared("home", ["add", "--title", "Door", "--password", "canary-door"]))
         assertOK(try ann.inShared("home", ["sync"]))
         let cat = try person("Cat")
-        let inviting = try RunningCoffer(["--vault", ann.sharedPath("home"), "--passphrase-file", ann.vault.passphraseFile,
-                                          "share", "invite"], home: ann.vault.root)
-        inviting.waitFor("Waiting for them")
-        let catsCode = try XCTUnwrap(inviting.err.range(of: #"[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{3}"#, options: .regularExpression)
-            .map { String(inviting.err[$0]) })
-        let catJoining = try RunningCoffer(["--vault", cat.vault.path, "--passphrase-file", cat.vault.passphraseFile,
-                                            "share", "join", "--code", catsCode, "--name", "Cat"], home: cat.vault.root,
-                                           environment: [CrashPoint.environmentVariable: "share.copy.after-file"])
-        inviting.waitFor("wants to join")
-        catJoining.waitFor("does the inviting screen show this number?")
-        inviting.answer("y")
-        catJoining.answer("y")
-        assertOK(inviting.finish())
-        XCTAssertEqual(catJoining.finish(timeout: 90).status, CrashPoint.exitCode)
+        let (inviting, catJoined) = try invite(cat, to: "home", by: ann,
+                                                guestEnvironment: [CrashPoint.environmentVariable: "share.copy.after-file"])
+        assertOK(inviting)
+        XCTAssertEqual(catJoined.status, CrashPoint.exitCode, catJoined.summary)
         assertOK(try cat.inShared("home", ["sync"]))
         XCTAssertEqual(try cat.titles(in: "home"), ["Door"])
         let listed = try cat.vault.run(["share", "list"])
