@@ -57,6 +57,7 @@ extension ShareCommandTests {
         assertError(early, 2, mentions: ["bring", "back first"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: second.sharedPath("home")))
         assertOK(try second.vault.run(["recover", "--kit-file", personalKit] + TestVault.fastKDF))
+        assertError(try second.inShared("home", ["recover", "--kit-file", sharedKit]), 2, mentions: ["Run it on your personal vault"])
         let recovered = try second.vault.run(["recover", "--kit-file", sharedKit])
         assertOK(recovered)
         XCTAssertTrue(recovered.err.contains("you are a member again"), recovered.summary)

@@ -128,6 +128,10 @@ struct RecoverCommand: AsyncParsableCommand {
         let path = SharedVaultName.path(of: payload.name, besidePersonalVault: personalPath)
         if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
         guard FileManager.default.fileExists(atPath: personalPath) else {
+            if (personalPath as NSString).lastPathComponent == "\(payload.name).db" {
+                throw UsageError("Run it on your personal vault (`--vault PERSONAL`, or `--vault \(payload.name)` for the default "
+                                 + "one): the copy of \u{201C}\(payload.name)\u{201D} goes beside it.")
+            }
             throw UsageError("This kit is of the shared vault \u{201C}\(payload.name)\u{201D}, which opens with your personal "
                              + "vault's passphrase: bring \(personalPath) back first (`coffer recover` with its own kit).")
         }
