@@ -90,5 +90,12 @@ final class RecoveryKitTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: late.path), "a refused kit left a vault file")
         assertOK(try late.run(["recover", "--kit-file", newKit] + TestVault.fastKDF))
         XCTAssertEqual(Set(try late.list().compactMap { $0["title"] as? String }), ["GitHub", "Bank", "After"])
+
+        // The account's password changed since the kit was made (as `device rm --rotate` does):
+        // the kit says why it restores nothing, and leaves no file.
+        try SyncCommandServer.changePassword(server: server, account: account, to: "rotated-\(UUID().uuidString)")
+        let stale = try machine("stale passphrase")
+        assertError(try stale.run(["recover", "--kit-file", newKit] + TestVault.fastKDF), 13, mentions: ["password changed after the kit was made"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale.path), "a refused kit left a vault file")
     }
 }

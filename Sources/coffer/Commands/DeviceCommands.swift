@@ -84,6 +84,11 @@ struct DeviceCommand: AsyncParsableCommand {
             if rotate {
                 try SyncOutcomePrinter.finish(try await engine.syncOutcome())
                 Output.line("The account password changes once every other device has synced and received the new one.")
+                // A kit carries the password it was made with (`RecoveryPayload`): it restores nothing after the change.
+                if (try? Vault.open(at: global.vaultPath).database.meta(.recoveryAccount)) != nil {
+                    Terminal.write("Your recovery kit carries the old password: once it has changed, "
+                                   + "make a new kit with `coffer recovery-kit --rotate` (it voids the old one).\n")
+                }
             }
         }
     }

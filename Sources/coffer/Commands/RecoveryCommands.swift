@@ -101,7 +101,14 @@ struct RecoverCommand: AsyncParsableCommand {
         guard let server = SyncAccount.normalizedServer(payload.server) else { throw RecoveryKeys.Unreadable() }
         let account = SyncAccount(server: server, user: payload.user, password: payload.password)
         let client = KintoClient(server: account.server, credentials: account.credentials)
-        guard let keystore = try await AccountOptions.mapped({ try await client.keystore() }) else {
+        let fetched: KeystoreRecord?
+        do {
+            fetched = try await AccountOptions.mapped { try await client.keystore() }
+        } catch let failure as SyncFailure where failure.name == .syncAuth {
+            throw SyncFailure(name: .syncAuth, description: "The server refuses the account this kit names: its password changed "
+                              + "after the kit was made (`device rm --rotate`), or the account is gone. A kit made since restores it.")
+        }
+        guard let keystore = fetched else {
             throw KintoError.network(message: "The account \(account.user) holds no vault on the server: nothing to recover.")
         }
         let passphrase = try PassphraseInput.readNew(file: global.passphraseFile, prompt: "New passphrase for \(path): ")
