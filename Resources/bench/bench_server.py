@@ -20,16 +20,17 @@ each gets sealed-looking items, a keystore and its devices' records (POST /v1/ba
 and a first listing gives each its markers. Then, for each step, N devices sync once every INTERVAL
 seconds, spread evenly (N / INTERVAL syncs a second, open loop: a sync starts on time whether or not the
 previous ones have finished, and its latency counts from when it was due), for STEP_SECONDS. N doubles
-until the p99 of a sync passes the limit, an error appears, or the time budget runs out (halves while no
-step has passed); then one step between the last N that passed and the first that failed. Every device is someone's device on a given
-account; above --max-accounts, devices share accounts (a person's laptop and phone do too), which
-changes nothing per request once the account's password is in Kinto's cache — and keeps the setup's
-bcrypt work (two hashes an account, ~0.3–0.6 s each here) within the time bound.
+until the p99 of a sync passes the limit, an error appears, or the time budget runs out (it halves while
+no step has passed); then one step between the last N that passed and the first that failed. Above
+--max-accounts, devices share accounts (a person's laptop and phone do too): that changes no request's
+work once the account's password is in Kinto's cache, and keeps the setup's bcrypt work (a hash at
+signup, a check at the first request: ~0.2 s of CPU each) within the time bound. `--bucket id` asks
+for /buckets/<the account's bucket id> instead of /buckets/default, as a shared vault's sync does.
 
 Measured per step: latency of each request and of each sync (p50/p95/p99), errors (anything but a 304,
 a refused or timed-out connection), CPU of the Kinto process and of PostgreSQL (all its processes) from
-/proc, this client's own CPU and how late it started syncs (p99; its lateness counts in the sync's latency), the
-machine's busy share and load average (other work shares the cores).
+/proc, this client's own CPU and how late it started syncs (p99; lateness counts in a sync's latency),
+the machine's busy share and load average (other work shares the cores).
 Printed as one Markdown table, also written to .build/bench-server.md.
 """
 
