@@ -14,7 +14,7 @@ RELEASE_BIN := .build/release/coffer
 PREFIX ?= $(HOME)/.local
 space := $(empty) $(empty)
 
-.PHONY: all deps build run check test server completions clean fuzz reliability bench release install
+.PHONY: all deps build run check test server completions clean fuzz reliability bench bench-server release install
 
 all: build
 
@@ -148,6 +148,19 @@ bench: deps
 	$(MAKE) release
 	$(SWIFT) build $(RELEASE) --product CofferBench
 	Resources/scripts/with-kinto.sh /usr/bin/python3 Resources/bench/bench.py
+
+# How many idle devices (3 conditional GETs every 60 s each, a new connection per request, as `coffer sync`)
+# one Kinto process on PostgreSQL serves with a sync's p99 ≤ 100 ms: Kinto and a private PostgreSQL cluster on
+# loopback ports (Resources/scripts/with-kinto-postgresql.sh), N doubled until p99 passes, one Markdown table
+# (also .build/bench-server.md). At most 15 minutes, no more than 12,800 devices on 100 accounts.
+# BENCH_SERVER_INI=FILE runs another configuration; BENCH_SERVER_ARGS passes options to
+# Resources/bench/bench_server.py (--help). On a machine shared with other work, BENCH_SERVER_NICE=-10 runs
+# Kinto, PostgreSQL and the client ahead of it, closer to a server of their own (say so with the figures).
+BENCH_SERVER_INI ?= Resources/kinto/postgresql.ini
+bench-server: deps
+	COFFER_KINTO_INI=$(abspath $(BENCH_SERVER_INI)) $(if $(BENCH_SERVER_NICE),nice -n $(BENCH_SERVER_NICE)) \
+		Resources/scripts/with-kinto-postgresql.sh \
+		timeout 900 /usr/bin/python3 Resources/bench/bench_server.py --budget-seconds 720 $(BENCH_SERVER_ARGS)
 
 completions: build
 	mkdir -p .build/completions

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Runs a command with Kinto on a private PostgreSQL cluster (initdb/pg_ctl as the postgres user,
 # then `kinto migrate`), both on free loopback ports; stops both afterwards, also on failure.
-# The command sees COFFER_TEST_KINTO_URL.
+# The command sees COFFER_TEST_KINTO_URL, and COFFER_TEST_KINTO_PID and COFFER_TEST_PG_DATA (the
+# cluster's data directory, whose postmaster.pid names the server) for measuring their CPU.
+# COFFER_KINTO_INI picks another configuration than Resources/kinto/postgresql.ini.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 venv="$root/.venv"
-ini="$root/Resources/kinto/postgresql.ini"
+ini="${COFFER_KINTO_INI:-$root/Resources/kinto/postgresql.ini}"
 pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 for name in $(env | grep -o '^KINTO_[A-Z_]*' || true); do unset "$name"; done
 
@@ -43,7 +45,7 @@ for _ in $(seq 1 150); do
 done
 curl -fsS "http://127.0.0.1:$port/v1/__heartbeat__" >/dev/null || { cat "$cluster/kinto.log" >&2; exit 1; }
 
-export COFFER_TEST_KINTO_URL="http://127.0.0.1:$port/v1"
+export COFFER_TEST_KINTO_URL="http://127.0.0.1:$port/v1" COFFER_TEST_KINTO_PID="$kinto_pid" COFFER_TEST_PG_DATA="$cluster/data"
 echo "Kinto on PostgreSQL $COFFER_TEST_KINTO_URL (database port $pgport)"
 set +e
 "$@"
