@@ -23,6 +23,36 @@ public struct SearchTexts: Sendable, Equatable {
         bytes.append(contentsOf: repeatElement(0, count: ByteSearch.overread))
     }
 
+    /// Empties row `row` where it lies (its bytes become NULs, which no query word holds, so it
+    /// never matches again): a long-lived index drops a changed item's row without moving the others.
+    public mutating func clearRow(_ row: Int) {
+        let range = (row == 0 ? 0 : ends[row - 1])..<ends[row]
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            (base + range.lowerBound).update(repeating: 0, count: range.count)
+        }
+    }
+
+    /// Adds a copy of `other`'s row `row` (an index compacting itself into a new one).
+    public mutating func appendRow(copying row: Int, of other: SearchTexts) {
+        let start = row == 0 ? 0 : other.ends[row - 1]
+        appendRow { $0.append(contentsOf: other.bytes[start..<other.ends[row]]) }
+    }
+
+    /// The rows among `candidates` (ascending) whose bytes `predicate` accepts; a row's bytes
+    /// are valid only inside `predicate` (`ByteSearch.overread` bytes may be read past them).
+    public func rows(among candidates: some Sequence<Int>, where predicate: (UnsafeRawBufferPointer) -> Bool) -> [Int] {
+        var matches: [Int] = []
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for row in candidates {
+                let start = row == 0 ? 0 : ends[row - 1]
+                if predicate(UnsafeRawBufferPointer(start: base + start, count: ends[row] - start)) { matches.append(row) }
+            }
+        }
+        return matches
+    }
+
     /// The rows holding every word, ascending; only `candidates` (ascending) are looked at when given.
     public func rows(matching words: [[UInt8]], among candidates: [Int]? = nil) -> [Int] {
         guard !words.isEmpty else { return candidates ?? Array(ends.indices) }
