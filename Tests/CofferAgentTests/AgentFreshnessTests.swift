@@ -39,7 +39,8 @@ final class AgentFreshnessTests: XCTestCase {
         XCTAssertEqual(try titles(client, ItemQuery(tag: "home")), ["Mail"])
         var renamed = mail
         renamed.title = "Post"
-        _ = try blockingAsync { try await other.update(renamed, from: mail) }
+        let edit = renamed
+        _ = try blockingAsync { try await other.update(edit, from: mail) }
         XCTAssertEqual(try client.item(named: "post").id, mail.id)
         XCTAssertEqual(try titles(client, ItemQuery(text: "mail")), [], "the old title is no longer found")
         try blockingAsync { try await other.remove(bank.id) }
