@@ -918,9 +918,10 @@ def main():
             agent_rows(add, N2, agent_only(passfile, RUNS))
         else:
             share_rows(add, share_figures(kinto, passfile, pwfile, RUNS))
+        peer = "none" if ONLY == "agent" else "a raw Python HTTP client against the same in-memory Kinto"
         write_table(rows, f"`make bench` (BENCH_ONLY={ONLY}{', BENCH_SMALL=1' if SMALL else ''}), "
                           f"{time.strftime('%Y-%m-%d')}; medians of {RUNS} runs.\n\nMachine: {host}.\n\n"
-                          f"Peer: a raw Python HTTP client against the same in-memory Kinto.\n")
+                          f"Peer: {peer}.\n")
         return
     log(f"mode: {'BENCH_SMALL' if SMALL else 'full'} ({N1:,} and {N2:,} items, {RUNS} runs)")
 
