@@ -107,12 +107,23 @@ struct AgentService: Sendable {
             listed = try await index.read(vault) { index, vault in try vault.openListedItems(index.ids(matching: words)) }
         } else if let id = query.id {
             listed = try await index.read(vault) { index, vault in try vault.openListedItems(index.ids(forID: id)) }
+        } else if let words = Self.textHints(query) {
+            listed = try await index.read(vault) { index, vault in try vault.openListedItems(index.ids(matching: words)) }
         } else {
             return try await vault.listItems(where: query.matcher())
         }
         guard !others.selectsEverything else { return listed }
         let include = others.matcher()
         return listed.filter { $0.item.map(include) ?? true }
+    }
+
+    /// Words every item a tag or origin query selects holds in its search text, when they are
+    /// ASCII: the folded text of a tag or an origin is lowercased and so holds its normalized
+    /// form. Only those rows are opened and then matched; nil (open every row) otherwise.
+    static func textHints(_ query: ItemQuery) -> [[UInt8]]? {
+        let hints = [query.tag.map(SearchHash.normalizedTag), query.origin.map(SearchHash.normalizedOrigin)].compactMap { $0 }
+        guard !hints.isEmpty, hints.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 < 0x80 } }) else { return nil }
+        return hints.map { Array($0.utf8) }
     }
 
     /// `Vault.item(named:)` with the names looked up in the index: only the item named is opened

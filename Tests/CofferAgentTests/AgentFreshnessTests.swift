@@ -14,8 +14,9 @@ final class AgentFreshnessTests: XCTestCase {
         super.tearDown()
     }
 
-    private static func item(_ title: String, notes: String, tags: [String] = []) -> Item {
-        Item(title: title, tags: tags, entry: Entry(username: "ann", password: "secret of \(title)", notes: notes), created: .now())
+    private static func item(_ title: String, notes: String, tags: [String] = [], origins: [String] = []) -> Item {
+        Item(title: title, origins: origins, tags: tags,
+             entry: Entry(username: "ann", password: "secret of \(title)", notes: notes), created: .now())
     }
 
     private func titles(_ client: AgentVault, _ query: ItemQuery) throws -> [String] {
@@ -34,9 +35,16 @@ final class AgentFreshnessTests: XCTestCase {
         let bank = try client.add(Self.item("Bank", notes: "money"))
         XCTAssertEqual(try titles(client, ItemQuery(text: "money")), ["Bank"], "the index is built")
 
-        let mail = try blockingAsync { try await other.add(Self.item("Mail", notes: "letters", tags: ["Home"])) }
+        let mail = try blockingAsync {
+            try await other.add(Self.item("Mail", notes: "letters", tags: [" Home "], origins: ["https://Inbox.Example.org/login"]))
+        }
         XCTAssertEqual(try titles(client, ItemQuery(text: "letters")), ["Mail"])
-        XCTAssertEqual(try titles(client, ItemQuery(tag: "home")), ["Mail"])
+        // A tag or an origin is matched as without the agent (normalized), the rows read found by their text.
+        XCTAssertEqual(try titles(client, ItemQuery(tag: "HOME")), ["Mail"])
+        XCTAssertEqual(try titles(client, ItemQuery(origin: "inbox.example.org")), ["Mail"])
+        XCTAssertEqual(try titles(client, ItemQuery(tag: "home", origin: "https://inbox.example.org/other")), ["Mail"])
+        XCTAssertEqual(try titles(client, ItemQuery(tag: "hom")), [], "a part of a tag is no tag")
+        XCTAssertEqual(try titles(client, ItemQuery(origin: "example.org")), [])
         var renamed = mail
         renamed.title = "Post"
         let edit = renamed
