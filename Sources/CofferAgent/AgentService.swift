@@ -97,7 +97,8 @@ struct AgentService: Sendable {
     }
 
     /// What `query` selects, as `Vault.items(_:)` would: matches, and every unreadable item. A
-    /// search opens only the rows whose text holds its words; a tag or an origin alone opens every item.
+    /// search, an id, an ASCII tag or origin open only the rows the index points at; everything, or
+    /// a tag or origin beyond ASCII, opens every row.
     private func items(_ query: ItemQuery) async throws -> [ListedItem] {
         var others = query
         others.text = nil
