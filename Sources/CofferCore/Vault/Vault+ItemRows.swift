@@ -76,9 +76,10 @@ extension Vault {
     }
 
     /// The items `ids` name, opened now with their badges, in that order; one gone since is left out.
+    /// The keystore is not read again for an item whose key is missing (it waits for its key): the
+    /// scan that found it did, and every answer selects such items — reading a 9 MB keystore each time.
     package func openListedItems(_ ids: [String]) throws -> [ListedItem] {
         let session = try unlockedSession()
-        if ids.contains(where: { !session.ring.contains($0) }) { try refreshRing(session) }
         return try database.read { db in
             let reviewed = try VaultDatabase.reviewedIDs(in: db)
             return try ids.compactMap { id -> ListedItem? in
