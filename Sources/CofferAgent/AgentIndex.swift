@@ -1,91 +1,149 @@
 import CofferCore
-import Foundation
 
-/// The agent's decrypted items with what searching and naming them needs, computed once per
-/// listing: each item's folded search text and its name candidate.
+/// What the agent keeps of each item between requests: its id, the fingerprint of the row it was
+/// read from, and its folded search text — not the item. A request opens the few items it answers
+/// with from the vault (`Vault.openListedItems`), so decrypted secrets live for one request, and
+/// 100,000 items cost the agent tens of megabytes instead of hundreds.
+///
+/// Rows are only appended: a changed item's old row is cleared where it lies and its new one
+/// appended, so one write updates the index without rebuilding it; `compacted()` drops cleared rows
+/// once they are many.
 struct AgentIndex: Sendable {
-    let listed: [ListedItem]
-    /// Each item's folded search text, in `listed`'s order (unreadable items: an empty row).
-    private let texts: SearchTexts
-    /// Positions in `listed` of the items that cannot be read, which every query selects.
-    private let unreadable: [Int]
-    private let candidates: [ItemNameResolver.Candidate]
+    enum Kind: UInt8, Sendable {
+        /// A row an item left (changed or removed since).
+        case cleared
+        case ready
+        /// A readable `ssh-key` item: what the agent's SSH socket offers (disabled ones too; it checks).
+        case sshKey
+        /// Waiting for its key, or corrupt: every query selects it, to report it.
+        case unreadable
+    }
 
-    init(_ listed: [ListedItem]) {
-        self.listed = listed
-        var texts = SearchTexts()
-        texts.reserveCapacity(rows: listed.count)
-        var unreadable: [Int] = []
-        for (index, entry) in listed.enumerated() {
-            texts.appendRow { bytes in
-                guard let item = entry.item else { return unreadable.append(index) }
-                ItemMatcher.appendSearchText(of: item, to: &bytes)
-            }
+    private var ids = RowIDs()
+    private var fingerprints: [Int] = []
+    private var kinds: [Kind] = []
+    /// Each row's folded search text (`ItemMatcher.appendSearchText`), its title first.
+    private var texts = SearchTexts()
+    private var clearedCount = 0
+
+    init() {}
+
+    /// The items held (live rows).
+    var count: Int { kinds.count - clearedCount }
+
+    /// Whether the row of `id` holds the version with `fingerprint`, readable: it need not be opened again.
+    func knows(_ id: String, fingerprint: Int) -> Bool {
+        guard let row = row(of: id) else { return false }
+        return fingerprints[row] == fingerprint && kinds[row] != .unreadable
+    }
+
+    /// Takes in a row a scan handed over: a row it opened replaces the item's earlier one.
+    mutating func take(_ scan: ItemRowScan) {
+        guard let state = scan.state else { return }
+        remove(scan.id)
+        let kind: Kind
+        switch state {
+        case .ready(let item): kind = item.entry.kind == ItemKind.sshKey.name ? .sshKey : .ready
+        case .waitingForKey, .corrupt: kind = .unreadable
         }
-        self.texts = texts
-        self.unreadable = unreadable
-        candidates = listed.map(ItemNameResolver.Candidate.init)
-    }
-
-    /// What `query` selects, as `Vault.items(_:)` would: matches, and every unreadable item.
-    func select(_ query: ItemQuery) -> [ListedItem] {
-        guard !query.selectsEverything else { return listed }
-        var others = query
-        others.text = nil
-        let otherwise = others.selectsEverything ? nil : others.matcher()
-        // Only the rows the words let through are read: taking each `Item` out of its
-        // `ListedItem` (a dozen references retained) cost more than the search at 100,000 items.
-        let words = query.text.map { ItemMatcher(query: $0).foldedWordBytes } ?? []
-        var found = words.isEmpty ? listed.indices.filter { listed[$0].item != nil } : texts.rows(matching: words)
-        if let otherwise { found.removeAll { !otherwise(listed[$0].item!) } }
-        return Self.merged(found, unreadable).map { listed[$0] }
-    }
-
-    /// Two ascending lists of positions as one (they never share a position).
-    private static func merged(_ left: [Int], _ right: [Int]) -> [Int] {
-        var result: [Int] = []
-        result.reserveCapacity(left.count + right.count)
-        var (l, r) = (0, 0)
-        while l < left.count || r < right.count {
-            if r == right.count || (l < left.count && left[l] < right[r]) {
-                result.append(left[l])
-                l += 1
-            } else {
-                result.append(right[r])
-                r += 1
-            }
+        ids.append(scan.id)
+        fingerprints.append(scan.fingerprint)
+        kinds.append(kind)
+        texts.appendRow { bytes in
+            if case .ready(let item) = state { ItemMatcher.appendSearchText(of: item, to: &bytes) }
         }
-        return result
     }
 
-    /// The item `name` means (architecture §12); nil when it is one this listing cannot give (unreadable).
-    func item(named name: String) throws -> Item? {
-        let id = try ItemNameResolver.id(of: name, among: candidates)
-        return listed.first { $0.id == id }?.item
+    /// Clears the row of `id` (removed, or about to be replaced).
+    mutating func remove(_ id: String) {
+        if let row = row(of: id) { clear(row) }
     }
-}
 
-/// The agent's index, valid while the vault's change token stays the same (other processes'
-/// commits change it) and the agent itself wrote nothing (`forget`). An index built while the agent
-/// wrote is not kept: `generation` tells.
-final class ListingCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var kept: (token: Int, index: AgentIndex)?
-    private var generation = 0
+    private mutating func clear(_ row: Int) {
+        kinds[row] = .cleared
+        texts.clearRow(row)
+        clearedCount += 1
+    }
 
-    func index(of vault: Vault) async throws -> AgentIndex {
-        let token = try vault.database.externalChangeToken()
-        let (cached, started) = lock.withLock { (kept, generation) }
-        if let cached, cached.token == token { return cached.index }
-        let index = AgentIndex(try await vault.listItems())
-        lock.withLock { if generation == started { kept = (token, index) } }
+    /// The rows so far: a scan of the whole vault notes which of them it saw (`row(of:)`).
+    var rowCount: Int { kinds.count }
+
+    /// The live row of `id`'s item.
+    func row(of id: String) -> Int? { ids.row(of: id) { kinds[$0] != .cleared } }
+
+    /// Clears the live rows below `seen.count` a scan of the whole vault did not see (removed since).
+    mutating func clearRows(unseen seen: [Bool]) {
+        for row in seen.indices where !seen[row] && kinds[row] != .cleared { clear(row) }
+    }
+
+    /// Whether cleared rows are many enough to copy the live ones into a new index (their bytes
+    /// stay in memory until then): after 25,000 edits at 100,000 items, a copy of ~20 MB.
+    var isWorthCompacting: Bool { clearedCount > max(4096, count / 4) }
+
+    /// The live rows in a new index, in order.
+    func compacted() -> AgentIndex {
+        var index = AgentIndex()
+        index.ids.reserveCapacity(count)
+        index.texts.reserveCapacity(rows: count)
+        for row in kinds.indices where kinds[row] != .cleared {
+            index.ids.append(ids.id(at: row))
+            index.fingerprints.append(fingerprints[row])
+            index.kinds.append(kinds[row])
+            index.texts.appendRow(copying: row, of: texts)
+        }
         return index
     }
 
-    func forget() {
-        lock.withLock {
-            kept = nil
-            generation += 1
+    // MARK: Queries
+
+    /// The ids of the items whose text holds every word (each readable row when there are none),
+    /// then those of the unreadable ones, which every query selects.
+    func ids(matching words: [[UInt8]]) -> [String] {
+        let found = words.isEmpty ? readableRows : texts.rows(matching: words).filter { kinds[$0] != .cleared }
+        return found.map(ids.id(at:)) + unreadableIDs
+    }
+
+    /// The id of `id`'s item when it is readable, then the unreadable items' (as `ItemQuery(id:)` selects).
+    func ids(forID id: String) -> [String] {
+        let own = row(of: id).flatMap { kinds[$0] == .unreadable ? nil : id }
+        return (own.map { [$0] } ?? []) + unreadableIDs
+    }
+
+    var sshKeyIDs: [String] { kinds.indices.filter { kinds[$0] == .sshKey }.map(ids.id(at:)) }
+
+    private var readableRows: [Int] { kinds.indices.filter { kinds[$0] == .ready || kinds[$0] == .sshKey } }
+
+    private func isReadable(_ row: Int) -> Bool { kinds[row] == .ready || kinds[row] == .sshKey }
+
+    private var unreadableIDs: [String] { kinds.indices.filter { kinds[$0] == .unreadable }.map(ids.id(at:)) }
+
+    /// The ids the first of the naming rules (`ItemNameResolver.resolve`, architecture §12) that
+    /// matches anything matches: an id, an id prefix, an exact title ignoring case, a part of a
+    /// title. Compared as bytes in place, the title being each row's first field: only the rows
+    /// holding the folded name anywhere (one pass over the text) have their title looked at.
+    func ids(named name: String) -> [String] {
+        if row(of: name) != nil { return [name] }
+        let lowered = name.lowercased()
+        if lowered.count >= ItemNameResolver.shortestIDPrefix {
+            let found = ids.rows(among: kinds.indices.filter { kinds[$0] != .cleared }, startingWithLowercased: Array(lowered.utf8))
+            if !found.isEmpty { return found.map(ids.id(at:)) }
         }
+        let folded = Array(ItemMatcher.fold(name).utf8)
+        guard !folded.isEmpty else { return [] }
+        let needle = ByteSearch.Needle(folded)
+        let holding = texts.rows(holding: needle).filter(isReadable)
+        let exact = texts.rows(among: holding) { row in Self.title(of: row).elementsEqual(folded) }
+        if !exact.isEmpty { return exact.map(ids.id(at:)) }
+        let partial = texts.rows(among: holding) { row in
+            let title = Self.title(of: row)
+            guard let base = title.baseAddress else { return false }
+            return ByteSearch.contains(base, count: title.count, needle)
+        }
+        return partial.map(ids.id(at:))
+    }
+
+    /// A row's first field: the folded title.
+    private static func title(of row: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: row[..<(row.firstIndex(of: 0) ?? row.count)])
     }
 }

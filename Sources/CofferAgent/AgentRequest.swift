@@ -64,7 +64,7 @@ public enum AgentRequest: Sendable, Equatable {
         }
     }
 
-    /// Whether the request may commit to the vault (the kept listing is then stale).
+    /// Whether the request may commit to the vault (its items' rows in the index are read again).
     var writes: Bool {
         switch self {
         case .status, .renew, .lock, .items, .item, .now, .devices, .attachment: return false

@@ -38,8 +38,8 @@ public final class AgentServer: @unchecked Sendable {
         service = AgentService(vault: vault)
         self.socketPath = socketPath
         listener = try AgentSocket.listen(at: socketPath)
-        let listing = service.listing
-        ssh = try sshSocketPath.map { ($0, try AgentSocket.listen(at: $0), SSHAgentService(vault: vault, listing: listing)) }
+        let index = service.index
+        ssh = try sshSocketPath.map { ($0, try AgentSocket.listen(at: $0), SSHAgentService(vault: vault, index: index)) }
         self.readTimeout = readTimeout
         self.clock = clock
         self.terminate = terminate

@@ -4,25 +4,38 @@ import Foundation
 
 /// What the agent answers to each request, with the vault it holds unlocked.
 ///
-/// Searches and names are answered from `listing` (`AgentIndex`), the decrypted items kept in
-/// memory for as long as nobody commits to the vault; after a commit, `Vault.listItems()` reopens
-/// only the records that changed.
+/// Searches and names are answered from `index` (`AgentIndex`: ids, fingerprints and search text,
+/// no decrypted item); the items an answer carries are opened for it from the vault.
 struct AgentService: Sendable {
     let vault: Vault
-    let listing = ListingCache()
+    let index = AgentIndexKeeper()
 
     /// The answer to `request`; a failure names its kind (`AgentFailure.Kind`). `status` is the
     /// agent's, after the request's arrival was told to its lifecycle (`status` and `renew` answer it).
     func handle(_ request: AgentRequest, status: AgentStatus) async -> AgentResponse {
         do {
-            return try await answer(request, status: status)
+            let response = try await answer(request, status: status)
+            if request.writes { await index.noteWrite(of: Self.itemIDs(writtenBy: request, answered: response), in: vault) }
+            return response
         } catch {
+            if request.writes { await index.noteWrite(of: nil, in: vault) }
             return .failure(AgentFailure(reporting: error))
         }
     }
 
+    /// The items a write changed, whose rows the index reads again; nil when it may have changed
+    /// any (a sync, an import, a device's removal).
+    static func itemIDs(writtenBy request: AgentRequest, answered response: AgentResponse) -> [String]? {
+        switch (request, response) {
+        case (.add, .item(let item)): return [item.id]
+        case (.update(let item, _), .saved(let saved)): return Array(Set([item.id, saved.item.id]))
+        case (.remove(let id), _): return [id]
+        case (.attach(let id, _, _), _), (.detach(let id, _), _): return [id]
+        default: return nil
+        }
+    }
+
     private func answer(_ request: AgentRequest, status: AgentStatus) async throws -> AgentResponse {
-        defer { if request.writes { listing.forget() } }
         switch request {
         case .status:
             return .status(status)
@@ -34,7 +47,7 @@ struct AgentService: Sendable {
             // The server locks once this is answered: the keys are wiped there.
             return .done
         case .items(let query):
-            return .items(try await listing.index(of: vault).select(query))
+            return .items(try await items(query))
         case .item(let name):
             return .item(try await item(named: name))
         case .add(let item):
@@ -80,14 +93,50 @@ struct AgentService: Sendable {
     func backgroundSync() async {
         guard let engine = try? SyncEngine.forAccount(of: vault) else { return }
         _ = await engine.sync()
-        listing.forget()
+        await index.noteWrite(of: nil, in: vault)
     }
 
-    /// `Vault.item(named:)` with the names looked up in the kept index.
+    /// What `query` selects, as `Vault.items(_:)` would: matches, and every unreadable item. A
+    /// search, an id, an ASCII tag or origin open only the rows the index points at; everything, or
+    /// a tag or origin beyond ASCII, opens every row.
+    private func items(_ query: ItemQuery) async throws -> [ListedItem] {
+        var others = query
+        others.text = nil
+        let listed: [ListedItem]
+        if let text = query.text {
+            let words = ItemMatcher(query: text).foldedWordBytes
+            listed = try await index.read(vault) { index, vault in try vault.openListedItems(index.ids(matching: words)) }
+        } else if let id = query.id {
+            listed = try await index.read(vault) { index, vault in try vault.openListedItems(index.ids(forID: id)) }
+        } else if let words = Self.textHints(query) {
+            listed = try await index.read(vault) { index, vault in try vault.openListedItems(index.ids(matching: words)) }
+        } else {
+            return try await vault.listItems(where: query.matcher())
+        }
+        guard !others.selectsEverything else { return listed }
+        let include = others.matcher()
+        return listed.filter { $0.item.map(include) ?? true }
+    }
+
+    /// Words every item a tag or origin query selects holds in its search text, when they are
+    /// ASCII: the folded text of a tag or an origin is lowercased and so holds its normalized
+    /// form. Only those rows are opened and then matched; nil (open every row) otherwise.
+    static func textHints(_ query: ItemQuery) -> [[UInt8]]? {
+        let hints = [query.tag.map(SearchHash.normalizedTag), query.origin.map(SearchHash.normalizedOrigin)].compactMap { $0 }
+        guard !hints.isEmpty, hints.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { $0 < 0x80 } }) else { return nil }
+        return hints.map { Array($0.utf8) }
+    }
+
+    /// `Vault.item(named:)` with the names looked up in the index: only the item named is opened
+    /// (and, for an ambiguous name, those it could mean).
     private func item(named name: String) async throws -> Item {
         if RecordID.isValid(name), let item = try? await vault.item(name) { return item }
-        if let item = try await listing.index(of: vault).item(named: name) { return item }
-        return try await vault.item(named: name)
+        return try await index.read(vault) { index, vault in
+            let ids = index.ids(named: name)
+            if ids.count == 1 { return try vault.item(ids[0]) }
+            let candidates = try vault.openListedItems(ids).map(ItemNameResolver.Candidate.init)
+            return try vault.item(ItemNameResolver.id(of: name, among: candidates))
+        }
     }
 
     private func engine() throws -> SyncEngine {

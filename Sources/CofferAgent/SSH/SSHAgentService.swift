@@ -4,8 +4,8 @@ import Foundation
 
 /// What the agent answers on its SSH socket, with the `ssh-key` items of the vault it holds.
 ///
-/// Keys are read from the agent's listing of the vault (`ListingCache`, shared with `AgentService`:
-/// renewed after any commit) at each request, so a key added, edited or removed by any command or
+/// Keys are read at each request from the `ssh-key` items the agent's index names (`AgentIndexKeeper`,
+/// shared with `AgentService`: brought up to date after any commit), opened for the request, so a key added, edited or removed by any command or
 /// device is offered from the next one. Parsed keys are kept only while their item's entry is
 /// unchanged. They are offered in a stable order: by title, then id. A locked vault, or one
 /// `ssh-add -x` locked, offers none and signs nothing. A key's item may limit it to hosts (`SSHSession`) and ask for confirmation
@@ -24,13 +24,13 @@ final class SSHAgentService: @unchecked Sendable {
     /// Set by `ssh-add -x`: a MAC of its passphrase under a key made for it, checked by `ssh-add -X`.
     private var lockProof: (key: SymmetricKey, mac: HashedAuthenticationCode<SHA256>)?
     private let knownHosts: @Sendable () -> KnownHosts
-    private let listing: ListingCache
+    private let index: AgentIndexKeeper
     /// Each item's key as last parsed, with the title and entry it was parsed from.
     private var parsed: [String: (title: String, entry: Entry, key: SSHOfferedKey)] = [:]
 
-    init(vault: Vault, listing: ListingCache, knownHosts: @escaping @Sendable () -> KnownHosts = { KnownHosts.load() }) {
+    init(vault: Vault, index: AgentIndexKeeper, knownHosts: @escaping @Sendable () -> KnownHosts = { KnownHosts.load() }) {
         self.vault = vault
-        self.listing = listing
+        self.index = index
         self.knownHosts = knownHosts
     }
 
@@ -91,8 +91,9 @@ final class SSHAgentService: @unchecked Sendable {
     /// The vault's usable SSH keys in the order offered; none when locked. A disabled item, or one
     /// whose key does not read, is left out.
     func keys() async -> [SSHOfferedKey] {
-        guard !isLockedByClient, !(await vault.isLocked), let index = try? await listing.index(of: vault) else { return [] }
-        let items = index.listed.compactMap { entry -> Item? in
+        guard !isLockedByClient, !(await vault.isLocked),
+              let listed = try? await index.read(vault, { index, vault in try vault.openListedItems(index.sshKeyIDs) }) else { return [] }
+        let items = listed.compactMap { entry -> Item? in
             guard case .ready(let item) = entry.state, item.entry.kind == ItemKind.sshKey.name, !item.disabled else { return nil }
             return item
         }.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
@@ -119,7 +120,7 @@ final class SSHAgentService: @unchecked Sendable {
         if await keys().contains(where: { $0.key.publicKeyBlob == key.publicKeyBlob }) { return true }
         let title = key.comment.isEmpty ? "SSH key \(key.fingerprint)" : key.comment
         let isAdded = (try? await vault.add(key.item(titled: title))) != nil
-        listing.forget()
+        await index.noteWrite(of: nil, in: vault)
         return isAdded
     }
 

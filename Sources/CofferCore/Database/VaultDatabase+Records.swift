@@ -183,6 +183,22 @@ extension VaultDatabase {
         }
     }
 
+    /// One item's row as `forEachCurrentItemRow` hands it (the same fingerprint); nil when the item
+    /// is gone or removed here. The row is valid only inside `body`.
+    package static func currentItemRow<Result>(_ id: String, in db: Database,
+                                               _ body: (CurrentItemRow?) throws -> Result) throws -> Result {
+        if let local = try Row.fetchOne(db, sql: """
+            SELECT l.id, l.record, EXISTS (SELECT 1 FROM pending AS r WHERE r.source = 'remote' AND r.collection = 'items'
+                                             AND r.id = l.id) AS conflict, l.action
+            FROM pending AS l WHERE l.source = 'local' AND l.collection = 'items' AND l.id = ?
+            """, arguments: [id]) {
+            guard local[3] as String != PendingChange.Action.remove.rawValue else { return try body(nil) }
+            return try body(CurrentItemRow(id: id, row: local, isLocal: true, hasConflict: local[2]))
+        }
+        let stable = try Row.fetchOne(db, sql: "SELECT * FROM items WHERE id = ?", arguments: [id])
+        return try body(stable.map { CurrentItemRow(id: id, row: $0, isLocal: false, hasConflict: false) })
+    }
+
     package static func currentItem(_ id: String, in db: Database) throws -> CurrentItemRecord? {
         if let local = try pendingChange(.items, id, source: .local, in: db) {
             guard local.action != .remove else { return nil }

@@ -32,27 +32,47 @@ public enum ByteSearch {
     /// Whether `needle` occurs in the `count` bytes at `haystack`, which must be followed by
     /// `overread` readable bytes.
     public static func contains(_ haystack: UnsafeRawPointer, count: Int, _ needle: Needle) -> Bool {
+        firstOffset(of: needle, in: haystack, count: count) != nil
+    }
+
+    /// Where `needle` first occurs in the `count` bytes at `haystack` (0 for an empty needle), which
+    /// must be followed by `overread` readable bytes.
+    public static func firstOffset(of needle: Needle, in haystack: UnsafeRawPointer, count: Int) -> Int? {
         needle.bytes.withUnsafeBytes { bytes in
-            guard let needleBase = bytes.baseAddress, bytes.count > 0 else { return true }
-            guard count >= bytes.count else { return false }
-            if bytes.count == 1 { return memchr(haystack, Int32(bytes[0]), count) != nil }
+            guard let needleBase = bytes.baseAddress, bytes.count > 0 else { return 0 }
+            guard count >= bytes.count else { return nil }
+            if bytes.count == 1 { return memchr(haystack, Int32(bytes[0]), count).map { UnsafeRawPointer($0) - haystack } }
             let (a, b) = needle.anchors
             let atA = SIMD16<UInt8>(repeating: bytes[a])
             let atB = SIMD16<UInt8>(repeating: bytes[b])
             let lastStart = count - bytes.count
             var offset = 0
             while offset <= lastStart {
+                // Four vectors skipped at once when none holds a candidate: a long haystack (a
+                // whole index of 100,000 items) is mostly misses.
+                if offset + 63 <= lastStart {
+                    var isAnyCandidate = false
+                    for block in stride(from: offset, to: offset + 64, by: 16) {
+                        let bytesA = haystack.loadUnaligned(fromByteOffset: block + a, as: SIMD16<UInt8>.self)
+                        let bytesB = haystack.loadUnaligned(fromByteOffset: block + b, as: SIMD16<UInt8>.self)
+                        if any((bytesA .== atA) .& (bytesB .== atB)) { isAnyCandidate = true }
+                    }
+                    if !isAnyCandidate {
+                        offset += 64
+                        continue
+                    }
+                }
                 let bytesA = haystack.loadUnaligned(fromByteOffset: offset + a, as: SIMD16<UInt8>.self)
                 let bytesB = haystack.loadUnaligned(fromByteOffset: offset + b, as: SIMD16<UInt8>.self)
                 let candidates = (bytesA .== atA) .& (bytesB .== atB)
                 if any(candidates) {
                     for lane in 0..<min(16, lastStart - offset + 1) where candidates[lane] {
-                        if memcmp(haystack + offset + lane, needleBase, bytes.count) == 0 { return true }
+                        if memcmp(haystack + offset + lane, needleBase, bytes.count) == 0 { return offset + lane }
                     }
                 }
                 offset += 16
             }
-            return false
+            return nil
         }
     }
 

@@ -121,7 +121,7 @@ public struct ItemMatcher: Sendable {
 
     /// Case- and accent-folded text. ASCII text (the common case) skips Foundation's folding,
     /// which costs microseconds per string and dominated searching 10,000 items.
-    static func fold(_ text: String) -> String {
+    package static func fold(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }

@@ -20,7 +20,7 @@ extension Vault {
         }
         return Vault(database: database, clock: clock,
                      session: UnlockedSession(keys: opened.passphraseKeys, ring: opened.ring, vaultKey: opened.vaultKey,
-                                              kdf: opened.kdf, ringSource: keystore.encrypted))
+                                              kdf: opened.kdf, ringSource: RingSource(keystore.encrypted)))
     }
 
     /// Whether this vault's keystore has ever reached a server (a stable keystore exists).

@@ -81,11 +81,11 @@ extension Vault {
     public func refreshKeys() throws {
         guard let session else { return }
         guard let current = try database.read({ try VaultDatabase.currentKeystore(in: $0) }), !current.isDeleted,
-              current.encrypted != session.ringSource else { return }
+              RingSource(current.encrypted) != session.ringSource else { return }
         // Unopenable: a later generation under an epoch key this session has not taken; the
         // next unlock takes it (§17).
         if case .unopenable = try absorbKeystore(current, into: session) { return }
-        self.session?.ringSource = current.encrypted
+        self.session?.ringSource = RingSource(current.encrypted)
     }
 
     // MARK: Reviews (⚑)

@@ -30,6 +30,6 @@ extension Vault {
             for (key, value) in meta { try VaultDatabase.setMeta(key, value, in: db) }
         }
         return Vault(database: database, clock: clock,
-                     session: UnlockedSession(keys: keys, ring: ring, vaultKey: vaultKey, kdf: kdf, ringSource: rewrapped.encrypted))
+                     session: UnlockedSession(keys: keys, ring: ring, vaultKey: vaultKey, kdf: kdf, ringSource: RingSource(rewrapped.encrypted)))
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 
@@ -107,7 +108,7 @@ public actor Vault {
                                     vaultKey: newer.vaultKey, passphraseKeys: newer.passphraseKeys, kdf: newer.kdf)
         }
         session = UnlockedSession(keys: opened.passphraseKeys, ring: opened.ring, vaultKey: opened.vaultKey, kdf: opened.kdf,
-                                  ringSource: current.encrypted)
+                                  ringSource: RingSource(current.encrypted))
         unlockedAt = clock()
         return opened.passphraseKeys
     }
@@ -117,7 +118,7 @@ public actor Vault {
         guard keys.matches(verifier: current.verifier) else { throw CoreError.wrongPassphrase }
         let opened = try KeystoreSealing.open(current, keys: keys.copied())
         session = UnlockedSession(keys: opened.passphraseKeys, ring: opened.ring, vaultKey: opened.vaultKey, kdf: opened.kdf,
-                                  ringSource: current.encrypted)
+                                  ringSource: RingSource(current.encrypted))
         unlockedAt = clock()
     }
 
@@ -537,9 +538,19 @@ struct UnlockedSession: Sendable {
     let ring: KeyRing
     let vaultKey: SecureBuffer
     let kdf: KDFParameters
-    /// The sealed ring (a keystore's `encrypted`) last taken into `ring`: `refreshKeys` opens
-    /// the stored keystore only when it is another one (its ring is 9 MB of JSON at 100,000 items).
-    var ringSource: String?
+    /// The digest of the sealed ring (a keystore's `encrypted`) last taken into `ring`:
+    /// `refreshKeys` opens the stored keystore only when it is another one (its ring is 9 MB of
+    /// JSON at 100,000 items; a copy kept here was 9 MB of an agent's memory).
+    var ringSource: RingSource?
+}
+
+/// What `UnlockedSession.ringSource` keeps of a sealed ring: its SHA-256.
+struct RingSource: Equatable {
+    private let digest: Data
+
+    init(_ encrypted: String) {
+        digest = Data(SHA256.hash(data: Data(encrypted.utf8)))
+    }
 }
 
 /// An item in a listing, with the badges the list shows.

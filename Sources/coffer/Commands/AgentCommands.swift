@@ -83,6 +83,8 @@ struct AgentCommand: AsyncParsableCommand {
     func run() async throws {
         setsid()
         chdir("/")
+        // Before the unlock reads the keystore: see `ProcessMemory`.
+        ProcessMemory.fixMappingThreshold(bytes: 128 << 10)
         let vault = try Vault.open(at: global.vaultPath)
         try await vault.unlock(passphrase: try StandardInputLines.shared.next())
         let paths = AgentPaths.forVault(global.vaultPath)
