@@ -20,15 +20,17 @@ enum SyncState {
             return
         }
         do {
-            try database.syncWrite { store in try store.setMeta([.clockSkew: skew.stored]) }
+            try database.syncWriteBookkeeping { store in try store.setMeta([.clockSkew: skew.stored]) }
         } catch {
             logger.error("could not record the clock offset: \(error)")
         }
     }
 
+    /// Bookkeeping, not an acknowledged write: committed without waiting for the disk (an idle
+    /// sync's only commit; a power cut can at worst lose it).
     static func record(_ report: SyncReport, at time: Date, in database: VaultDatabase, logger: Logger) {
         do {
-            try database.syncWrite { store in
+            try database.syncWriteBookkeeping { store in
                 let completed = report.error == nil || report.error == .syncLocked
                 if completed { try store.setMeta([.lastSync: Timestamp(time).iso8601]) }
                 let backoff = report.backoffUntil.flatMap { $0 > time ? Timestamp($0).iso8601 : nil }
