@@ -39,7 +39,9 @@ enum SyncState {
                 if let skew = report.clockSkew { try store.setMeta([.clockSkew: skew.stored]) }
             }
         } catch {
-            logger.error("could not record the sync outcome: \(error)")
+            // A vault on a full disk now opens without writing (its WAL is kept), so a sync can get
+            // this far; the report already says DISK, and once is enough on the terminal.
+            logger.log(level: report.error == .disk ? .debug : .error, "could not record the sync outcome: \(error)")
         }
     }
 }
