@@ -89,3 +89,22 @@ extension VaultWALTests {
         XCTAssertEqual(try VaultDatabase.open(at: path).meta(.format), "coffer-vault")
     }
 }
+
+extension VaultWALTests {
+    /// Each open rebuilds the WAL index from the kept frames, so commits of one process after
+    /// another pile up in the WAL until something empties it: bounded at close.
+    func testTheKeptWALStaysSmallOverManyIdleSyncs() throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("vault.db").path
+        _ = try VaultDatabase.create(at: path)
+        var largest = 0
+        for round in 0..<120 {
+            let database = try VaultDatabase.open(at: path)
+            try database.writeBookkeeping { db in
+                try VaultDatabase.setMeta(.lastSync, "2026-11-27T09:00:\(String(format: "%02d", round % 60)).000Z", in: db)
+            }
+            largest = max(largest, VaultDatabase.walSize(of: path) ?? 0)
+        }
+        XCTAssertLessThanOrEqual(largest, VaultDatabase.keptWALLimit + (64 << 10), "the WAL grew with every process")
+        XCTAssertEqual(try VaultDatabase.open(at: path).meta(.lastSync), "2026-11-27T09:00:59.000Z")
+    }
+}

@@ -17,10 +17,14 @@ import GRDBSQLite
 /// file alone holds every commit once no process has it open, a copy of it is whole — but the file
 /// stays, and the next process opens it as it is.
 extension VaultDatabase {
-    /// A kept WAL past this size is emptied when the vault closes (`deinit`): it never shrinks by
-    /// itself, and one import or first download can leave hundreds of MB. SQLite checkpoints every
-    /// 1,000 pages (4 MiB), so only a transaction bigger than that leaves more.
-    static let keptWALLimit = 8 << 20
+    /// A kept WAL past this size is emptied when the vault closes (`deinit`). Its frames stay valid
+    /// after the checkpoint at close, and the next process's first connection rebuilds the WAL
+    /// index from them as if none had been copied: it reads them all at open and copies them all
+    /// into the vault file again when it closes. Each process's commits add to them (an idle sync
+    /// adds about 5 pages) until SQLite restarts the WAL, which it does only after a checkpoint
+    /// *within* a process. Kept small, that re-copy is a few pages; emptied, the next open pays
+    /// GRDB's start-up write once (about one idle sync in twelve).
+    static let keptWALLimit = 256 << 10
 
     /// Asks SQLite to keep `-wal` and `-shm` when this connection is the last to close. Only
     /// writable connections: a read-only one never checkpoints nor deletes the WAL.
