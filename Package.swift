@@ -39,6 +39,8 @@ let package = Package(
                 // RSA signing and AES-CTR, for SSH keys (issue 32).
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the one setting GRDB has no call for (VaultDatabase+WAL.swift).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ]

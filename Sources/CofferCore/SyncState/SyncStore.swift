@@ -180,6 +180,12 @@ extension VaultDatabase {
         try write { db in try body(SyncStore(db: db)) }
     }
 
+    /// `syncWrite` for the sync's own bookkeeping only (its time, outcome, Backoff deadline and
+    /// clock offset), committed without waiting for the disk (`VaultDatabase.writeBookkeeping`).
+    package func syncWriteBookkeeping<T>(_ body: (SyncStore) throws -> T) throws -> T {
+        try writeBookkeeping { db in try body(SyncStore(db: db)) }
+    }
+
     /// Reads for a sync step (a snapshot; nothing written).
     public func syncRead<T>(_ body: (SyncStore) throws -> T) throws -> T {
         try read { db in try body(SyncStore(db: db)) }

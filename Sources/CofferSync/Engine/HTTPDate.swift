@@ -9,18 +9,21 @@ enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     static func parse(_ text: String) -> Timestamp? {
-        func digits(_ part: Substring, _ count: Int) -> Int? {
-            part.count == count && part.allSatisfy({ $0.isASCII && $0.isNumber }) ? Int(part) : nil
+        func isDigits(_ part: Substring, _ count: Int) -> Bool {
+            part.count == count && part.allSatisfy({ $0.isASCII && $0.isNumber })
         }
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[5] == "GMT",
-              let day = digits(parts[1], 2),
-              let monthIndex = months.firstIndex(of: String(parts[2])),
-              let year = digits(parts[3], 4) else { return nil }
+              isDigits(parts[1], 2), let monthIndex = months.firstIndex(of: String(parts[2])),
+              isDigits(parts[3], 4) else { return nil }
         let clock = parts[4].split(separator: ":", omittingEmptySubsequences: false)
-        guard clock.count == 3, let hour = digits(clock[0], 2), let minute = digits(clock[1], 2),
-              let second = digits(clock[2], 2) else { return nil }
-        let iso = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, monthIndex + 1, day, hour, minute, second)
-        return Timestamp(iso8601: iso)
+        guard clock.count == 3, clock.allSatisfy({ isDigits($0, 2) }) else { return nil }
+        // Not `String(format:)`: its C varargs cost the runtime's first protocol lookups (~0.2 ms of an
+        // idle `coffer sync`), and every number here already has its width.
+        return Timestamp(iso8601: "\(parts[3])-\(padded(monthIndex + 1))-\(parts[1])T\(clock[0]):\(clock[1]):\(clock[2])Z")
+    }
+
+    private static func padded(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : String(value)
     }
 }

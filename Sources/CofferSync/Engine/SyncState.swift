@@ -20,15 +20,17 @@ enum SyncState {
             return
         }
         do {
-            try database.syncWrite { store in try store.setMeta([.clockSkew: skew.stored]) }
+            try database.syncWriteBookkeeping { store in try store.setMeta([.clockSkew: skew.stored]) }
         } catch {
             logger.error("could not record the clock offset: \(error)")
         }
     }
 
+    /// Bookkeeping, not an acknowledged write: committed without waiting for the disk (an idle
+    /// sync's only commit; a power cut can at worst lose it).
     static func record(_ report: SyncReport, at time: Date, in database: VaultDatabase, logger: Logger) {
         do {
-            try database.syncWrite { store in
+            try database.syncWriteBookkeeping { store in
                 let completed = report.error == nil || report.error == .syncLocked
                 if completed { try store.setMeta([.lastSync: Timestamp(time).iso8601]) }
                 let backoff = report.backoffUntil.flatMap { $0 > time ? Timestamp($0).iso8601 : nil }
@@ -37,7 +39,9 @@ enum SyncState {
                 if let skew = report.clockSkew { try store.setMeta([.clockSkew: skew.stored]) }
             }
         } catch {
-            logger.error("could not record the sync outcome: \(error)")
+            // A vault on a full disk now opens without writing (its WAL is kept), so a sync can get
+            // this far; the report already says DISK, and once is enough on the terminal.
+            logger.log(level: report.error == .disk ? .debug : .error, "could not record the sync outcome: \(error)")
         }
     }
 }
