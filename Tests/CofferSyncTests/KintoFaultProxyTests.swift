@@ -309,28 +309,6 @@ final class KintoFaultProxyTests: XCTestCase {
         XCTAssertEqual(Array(results.suffix(5)), Array(repeating: .unknown, count: 5))
     }
 
-    /// Chunks after the first go two at a time: one that fails leaves whole chunks unknown,
-    /// every other write is acknowledged, and what is acknowledged is what the server holds.
-    func testFailedChunkAmongConcurrentOnesLeavesWholeChunksUnknown() async throws {
-        let (_, proxy, client) = try await setUpProxy()
-        try await proxy.setFault(.status500, match: "/batch", skip: 2)
-        let results = try await client.batch((0..<125).map { try create("r\($0)") })
-        XCTAssertEqual(results.count, 125)
-        var acknowledged: [String] = []
-        for start in stride(from: 0, to: 125, by: 25) {
-            let part = results[start..<start + 25]
-            if part.allSatisfy({ $0 == .unknown }) { continue }
-            for (offset, result) in part.enumerated() {
-                _ = try acceptedRecord(result)
-                acknowledged.append("r\(start + offset)")
-            }
-        }
-        XCTAssertGreaterThanOrEqual(acknowledged.count, 50, "the first chunk and the one sent beside the failed one")
-        XCTAssertLessThan(acknowledged.count, 125)
-        let listed = try ids(try await client.fetchChanges(collection: .items, since: nil))
-        XCTAssertEqual(Set(listed), Set(acknowledged))
-    }
-
     func testFailedFirstChunkThrows() async throws {
         let (_, proxy, client) = try await setUpProxy()
         try await proxy.setFault(.status503RetryAfter, match: "/batch", seconds: 5)

@@ -235,20 +235,12 @@ public actor KintoClient {
 
     // MARK: - Writing
 
-    /// How many `POST /batch` requests `batch` keeps in flight once the first was answered: while
-    /// the server works on one, the next is encoded and travels (a revocation's push sends every
-    /// item of a shared vault again). Kinto runs them on its threads; two keep it busy.
-    static let batchesInFlight = 2
-
-    /// Sends every write in `POST /batch` requests of at most the server's limit.
+    /// Sends every write in `POST /batch` requests of at most the server's limit, in order.
     ///
     /// Returns one result per request, in the same order; each is acknowledged on its own (a 412
-    /// or 404 leaves the others applied). The first chunk goes alone, then up to
-    /// `batchesInFlight` at once: the requests of one call are for distinct records, so the
-    /// order between chunks does not matter. A chunk whose answer holds a 409 or a 5xx is
-    /// `.unknown` as a whole. If a later chunk fails in transport, its requests and those of every
-    /// chunk not sent yet are `.unknown` (the error shows again on the next request); the other
-    /// results stand.
+    /// or 404 leaves the others applied). A chunk whose answer holds a 409 or a 5xx is `.unknown`
+    /// as a whole. If a later chunk fails in transport, its requests and every one after it are
+    /// `.unknown` (the error shows again on the next request); the earlier results stand.
     ///
     /// - Throws: a `KintoError` when the first chunk fails: no write is acknowledged, and some may
     ///   still have been applied (a timeout or a dropped connection after sending), so fetch
@@ -257,38 +249,21 @@ public actor KintoClient {
     public func batch(_ requests: [KintoWriteRequest]) async throws -> [KintoWriteResult] {
         guard !requests.isEmpty else { return [] }
         let size = max(1, try await serverLimits().batchMaxRequests)
-        let chunks = stride(from: 0, to: requests.count, by: size).map { Array(requests[$0..<min($0 + size, requests.count)]) }
-        var answers = [[KintoWriteResult]?](repeating: nil, count: chunks.count)
-        answers[0] = try await sendBatch(chunks[0])
-        var thrown: Error?
-        await withTaskGroup(of: (Int, Result<[KintoWriteResult], Error>).self) { group in
-            var next = 1
-            var interrupted = false
-            func sendNext() {
-                guard !interrupted, next < chunks.count else { return }
-                let index = next
-                next += 1
-                group.addTask {
-                    do { return (index, .success(try await self.sendBatch(chunks[index]))) } catch { return (index, .failure(error)) }
-                }
+        var results: [KintoWriteResult] = []
+        results.reserveCapacity(requests.count)
+        var start = 0
+        while start < requests.count {
+            let chunk = Array(requests[start..<min(start + size, requests.count)])
+            do {
+                results += try await sendBatch(chunk)
+            } catch let error as KintoError where start > 0 {
+                logger.warning("batch interrupted after \(start) of \(requests.count) writes: \(error.userMessage)")
+                results += Array(repeating: KintoWriteResult.unknown, count: requests.count - start)
+                return results
             }
-            for _ in 0..<Self.batchesInFlight { sendNext() }
-            while let (index, result) = await group.next() {
-                switch result {
-                case .success(let results):
-                    answers[index] = results
-                case .failure(let error as KintoError):
-                    logger.warning("batch \(index + 1) of \(chunks.count) interrupted: \(error.userMessage)")
-                    interrupted = true
-                case .failure(let error):
-                    thrown = error  // cancelled: the caller's to see, as before any chunk was sent
-                    interrupted = true
-                }
-                sendNext()
-            }
+            start += chunk.count
         }
-        if let thrown { throw thrown }
-        return zip(chunks, answers).flatMap { chunk, answer in answer ?? Array(repeating: KintoWriteResult.unknown, count: chunk.count) }
+        return results
     }
 
     private func sendBatch(_ chunk: [KintoWriteRequest]) async throws -> [KintoWriteResult] {
