@@ -291,6 +291,7 @@ final class ShareCommandTests: XCTestCase {
         let revoked = try ann.inShared("home", ["share", "revoke", "Cat"])
         assertOK(revoked)
         XCTAssertTrue(revoked.err.contains("Revoked “Cat”"), revoked.summary)
+        try assertTheItemsCarryNoWriteOf(cat, in: bucket, ids: ids, as: ann)
         try syncAfterTheRevocation(bob)
         assertOK(try ann.inShared("home", ["sync"]))
         let door = try ann.inShared("home", ["show", "Door", "--field", "password"])
@@ -357,6 +358,24 @@ final class ShareCommandTests: XCTestCase {
         assertOK(try dan.inShared("home", ["sync"]))
         XCTAssertEqual(try dan.titles(in: "home"), ["After", "Cat's bike", "Door"])
         XCTAssertEqual(Self.meta(dan.sharedPath("home"), "share_epoch"), "5")
+    }
+
+    /// Right after `share revoke`, before any other member syncs (whose roster step would rewrite
+    /// every record if the revoker had not): the items, rewritten only by the push of their new
+    /// keys, no longer list the removed person's account, who is refused each of them, and the
+    /// removal is marked rewritten on the server.
+    private func assertTheItemsCarryNoWriteOf(_ removed: Member, in bucket: String, ids: [String], as member: Member,
+                                              file: StaticString = #filePath, line: UInt = #line) throws {
+        for id in ids {
+            let answer = try bucketAnswer(bucket, path: "/collections/items/records/\(id)", as: member.account)
+            XCTAssertEqual(answer.status, 200, answer.body, file: file, line: line)
+            let permissions = (try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])?["permissions"] as? [String: [String]]
+            XCTAssertEqual(permissions?["write"], ["account:\(member.account.user)"], "item \(id): \(answer.body)", file: file, line: line)
+            XCTAssertEqual(try bucketStatus(bucket, path: "/collections/items/records/\(id)", as: removed.account), 403, id, file: file, line: line)
+        }
+        let seals = try bucketAnswer(bucket, path: "/collections/seals/records", as: member.account).body
+        XCTAssertTrue(seals.contains("\"rewritten-"), "the removal is marked rewritten: \(seals)", file: file, line: line)
+        XCTAssertEqual(Self.meta(member.sharedPath("home"), "share_rewrite") ?? "", "", file: file, line: line)
     }
 
     /// The keys `member`'s copy of "home" holds now (the test keeps them), and its epoch key.

@@ -70,6 +70,27 @@ final class KintoCodingTests: XCTestCase {
         XCTAssertNil(delete["body"])
     }
 
+    /// A shared bucket's writes clear the record's own `write` (Kinto adds the writer back); a
+    /// delete carries no body, and the personal bucket's writes no permissions.
+    func testASharedBucketsWritesClearTheRecordsOwnWrite() throws {
+        let record = try recordJSON(["v": 1])
+        let requests: [KintoWriteRequest] = [.create(collection: .items, id: "x", record: record),
+                                             .update(collection: .items, id: "x", record: record, lastModified: 42)]
+        for request in requests {
+            guard case .send(let shared) = KintoBatchCoding.prepare(request, bucket: "share-b", clearingAuthorPermissions: true),
+                  case .send(let personal) = KintoBatchCoding.prepare(request)
+            else { return XCTFail("expected sendable requests") }
+            let body = shared["body"] as? [String: Any]
+            XCTAssertEqual(body?["permissions"] as? [String: [String]], ["write": []], "\(request)")
+            XCTAssertEqual((body?["data"] as? [String: Any])?.keys.sorted(), ["v"])
+            XCTAssertNil((personal["body"] as? [String: Any])?["permissions"], "\(request)")
+        }
+        guard case .send(let delete) = KintoBatchCoding.prepare(.delete(collection: .items, id: "x", lastModified: 43),
+                                                                 bucket: "share-b", clearingAuthorPermissions: true)
+        else { return XCTFail("expected a sendable delete") }
+        XCTAssertNil(delete["body"])
+    }
+
     func testInvalidRequestsAreNotSent() {
         guard case .invalid = KintoBatchCoding.prepare(.create(collection: .items, id: "a/b", record: Data("{}".utf8))),
               case .invalid = KintoBatchCoding.prepare(.update(collection: .items, id: "a", record: Data("nope".utf8),

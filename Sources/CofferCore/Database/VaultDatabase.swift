@@ -355,6 +355,9 @@ public enum MetaKey: String, Sendable, CaseIterable {
     case shareRekey = "share_rekey"
     /// The key ring generation whose retired keys this device last sealed its items away from.
     case shareResealed = "share_resealed"
+    /// The roster position of a removal whose item records this device's new keys rewrite: the
+    /// sync that sends the items sealed again clears the rest and marks it (`AuthorPermissionStep`).
+    case shareRewrite = "share_rewrite"
     /// The roster collection's ETag when `roster_entries` was stored: the next sync asks for
     /// the changes since.
     case rosterMarker = "roster_marker"

@@ -67,7 +67,14 @@ extension Vault {
             throw CoreError.tampered(what: "this shared vault has no member keys")
         }
         let (secrets, keys, kdf) = try MemberSecrets.openWithKeys(stored, passphrase: passphrase, vaultID: vaultID)
-        try unlockShared(secrets, keys: keys, kdf: kdf, vaultID: vaultID)
+        do {
+            try unlockShared(secrets, keys: keys, kdf: kdf, vaultID: vaultID)
+        } catch CoreError.wrongPassphrase {
+            // Another process (a screen) took a new epoch's key meanwhile: it wraps the keystore
+            // under it, then stores the new secrets, so what was read before is one epoch behind.
+            guard let now = try database.meta(.shareMember), now != stored else { throw CoreError.wrongPassphrase }
+            try unlockShared(try MemberSecrets.open(now, keys: keys, vaultID: vaultID).secrets, keys: keys, kdf: kdf, vaultID: vaultID)
+        }
         return keys
     }
 

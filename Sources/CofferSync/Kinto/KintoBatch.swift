@@ -70,17 +70,25 @@ package enum KintoBatchCoding {
         case invalid(String)
     }
 
-    static func prepare(_ request: KintoWriteRequest, bucket: String = "default") -> Prepared {
+    /// `clearingAuthorPermissions` (a shared bucket's writes, architecture §17): the record goes
+    /// up with `"permissions": {"write": []}`. Kinto replaces a record's permissions with those
+    /// sent and adds the writer back, so only the last writer keeps a `write` of their own (the
+    /// members' group has the bucket's): a removed person's is gone from every record sent after
+    /// their removal, without a request of its own.
+    static func prepare(_ request: KintoWriteRequest, bucket: String = "default",
+                        clearingAuthorPermissions: Bool = false) -> Prepared {
         guard KintoRecordID.isValid(request.id) else {
             return .invalid("invalid record id \u{201C}\(request.id)\u{201D}")
         }
         let path = "/buckets/\(bucket)/collections/\(request.collection.rawValue)/records/\(request.id)"
         switch request {
         case .create(_, _, let record):
-            guard let body = body(record) else { return .invalid("the record is not a JSON object") }
+            guard var body = body(record) else { return .invalid("the record is not a JSON object") }
+            if clearingAuthorPermissions { body["permissions"] = ["write": [String]()] }
             return .send(["method": "PUT", "path": path, "headers": ["If-None-Match": "*"], "body": body])
         case .update(_, _, let record, let lastModified):
-            guard let body = body(record) else { return .invalid("the record is not a JSON object") }
+            guard var body = body(record) else { return .invalid("the record is not a JSON object") }
+            if clearingAuthorPermissions { body["permissions"] = ["write": [String]()] }
             return .send(["method": "PUT", "path": path, "headers": ["If-Match": "\"\(lastModified)\""],
                           "body": body])
         case .delete(_, _, let lastModified):

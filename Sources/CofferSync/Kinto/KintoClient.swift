@@ -271,7 +271,7 @@ public actor KintoClient {
         var subRequests: [[String: Any]] = []
         var positions: [Int] = []
         for (position, request) in chunk.enumerated() {
-            switch KintoBatchCoding.prepare(request, bucket: bucket) {
+            switch KintoBatchCoding.prepare(request, bucket: bucket, clearingAuthorPermissions: bucket != "default") {
             case .send(let subRequest):
                 subRequests.append(subRequest)
                 positions.append(position)

@@ -19,12 +19,19 @@ public struct SharedRevocation: Sendable {
     /// they can write only while the group still holds them (both removals then take effect).
     public let raceGrace: TimeInterval
 
-    public init(client: KintoClient, vaultID: SharedVaultID, vault: String, secrets: MemberSecrets, raceGrace: TimeInterval = 2) {
+    /// The revoker's next unlock and sync seal every item again and send it, which takes the
+    /// person's `write` off each item record (`AuthorPermissionStep`): the items are not
+    /// rewritten here, and the removal is marked rewritten only after that push.
+    public let itemsRewrittenBySealing: Bool
+
+    public init(client: KintoClient, vaultID: SharedVaultID, vault: String, secrets: MemberSecrets, raceGrace: TimeInterval = 2,
+                itemsRewrittenBySealing: Bool = false) {
         self.client = client
         self.vaultID = vaultID
         self.vault = vault
         self.secrets = secrets
         self.raceGrace = raceGrace
+        self.itemsRewrittenBySealing = itemsRewrittenBySealing
     }
 
     /// What a revocation did: the roster after it and how many records were rewritten.
@@ -37,6 +44,9 @@ public struct SharedRevocation: Sendable {
         public var unrewritten: Int
         /// The other side of a raced removal was appended too (both removals took effect).
         public var raced: Bool
+        /// The position of the removal whose item records are left to the push of the new keys
+        /// (`itemsRewrittenBySealing`); nil when nothing is left to it.
+        public var removalLeftToSealing: Int? = nil
     }
 
     /// Removes `personID` (the revoker themselves: leaving), continuing the roster this device
@@ -148,8 +158,11 @@ public struct SharedRevocation: Sendable {
         // Someone leaving cannot take their own permissions off (Kinto gives them back to
         // whoever rewrites): the next member device that sees the roster does it (`RosterStep`).
         guard person.id != secrets.person.id else { return Outcome(entries: entries, state: state, rewritten: 0, unrewritten: 0, raced: false) }
-        let (rewritten, unrewritten) = try await SharedRoster.clearAuthorPermissions(with: client)
-        if unrewritten == 0 { try await SharedRoster.markRewritten(after: removalAt ?? appended.count - 1, with: client) }
-        return Outcome(entries: entries, state: state, rewritten: rewritten, unrewritten: unrewritten, raced: raced)
+        let leftToSealing: Set<String> = itemsRewrittenBySealing ? [CollectionName.items.rawValue] : []
+        let (rewritten, unrewritten) = try await SharedRoster.clearAuthorPermissions(with: client, except: leftToSealing)
+        let removal = removalAt ?? appended.count - 1
+        if unrewritten == 0, leftToSealing.isEmpty { try await SharedRoster.markRewritten(after: removal, with: client) }
+        return Outcome(entries: entries, state: state, rewritten: rewritten, unrewritten: unrewritten, raced: raced,
+                       removalLeftToSealing: leftToSealing.isEmpty ? nil : removal)
     }
 }

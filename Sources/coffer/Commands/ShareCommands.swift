@@ -229,10 +229,11 @@ struct ShareCommand: AsyncParsableCommand {
             guard target.person.id != secrets.person.id else {
                 throw UsageError("To take yourself out, run `coffer --vault \(member.name) share leave`.")
             }
-            let outcome = try await member.remove(target.person.id, with: secrets, continuing: entries, decidedOn: decided)
+            // Its two syncs and unlock below seal every item again, which rewrites the items' permissions.
+            let outcome = try await member.remove(target.person.id, with: secrets, continuing: entries, decidedOn: decided, sealingNext: true)
             let name = TerminalText.name(target.person.name)
             Terminal.write("Revoked \u{201C}\(name)\u{201D}: the server refuses their account on \u{201C}\(member.name)\u{201D} from now on "
-                           + "(\(outcome.rewritten) record(s) rewritten)\(outcome.raced ? "; they had removed you at the same moment, and both removals hold" : "").\n")
+                           + "(\(outcome.rewritten) record(s) rewritten\(outcome.removalLeftToSealing == nil ? "" : ", the items with their new keys"))\(outcome.raced ? "; they had removed you at the same moment, and both removals hold" : "").\n")
             Terminal.write("What they synced before stays on their devices.\n")
             if outcome.raced {
                 Terminal.write("You are no longer a member either: \(global.vaultPath) keeps what you had.\n")
