@@ -18,21 +18,9 @@ extension ShareMember {
         if FileManager.default.fileExists(atPath: path) { throw CoreError.vaultExists(path: path) }
         let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
         let (secrets, keys, kdf) = try MemberSecrets.openWithKeys(copy.member, passphrase: passphrase, vaultID: copy.vaultID)
-        let shared = client(bucket: copy.vaultID.bucket)
-        let served = try await AccountOptions.mapped { try await SharedRoster.served(by: shared, vault: name) }
-        let state = try SharedRoster.verify(served, vaultID: copy.vaultID, continuing: [], vault: name)
-        guard state.members[secrets.person.id] != nil else { throw RosterRefusal(vault: name, reason: .removed) }
-        let keystore = try await AccountOptions.mapped { try await Self.keystore(shared, name: name) }
         // The recorded key may be an older epoch's: the current one is sealed to the same person.
-        // The keystore opens with one of them (the older until a member wraps it under the newer).
-        var usable = secrets
-        if state.epoch > secrets.epoch,
-           let key = try await AccountOptions.mapped({ try await SharedRoster.openSeal(for: state, with: secrets.person, client: shared, vault: name) }),
-           (try? KeystoreSealing.open(keystore, passphrase: key)) != nil {
-            usable = MemberSecrets(epoch: state.epoch, epochKey: key, person: secrets.person)
-        }
-        let made = try await makeCopy(at: path, of: copy.vaultID, named: name, secrets: usable, sealedUnder: (keys, kdf),
-                                      roster: served, keystore: keystore)
+        let made = try await copyFromServer(copy.vaultID, named: name, as: secrets.person, recorded: secrets, at: path,
+                                            sealedUnder: (keys, kdf))
         Terminal.write("This device has its copy of \u{201C}\(name)\u{201D}: \(path) holds \(try made.database.status().items) item(s).\n")
     }
 

@@ -24,9 +24,16 @@ extension ShareMember {
                              + "\(vault.database.path) syncs with \(account.user) on \(account.server.absoluteString). "
                              + "Recover the personal vault of that account first (its own kit).")
         }
-        let (keys, kdf) = try vault.passphraseKeys(passphrase)
-        let name = payload.name
-        let shared = client(bucket: payload.vaultID.bucket)
+        return try await copyFromServer(payload.vaultID, named: payload.name, as: payload.person, recorded: nil, at: path,
+                                        sealedUnder: try vault.passphraseKeys(passphrase))
+    }
+
+    /// This person's copy of a shared vault made from the server (`recover`, `share join NAME`):
+    /// the roster verified from entry 0 with `person` a member, the newest epoch key sealed to
+    /// them that opens the keystore (`recorded` when none does), and the copy made at `path`.
+    func copyFromServer(_ vaultID: SharedVaultID, named name: String, as person: PersonKeys, recorded: MemberSecrets?,
+                        at path: String, sealedUnder passphrase: (keys: PassphraseKeys, kdf: KDFParameters)) async throws -> Vault {
+        let shared = client(bucket: vaultID.bucket)
         let served = try await AccountOptions.mapped {
             do {
                 return try await SharedRoster.served(by: shared, vault: name)
@@ -34,13 +41,19 @@ extension ShareMember {
                 throw RosterRefusal(vault: name, reason: .refusedByServer)  // the account itself is the personal vault's
             }
         }
-        let state = try SharedRoster.verify(served, vaultID: payload.vaultID, continuing: [], vault: name)
-        guard state.members[payload.person.id] != nil else { throw RosterRefusal(vault: name, reason: .removed) }
+        let state = try SharedRoster.verify(served, vaultID: vaultID, continuing: [], vault: name)
+        guard state.members[person.id] != nil else { throw RosterRefusal(vault: name, reason: .removed) }
         let keystore = try await AccountOptions.mapped { try await Self.keystore(shared, name: name) }
-        let secrets = try await AccountOptions.mapped {
-            try await Self.epochSecrets(of: payload.person, roster: served, keystore: keystore, client: shared, vault: name)
+        let secrets: MemberSecrets
+        do {
+            secrets = try await AccountOptions.mapped {
+                try await Self.epochSecrets(of: person, roster: served, keystore: keystore, client: shared, vault: name)
+            }
+        } catch let refusal as RosterRefusal {
+            guard let recorded else { throw refusal }
+            secrets = recorded
         }
-        return try await makeCopy(at: path, of: payload.vaultID, named: name, secrets: secrets, sealedUnder: (keys, kdf),
+        return try await makeCopy(at: path, of: vaultID, named: name, secrets: secrets, sealedUnder: passphrase,
                                   roster: served, keystore: keystore)
     }
 
