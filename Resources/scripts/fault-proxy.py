@@ -14,7 +14,8 @@ Faults are set at run time on the proxy itself (never forwarded):
     GET  /__fault__  -> {"fault": {...}, "log": [{"method", "path", "status", "fault"}, ...]}
 
 `count` matching requests get the fault (default 1; -1 means every one until the next POST), then
-the proxy passes again. `match` is a substring of the request path and query ("" matches all).
+the proxy passes again. `match` is a substring of the request path and query ("" matches all),
+or, after a leading `=`, the whole of it (`=/v1/`: the server's root only).
 `seconds` is N for delay, Retry-After and Backoff (default 1); `skip` lets that many matching
 requests pass first (default 0), e.g. to fail the second chunk of a batch; `message` is the
 `message` of the error body status_500 answers with (default "fault injected"), e.g. one
@@ -29,6 +30,8 @@ holding terminal escapes, as a hostile server would. Modes:
     status_404              answer 404 (Kinto's "not found" body) without forwarding
     backoff_header          forward, add Backoff: N to the real answer
     garbled_json            forward, replace the body with invalid JSON, keep the status
+    replace_body            forward, replace the body with `message`, keep the status (a server
+                            answering with well-formed JSON of its own)
     truncated               forward, send the full Content-Length but only half the body, close
     delay                   sleep N seconds, then forward and answer (a client timeout; the
                             request still reaches Kinto after the client gave up)
@@ -57,7 +60,7 @@ from urllib.parse import urlsplit, urlunsplit
 MODES = {
     "pass", "reset_before", "reset_after", "status_500", "status_503_retry_after", "status_401",
     "status_404", "backoff_header", "garbled_json", "truncated", "delay", "batch_409", "shift_date",
-    "endless_next_page", "huge_body",
+    "endless_next_page", "huge_body", "replace_body",
 }
 FAULT_PAGE = "_fault_page"
 LOG_LIMIT = 2000
@@ -88,7 +91,9 @@ class ProxyState:
     def take(self, path):
         """The fault for a request to `path`, counting it down; "pass" when none applies."""
         fault = self.fault
-        if fault["mode"] == "pass" or fault["remaining"] == 0 or fault["match"] not in path:
+        match = fault["match"]
+        matched = path == match[1:] if match.startswith("=") else match in path
+        if fault["mode"] == "pass" or fault["remaining"] == 0 or not matched:
             return "pass", fault["seconds"]
         if fault["skip"] > 0:
             fault["skip"] -= 1
@@ -311,6 +316,8 @@ async def handle(state, upstream, reader, writer):
                 await answer(writer, response, extra_headers=[("Backoff", str(int(seconds)))])
             elif mode == "garbled_json" and has_body:
                 await answer(writer, response, body=b'{"data": [{"id": "garbled", ')
+            elif mode == "replace_body" and has_body:
+                await answer(writer, response, body=state.fault["message"].encode())
             elif mode == "truncated" and has_body:
                 await answer(writer, response, body=response.body[: len(response.body) // 2],
                              declared_length=len(response.body))

@@ -31,6 +31,7 @@ public final class FaultProxy: @unchecked Sendable {
         case shiftDate = "shift_date"
         case endlessNextPage = "endless_next_page"
         case hugeBody = "huge_body"
+        case replaceBody = "replace_body"
     }
 
     /// One request that went through the proxy.

@@ -7,11 +7,14 @@ public struct SyncAccount: Sendable, Equatable {
     public var server: URL
     public var user: String
     public var password: String
+    /// The account's own bucket by its id, once a sync learned it (`MetaKey.accountBucket`).
+    public var bucket: String?
 
-    public init(server: URL, user: String, password: String) {
+    public init(server: URL, user: String, password: String, bucket: String? = nil) {
         self.server = server
         self.user = user
         self.password = password
+        self.bucket = bucket
     }
 
     public var credentials: KintoCredentials { KintoCredentials(user: user, password: password) }
@@ -20,18 +23,21 @@ public struct SyncAccount: Sendable, Equatable {
         guard let serverText = try database.meta(.accountServer), let server = URL(string: serverText),
               let user = try database.meta(.accountUser), let password = try database.meta(.accountPassword)
         else { return nil }
-        return SyncAccount(server: server, user: user, password: password)
+        return SyncAccount(server: server, user: user, password: password, bucket: try database.meta(.accountBucket))
     }
 
     public func save(to database: VaultDatabase) throws {
         try database.syncWrite { store in
             for (key, value) in meta { try store.setMeta([key: value]) }
+            if bucket == nil { try store.setMeta([.accountBucket: nil]) }
         }
     }
 
     /// What `save` writes, also for a vault made with its account in one transaction (`Vault.join`).
     public var meta: [MetaKey: String] {
-        [.accountServer: server.absoluteString, .accountUser: user, .accountPassword: password]
+        var meta: [MetaKey: String] = [.accountServer: server.absoluteString, .accountUser: user, .accountPassword: password]
+        meta[.accountBucket] = bucket
+        return meta
     }
 
     /// Forgets the account, the markers and the sync state; local data and pending changes stay.
@@ -41,7 +47,7 @@ public struct SyncAccount: Sendable, Equatable {
 
     /// `remove`, inside a transaction another step opened (a `signout` message's effect).
     static func forget(in store: SyncStore) throws {
-        try store.setMeta([.accountServer: nil, .accountUser: nil, .accountPassword: nil, .accountNextPassword: nil,
+        try store.setMeta([.accountServer: nil, .accountUser: nil, .accountPassword: nil, .accountNextPassword: nil, .accountBucket: nil,
                            .lastSync: nil, .lastError: nil, .lastErrorMessage: nil, .backoffUntil: nil])
         try store.clearMarkers()
     }

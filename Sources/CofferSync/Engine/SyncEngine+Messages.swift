@@ -21,7 +21,8 @@ extension SyncEngine {
             return
         }
         if try await RotationStep.run(context, now: now), let account = try SyncAccount.load(from: vault.database) {
-            client = KintoClient(server: account.server, credentials: account.credentials, bucket: client.bucket)
+            client = KintoClient(server: account.server, credentials: account.credentials, bucket: client.bucket,
+                                bucketIsShared: client.bucketIsShared)
             logger.info("devices: the account password was rotated")
         }
         logger.info("messages: sent \(sent), listed \(listed), applied \(handled.applied), refused \(handled.refused), waiting \(handled.waiting), deleted \(deleted)")
@@ -40,7 +41,8 @@ extension SyncEngine {
         try vault.database.syncWrite { store in
             try store.setMeta([.accountPassword: next, .accountNextPassword: nil, .pendingRotation: nil])
         }
-        client = KintoClient(server: account.server, credentials: account.credentials, bucket: client.bucket)
+        client = KintoClient(server: account.server, credentials: account.credentials, bucket: client.bucket,
+                                bucketIsShared: client.bucketIsShared)
         logger.info("sync: adopted the account password sent by another device")
         return true
     }

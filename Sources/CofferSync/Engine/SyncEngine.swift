@@ -14,13 +14,17 @@ public actor SyncEngine {
     var client: KintoClient
     let logger: Logger
     let now: @Sendable () -> Date
+    /// Whether a sync that finds the vault's account bucket unknown learns it (`forAccount`'s
+    /// engines; one given its client keeps it, as tests do).
+    let learnsAccountBucket: Bool
 
     public init(vault: Vault, client: KintoClient, logger: Logger = Logger(label: "coffer.sync"),
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                now: @escaping @Sendable () -> Date = { Date() }, learnsAccountBucket: Bool = false) {
         self.vault = vault
         self.client = client
         self.logger = logger
         self.now = now
+        self.learnsAccountBucket = learnsAccountBucket
     }
 
     /// The engine for a vault's configured account, or nil when it has none.
@@ -28,9 +32,11 @@ public actor SyncEngine {
                                   timeout: TimeInterval = 15) throws -> SyncEngine? {
         guard let account = try SyncAccount.load(from: vault.database) else { return nil }
         // A shared vault syncs with the person's account, in the vault's own bucket (architecture §17).
-        let bucket = vault.sharedVaultID?.bucket ?? "default"
-        let client = KintoClient(server: account.server, credentials: account.credentials, bucket: bucket, timeout: timeout)
-        return SyncEngine(vault: vault, client: client, logger: logger)
+        // A personal vault names its account's bucket by id once a sync learned it (§4, "Buckets").
+        let client = KintoClient(server: account.server, credentials: account.credentials,
+                                 bucket: vault.sharedVaultID?.bucket ?? account.bucket ?? "default",
+                                 bucketIsShared: vault.sharedVaultID != nil, timeout: timeout)
+        return SyncEngine(vault: vault, client: client, logger: logger, learnsAccountBucket: true)
     }
 
     /// Runs one sync. Never throws: failures are in the report (and in `meta`).
@@ -71,6 +77,7 @@ public actor SyncEngine {
         if let asked = await client.backoffUntil, asked > now(), asked > (report.backoffUntil ?? .distantPast) {
             report.backoffUntil = asked
         }
+        await learnAccountBucketIfNeeded(after: report)
         CrashPoint.reach("sync.state.before")
         SyncState.record(report, at: now(), in: database, logger: logger)
         return report

@@ -22,6 +22,9 @@ public actor KintoClient {
     public nonisolated let server: URL
     /// The bucket whose collections this client reads and writes.
     public nonisolated let bucket: String
+    /// Whether `bucket` is a shared vault's: its writes then take their author's own permissions
+    /// off the record (`KintoBatchCoding.prepare`). The account's own, by `default` or by id, is not.
+    public nonisolated let bucketIsShared: Bool
     private let credentials: KintoCredentials
     private let transport: KintoTransport
     private let logger: Logger
@@ -46,12 +49,15 @@ public actor KintoClient {
     ///   - fetchLimits: how many pages, records and seconds one listing may take.
     ///   - responseLimit: the most bytes one answer may have (tests pass small ones).
     ///   - bucket: the bucket (a valid Kinto id); `default` is the account's own.
-    public init(server: URL, credentials: KintoCredentials, bucket: String = "default", timeout: TimeInterval = 15,
+    ///   - bucketIsShared: whether `bucket` is a shared vault's; nil means any bucket but `default`.
+    public init(server: URL, credentials: KintoCredentials, bucket: String = "default", bucketIsShared: Bool? = nil,
+                timeout: TimeInterval = 15,
                 logger: Logger = Logger(label: "coffer.kinto", factory: { _ in SwiftLogNoOpLogHandler() }),
                 now: @escaping @Sendable () -> Date = { Date() }, fetchLimits: KintoFetchLimits = .standard,
                 responseLimit: Int = 256 << 20) {
         self.server = server
         self.bucket = bucket
+        self.bucketIsShared = bucketIsShared ?? (bucket != "default")
         self.credentials = credentials
         self.transport = KintoTransport(timeout: timeout, responseLimit: responseLimit)
         self.logger = logger
@@ -271,7 +277,7 @@ public actor KintoClient {
         var subRequests: [[String: Any]] = []
         var positions: [Int] = []
         for (position, request) in chunk.enumerated() {
-            switch KintoBatchCoding.prepare(request, bucket: bucket, clearingAuthorPermissions: bucket != "default") {
+            switch KintoBatchCoding.prepare(request, bucket: bucket, clearingAuthorPermissions: bucketIsShared) {
             case .send(let subRequest):
                 subRequests.append(subRequest)
                 positions.append(position)
@@ -305,7 +311,7 @@ public actor KintoClient {
 
     // MARK: - HTTP
 
-    private func fetchRoot() async throws -> [String: Any] {
+    func fetchRoot() async throws -> [String: Any] {
         let response = try await perform("GET", Self.endpoint(server, "/"))
         guard response.status == 200 else {
             throw Self.unexpected(response, doing: "reading the server's description")

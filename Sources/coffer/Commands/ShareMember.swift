@@ -55,7 +55,7 @@ struct ShareMember {
             .sharePersonalVault: URL(fileURLWithPath: vault.database.path).standardizedFileURL.path,
             .shareVault: vaultID.bucket, .shareName: name, .sharePerson: secrets.person.id, .shareEpoch: String(secrets.epoch),
             .shareMember: member, .rosterEntries: Vault.rosterMeta(roster),
-        ]) { $1 }
+        ]) { $1 }.filter { $0.key != .accountBucket }  // the personal vault's bucket, not this one's
         let deviceName = try vault.database.meta(.deviceName) ?? Vault.defaultDeviceName
         // Recorded first: a process that dies before making the file leaves the person a way back
         // (`share join NAME`), and one that dies after it a whole copy whose next sync fetches the items.

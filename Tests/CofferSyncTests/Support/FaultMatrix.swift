@@ -11,7 +11,7 @@ enum FaultMatrix {
     /// (`SyncFetchLimitTests`): once, as here, it is one more page of the same records. `huge_body`
     /// is an answer past the client's byte limit only when the test lowers that limit
     /// (`KintoFaultProxyTests`); here it would be a valid answer with spaces in front.
-    static let kinds = FaultProxy.Mode.allCases.filter { ![.pass, .shiftDate, .endlessNextPage, .hugeBody].contains($0) }
+    static let kinds = FaultProxy.Mode.allCases.filter { ![.pass, .shiftDate, .endlessNextPage, .hugeBody, .replaceBody].contains($0) }
 
     /// `COFFER_FAULT_SEEDS=N` runs seeds 1…N, `A-B` seeds A…B (to replay one); default 1.
     static func seeds(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> ClosedRange<Int> {

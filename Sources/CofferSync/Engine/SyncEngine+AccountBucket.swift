@@ -1,0 +1,25 @@
+import CofferCore
+import Foundation
+
+/// After the first sync that reached the server, a personal vault learns its account's bucket id
+/// (`KintoClient.accountBucketID`) and its later syncs name the bucket instead of `default`
+/// (architecture §4, "Buckets"). Two requests, once per vault and account.
+extension SyncEngine {
+    func learnAccountBucketIfNeeded(after report: SyncReport) async {
+        guard learnsAccountBucket, report.error == nil || report.error == .syncLocked, vault.sharedVaultID == nil, client.bucket == "default",
+              let account = try? SyncAccount.load(from: vault.database), account.bucket == nil else { return }
+        do {
+            // A server without the `default_bucket` plugin names none: `default` is kept and not asked again.
+            let id = try await client.accountBucketID() ?? "default"
+            try vault.database.syncWrite { store in
+                // Another process may have signed in to another account since this sync loaded it.
+                guard try store.meta(.accountUser) == account.user, try store.meta(.accountServer) == account.server.absoluteString,
+                      try store.meta(.accountBucket) == nil else { return }
+                try store.setMeta([.accountBucket: id])
+            }
+            logger.info("sync: the account's bucket is \(id); later syncs name it")
+        } catch {
+            logger.info("sync: the account's bucket id is not known yet (\(error)); the next sync asks again")
+        }
+    }
+}
