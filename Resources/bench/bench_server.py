@@ -7,11 +7,15 @@ COFFER_TEST_PG_DATA. Standard library only (Debian's python3 or the .venv's).
 
 What a device does (read from Sources/CofferSync and checked with a logging proxy in front of Kinto):
 an idle `coffer sync` is three GETs, one after the other, each on a new TCP connection (each sync is a
-new process; its libcurl handles did not reuse a connection between these requests either):
+new process, and `kinto start`'s waitress closes the connection after every 304: it sends no
+Content-Length there and so marks the connection to close):
 
-    GET /v1/buckets/default/collections/items/records?_sort=last_modified&_since=M1      If-None-Match: "M1"
-    GET /v1/buckets/default/collections/keystores/records?_sort=last_modified&_since=M2  If-None-Match: "M2"
-    GET /v1/buckets/default/collections/messages/records?recipient=DEVICE_ID              If-None-Match: "M3"
+    GET /v1/buckets/BUCKET/collections/items/records?_sort=last_modified&_since=M1      If-None-Match: "M1"
+    GET /v1/buckets/BUCKET/collections/keystores/records?_sort=last_modified&_since=M2  If-None-Match: "M2"
+    GET /v1/buckets/BUCKET/collections/messages/records?recipient=DEVICE_ID              If-None-Match: "M3"
+
+BUCKET is the account's bucket id, which a vault learns after its first sync (`--bucket default`
+replays a vault before it, and every vault before 2026-11-27).
 
 each with HTTP Basic auth, each answered 304.
 
@@ -24,8 +28,7 @@ until the p99 of a sync passes the limit, an error appears, or the time budget r
 no step has passed); then one step between the last N that passed and the first that failed. Above
 --max-accounts, devices share accounts (a person's laptop and phone do too): that changes no request's
 work once the account's password is in Kinto's cache, and keeps the setup's bcrypt work (a hash at
-signup, a check at the first request: ~0.2 s of CPU each) within the time bound. `--bucket id` asks
-for /buckets/<the account's bucket id> instead of /buckets/default, as a shared vault's sync does.
+signup, a check at the first request: ~0.2 s of CPU each) within the time bound.
 
 Measured per step: latency of each request and of each sync (p50/p95/p99), errors (anything but a 304,
 a refused or timed-out connection), CPU of the Kinto process and of PostgreSQL (all its processes) from
@@ -395,8 +398,9 @@ async def main():
     parser.add_argument("--timeout", type=float, default=10.0, help="per request")
     parser.add_argument("--max-in-flight", type=int, default=400, help="syncs open at once before a step gives up")
     parser.add_argument("--setup-concurrency", type=int, default=4)
-    parser.add_argument("--bucket", choices=("default", "id"), default="default",
-                        help="address /buckets/default (Coffer today) or the account's bucket id (GET /v1/ user.bucket)")
+    parser.add_argument("--bucket", choices=("default", "id"), default="id",
+                        help="address the account's bucket id (GET /v1/ user.bucket; Coffer once a sync learned it) "
+                             "or /buckets/default (a vault before its first sync; Coffer before 2026-11-27)")
     parser.add_argument("--prefix", default=f"bench{os.getpid()}")
     parser.add_argument("--label", default=os.environ.get("BENCH_SERVER_LABEL", ""))
     args = parser.parse_args()
