@@ -85,6 +85,7 @@ public actor SyncEngine {
 
     private func runSteps(_ context: SyncContext, into report: inout SyncReport) async throws {
         let shared = vault.sharedVaultID
+        try await prefetchListings(context)
         if let shared {
             try await RosterStep.run(context, vaultID: shared)
             // A session of an older epoch cannot open the keystore the member who began the new

@@ -13,6 +13,25 @@ extension KintoClient {
     /// the whole collection's ETag, so a change for another device answers 200 too.
     public func listRecords(_ collection: DeviceCollectionName, filter: [String: String] = [:],
                             etag: String?) async throws -> KintoChanges {
+        if let early = prefetched.removeValue(forKey: Self.prefetchKey(collection, filter, etag)) { return try await early.value }
+        return try await requestListing(collection, filter: filter, etag: etag)
+    }
+
+    /// Starts `listRecords` now, on its own task; the next such call with the same arguments takes
+    /// its answer or its error, as `prefetchChanges` does for the synced collections.
+    public func prefetchRecords(_ collection: DeviceCollectionName, filter: [String: String] = [:], etag: String?) {
+        prefetched[Self.prefetchKey(collection, filter, etag)] = Task {
+            try await self.requestListing(collection, filter: filter, etag: etag)
+        }
+    }
+
+    private static func prefetchKey(_ collection: DeviceCollectionName, _ filter: [String: String], _ etag: String?) -> String {
+        let query = filter.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        return "\(collection.rawValue)?\(query) since \(etag ?? "the start")"
+    }
+
+    private func requestListing(_ collection: DeviceCollectionName, filter: [String: String],
+                                etag: String?) async throws -> KintoChanges {
         let query = filter.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         var headers: [String: String] = [:]
         if let etag { headers["If-None-Match"] = "\"\(etag)\"" }

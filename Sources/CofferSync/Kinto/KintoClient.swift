@@ -32,7 +32,7 @@ public actor KintoClient {
     private let fetchLimits: KintoFetchLimits
     private var cachedLimits: KintoServerLimits?
     /// Listings started ahead of their `fetchChanges` (`prefetchChanges`), by collection and marker.
-    private var prefetched: [String: Task<KintoChanges, Error>] = [:]
+    var prefetched: [String: Task<KintoChanges, Error>] = [:]
 
     /// The latest time the server asked us to stay away until, if any (never moves backwards).
     public private(set) var backoffUntil: Date?

@@ -71,12 +71,14 @@ final class KintoTransport: @unchecked Sendable {
         exchange.pointer.pointee.headers.limit = Self.headerLimit
         let code = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-                // curl_easy_perform blocks: off the cooperative pool, on a queue of its own. The
-                // global queue starts no more threads than cores while its threads block, so two
-                // requests at once (a prefetched listing beside another) went one after the other.
-                Self.blocking.async {
+                // curl_easy_perform blocks: off the cooperative pool, on a thread of its own. A
+                // dispatch queue, even a private concurrent one, runs no more blocked threads than
+                // cores, so an idle sync's three listings at once went two, then one, on two cores.
+                let thread = Thread {
                     continuation.resume(returning: self.perform(request, exchange))
                 }
+                thread.stackSize = 1 << 20
+                thread.start()
             }
         } onCancel: {
             exchange.pointer.pointee.cancelled = 1

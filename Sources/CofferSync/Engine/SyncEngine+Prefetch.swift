@@ -1,0 +1,22 @@
+import CofferCore
+import Foundation
+
+extension SyncEngine {
+    /// Starts the conditional listings every sync makes — items, keystores and, in a personal
+    /// vault, this device's messages — at once (a shared vault's roster listing goes beside them):
+    /// an idle sync then waits for one round trip instead of three (issue 33). The steps take each
+    /// answer, or its error, when they ask with the same marker, in their usual order, so what a
+    /// step does with it is unchanged; one whose marker moved meanwhile (another process synced)
+    /// asks again, and anything not taken is dropped at the end of the sync. Nothing is read from
+    /// the answers before the roster is verified.
+    func prefetchListings(_ context: SyncContext) async throws {
+        let markers = try context.database.syncRead { store in
+            (items: try store.marker(.items), keystores: try store.marker(.keystores), messages: try store.marker(.messages))
+        }
+        await client.prefetchChanges(collection: .items, since: markers.items)
+        await client.prefetchChanges(collection: .keystores, since: markers.keystores)
+        if vault.sharedVaultID == nil {
+            await client.prefetchRecords(.messages, filter: ["recipient": try vault.deviceID()], etag: markers.messages)
+        }
+    }
+}
