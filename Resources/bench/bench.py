@@ -485,9 +485,18 @@ class Raw:
             path = headers.get("Next-Page")
         return records, etag
 
-    def not_modified(self, collection, etag):
-        status, _, _ = self.request("GET", f"/buckets/default/collections/{collection}/records?_since={etag.strip(chr(34))}",
-                                    headers={"If-None-Match": etag})
+    def idle_paths(self, etags, device):
+        """The three conditional GETs of an idle `coffer sync` (architecture §4), by the account's
+        bucket id as Coffer asks once its first sync learned it: [(path, etag)]."""
+        _, _, root = self.request("GET", "/")
+        bucket = root["user"]["bucket"]
+        since = lambda etag: etag.strip(chr(34))
+        return [(f"/buckets/{bucket}/collections/items/records?_sort=last_modified&_since={since(etags[0])}", etags[0]),
+                (f"/buckets/{bucket}/collections/keystores/records?_sort=last_modified&_since={since(etags[1])}", etags[1]),
+                (f"/buckets/{bucket}/collections/messages/records?recipient={device}", etags[2])]
+
+    def not_modified(self, path, etag):
+        status, _, _ = self.request("GET", path, headers={"If-None-Match": etag})
         return status
 
 
@@ -581,25 +590,30 @@ def sync_figures(kinto, vault_a, passfile, pwfile, runs):
     figures["download_raw"] = n / statistics.median(raw_times)
 
     log("sync with nothing to do")
+    run(coffer("sync", "--vault", vault_b))  # the first learns the account's bucket id (§4)
     figures["noop_coffer"], _, _ = median_run(coffer("sync", "--vault", vault_b), runs)
+    # The same requests as that sync: its markers, its device.
+    db = sqlite3.connect(vault_b)
+    device = db.execute("SELECT value FROM meta WHERE key = 'device_id'").fetchone()[0]
+    markers = dict(db.execute("SELECT collection, etag FROM markers").fetchall())
+    db.close()
+    idle = Raw(kinto, user_a).idle_paths(tuple('"%s"' % markers[c] for c in ("items", "keystores", "messages")), device)
     times = []
     for _ in range(runs):
         raw = Raw(kinto, user_a)
         t0 = time.perf_counter()
-        # The three collections an idle sync asks (architecture §9: items, keystores, this device's messages).
-        statuses = [raw.not_modified("items", items_etag), raw.not_modified("keystores", keystore_etag),
-                    raw.not_modified("messages", messages_etag)]
+        # The three listings an idle sync asks (architecture §9: items, keystores, this device's messages).
+        statuses = [raw.not_modified(path, etag) for path, etag in idle]
         times.append(time.perf_counter() - t0)
         assert statuses == [304, 304, 304], statuses
     figures["noop_raw"] = statistics.median(times)
     # The floor for any whole process that syncs through libcurl: curl(1) itself, starting, loading
     # libcurl and asking the same three conditional GETs (one process, one after the other).
     auth = f"{user_a}:{ACCOUNT_PASSWORD}"
-    curl = ["curl", "-s", "-o", "/dev/null", "-u", auth]
-    command = []
-    for collection, etag in (("items", items_etag), ("keystores", keystore_etag), ("messages", messages_etag)):
-        url = f"{kinto}/buckets/default/collections/{collection}/records?_since={etag.strip(chr(34))}"
-        command += (["--next"] if command else []) + curl + ["-H", f"If-None-Match: {etag}", url]
+    command = ["curl"]
+    for path, etag in idle:
+        command += (["--next"] if len(command) > 1 else []) + ["-s", "-o", "/dev/null", "-u", auth,
+                                                               "-H", f"If-None-Match: {etag}", kinto + path]
     figures["noop_curl"], _, _ = median_run(command, runs)
 
     # Requests of one no-op sync, counted by the loopback proxy in front of the same server.
