@@ -22,7 +22,7 @@ extension SyncEngine {
         }
         if try await RotationStep.run(context, now: now), let account = try SyncAccount.load(from: vault.database) {
             client = KintoClient(server: account.server, credentials: account.credentials, bucket: client.bucket,
-                                bucketIsShared: client.bucketIsShared)
+                                 bucketIsShared: client.bucketIsShared)
             logger.info("devices: the account password was rotated")
         }
         logger.info("messages: sent \(sent), listed \(listed), applied \(handled.applied), refused \(handled.refused), waiting \(handled.waiting), deleted \(deleted)")
@@ -42,7 +42,7 @@ extension SyncEngine {
             try store.setMeta([.accountPassword: next, .accountNextPassword: nil, .pendingRotation: nil])
         }
         client = KintoClient(server: account.server, credentials: account.credentials, bucket: client.bucket,
-                                bucketIsShared: client.bucketIsShared)
+                             bucketIsShared: client.bucketIsShared)
         logger.info("sync: adopted the account password sent by another device")
         return true
     }
