@@ -10,24 +10,7 @@ import XCTest
 /// Issue 33: a personal vault learns its account's bucket id after a sync and names it from then
 /// on (architecture §4, "Buckets"); the server does half the work for each request. Real Kinto,
 /// requests seen by the loopback proxy.
-final class SyncAccountBucketTests: XCTestCase {
-    var server: TestServer!
-    var credentials: KintoCredentials!
-    var directory: URL!
-    var proxy: FaultProxy?
-
-    override func setUp() async throws {
-        server = try TestServer.require()
-        credentials = try await server.makeAccount()
-        directory = try temporaryDirectory(self)
-    }
-
-    override func tearDown() {
-        proxy?.stop()
-        proxy = nil
-        super.tearDown()
-    }
-
+final class SyncAccountBucketTests: KintoAccountTestCase {
     func testAVaultLearnsItsBucketIdAndSyncsByItWithAFileAnotherDeviceReceives() async throws {
         let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials)
         _ = try await a.add("Door", username: "ann", password: "before-the-bucket")

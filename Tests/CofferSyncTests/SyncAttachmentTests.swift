@@ -9,24 +9,7 @@ import XCTest
 /// removing it removes it from B and from the server (a raw listing); an upload or a download cut
 /// short resumes on the next sync and never leaves half a file visible; the server holds only
 /// sealed chunks, none of them large.
-final class SyncAttachmentTests: XCTestCase {
-    var server: TestServer!
-    var credentials: KintoCredentials!
-    var directory: URL!
-    var proxy: FaultProxy?
-
-    override func setUp() async throws {
-        server = try TestServer.require()
-        credentials = try await server.makeAccount()
-        directory = try temporaryDirectory(self)
-    }
-
-    override func tearDown() {
-        proxy?.stop()
-        proxy = nil
-        super.tearDown()
-    }
-
+final class SyncAttachmentTests: KintoAccountTestCase {
     private func pair() async throws -> (a: Device, b: Device) {
         let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials)
         await a.syncExpectingSuccess()

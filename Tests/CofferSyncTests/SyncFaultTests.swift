@@ -19,24 +19,7 @@ import XCTest
 /// of B's sync carries data; then B syncs into the fault. The report must name the error, nothing
 /// local may be lost, and once the fault is gone three more syncs of each device must converge
 /// with every edit in place.
-final class SyncFaultTests: XCTestCase {
-    var server: TestServer!
-    var credentials: KintoCredentials!
-    var directory: URL!
-    var proxy: FaultProxy?
-
-    override func setUp() async throws {
-        server = try TestServer.require()
-        credentials = try await server.makeAccount()
-        directory = try temporaryDirectory(self)
-    }
-
-    override func tearDown() {
-        proxy?.stop()
-        proxy = nil
-        super.tearDown()
-    }
-
+final class SyncFaultTests: KintoAccountTestCase {
     /// A on the server, B (joined) through a fresh proxy.
     /// `live`: clocks that run (lineages then order versions by real time, as on real devices).
     private func pair(live: Bool = false) async throws -> (a: Device, b: Device, proxy: FaultProxy) {

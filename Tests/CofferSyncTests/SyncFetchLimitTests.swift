@@ -8,24 +8,7 @@ import XCTest
 /// stops the fetch at the client's limits (`KintoFetchLimits`: pages, records, time) with a
 /// NETWORK error naming the limit; nothing of the listing is written, and the next sync against a
 /// server that answers properly converges. A on the real Kinto, B through the proxy.
-final class SyncFetchLimitTests: XCTestCase {
-    var server: TestServer!
-    var credentials: KintoCredentials!
-    var directory: URL!
-    var proxy: FaultProxy?
-
-    override func setUp() async throws {
-        server = try TestServer.require()
-        credentials = try await server.makeAccount()
-        directory = try temporaryDirectory(self)
-    }
-
-    override func tearDown() {
-        proxy?.stop()
-        proxy = nil
-        super.tearDown()
-    }
-
+final class SyncFetchLimitTests: KintoAccountTestCase {
     /// What a failed fetch must leave as it was on B.
     private struct Snapshot: Equatable {
         var itemsMarker: String?

@@ -9,24 +9,7 @@ import XCTest
 /// parent digest) in the clear, bound to the ciphertext, so devices notice: the older version
 /// never replaces theirs, it is merged with theirs (nothing either side holds is lost) and the
 /// sync reports it. Real Kinto; the replay is written straight to the account.
-final class SyncRollbackTests: XCTestCase {
-    var server: TestServer!
-    var credentials: KintoCredentials!
-    var directory: URL!
-    var proxy: FaultProxy?
-
-    override func setUp() async throws {
-        server = try TestServer.require()
-        credentials = try await server.makeAccount()
-        directory = try temporaryDirectory(self)
-    }
-
-    override func tearDown() {
-        proxy?.stop()
-        proxy = nil
-        super.tearDown()
-    }
-
+final class SyncRollbackTests: KintoAccountTestCase {
     private func pair() async throws -> (a: Device, b: Device, raw: RawAccount) {
         let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials)
         await a.syncExpectingSuccess()
