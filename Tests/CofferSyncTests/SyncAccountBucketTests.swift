@@ -19,6 +19,8 @@ final class SyncAccountBucketTests: KintoAccountTestCase {
         XCTAssertEqual(before.bucket, "default", "nothing is known before the first sync")
         let first = await learning.sync()
         XCTAssertNil(first.error, first.message ?? "")
+        let after = await learning.client
+        XCTAssertNotEqual(after.bucket, "default", "the engine names the bucket from its next sync on")
 
         var rootRequest = URLRequest(url: try XCTUnwrap(URL(string: server.url.absoluteString + "/")))
         rootRequest.setValue("Basic " + Data("\(credentials.user):\(credentials.password)".utf8).base64EncodedString(),

@@ -11,12 +11,16 @@ extension SyncEngine {
         do {
             // A server without the `default_bucket` plugin names none: `default` is kept and not asked again.
             let id = try await client.accountBucketID() ?? "default"
-            try vault.database.syncWrite { store in
+            let kept = try vault.database.syncWrite { store in
                 // Another process may have signed in to another account since this sync loaded it.
                 guard try store.meta(.accountUser) == account.user, try store.meta(.accountServer) == account.server.absoluteString,
-                      try store.meta(.accountBucket) == nil else { return }
+                      try store.meta(.accountBucket) == nil else { return false }
                 try store.setMeta([.accountBucket: id])
+                return true
             }
+            guard kept else { return }
+            // A long-lived engine (the screen's, the agent's) names it from its next sync on.
+            client = KintoClient(server: account.server, credentials: account.credentials, bucket: id, bucketIsShared: false)
             logger.info("sync: the account's bucket is \(id); later syncs name it")
         } catch {
             logger.info("sync: the account's bucket id is not known yet (\(error)); the next sync asks again")
