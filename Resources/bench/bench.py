@@ -622,6 +622,7 @@ def sync_figures(kinto, vault_a, passfile, pwfile, runs):
     try:
         run(coffer("account", "login", "--vault", vault_b, "--server", f"http://127.0.0.1:{port}/v1",
                    "--user", user_a, "--password-file", pwfile))
+        run(coffer("sync", "--vault", vault_b))  # learns the account's bucket id again after the login (§4)
         before = len(proxy_log(port))
         run(coffer("sync", "--vault", vault_b))
         seen = proxy_log(port)[before:]
@@ -1073,8 +1074,9 @@ def main():
         row("sync with nothing to do: time, whole process", ms(c), ms(r) + " (3 requests)", f"{c / r:.1f}×", "≤ 2×",
             c / r <= 2)
         f = sync["noop_curl"]
-        row("sync with nothing to do: the floor of a whole process through libcurl (`curl` asking the same 3 "
-            "conditional GETs, start to exit)", ms(c), ms(f), f"{c / f:.1f}×", "—", None)
+        row("sync with nothing to do against the floor of a whole process through libcurl (`curl` asking the same 3 "
+            "conditional GETs one after the other, start to exit; coffer asks them at once)", ms(c), ms(f), f"{c / f:.1f}×",
+            "≤ 1.2× (issue 33)", c / f <= 1.2)
     else:
         row("sync figures", "not run (no COFFER_TEST_KINTO_URL)", "—", "—", "—", None)
     ssh_rows(row, ssh)
