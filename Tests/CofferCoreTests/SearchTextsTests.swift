@@ -38,27 +38,6 @@ final class SearchTextsTests: XCTestCase {
         }
     }
 
-    /// Over `SearchTexts.splitBytes` the pass is two halves on two threads: a match in the last row
-    /// of the first half, in the first of the second, at both ends and in a cleared row, each found
-    /// once and in order, as a row-by-row search finds them.
-    func testAPassInTwoHalvesFindsWhatOneFinds() {
-        let filler = Array("lorem ipsum dolor sit amet\u{0}".utf8)
-        let rowCount = SearchTexts.splitBytes / filler.count + 1000
-        let middle = rowCount / 2   // the halves meet at about this row
-        let marked = [0, middle - 2, middle - 1, middle, middle + 1, middle + 2, 777, rowCount - 1]
-        var texts = SearchTexts()
-        for row in 0..<rowCount {
-            texts.appendRow { $0.append(contentsOf: (marked.contains(row) ? Array("a zebra\u{0}".utf8) : []) + filler) }
-        }
-        texts.clearRow(777)
-        let expected = marked.filter { $0 != 777 }
-        let zebra = Array("zebra".utf8)
-        XCTAssertEqual(texts.rows(holding: ByteSearch.Needle(zebra)), expected)
-        XCTAssertEqual(texts.rows(matching: [zebra], among: Array(0..<rowCount)), expected, "row by row")
-        XCTAssertEqual(texts.rows(holding: ByteSearch.Needle(Array("quokka".utf8))), [])
-        XCTAssertEqual(texts.rows(holding: ByteSearch.Needle(Array("lorem".utf8))).count, rowCount - 1, "every row but the cleared one, once")
-    }
-
     func testTheFirstOffsetIsThePlainSearchs() {
         var random = SystemRandomNumberGenerator()
         for _ in 0..<2000 {

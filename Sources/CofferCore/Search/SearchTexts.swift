@@ -1,5 +1,3 @@
-import Foundation
-
 /// Rows of folded searchable text in one padded byte buffer, searched a row at a time with
 /// `ByteSearch`: the screen's `/` filter and the agent's `search` over up to 100,000 items, where
 /// an array per row cost a retain and a release per row per search.
@@ -63,53 +61,26 @@ public struct SearchTexts: Sendable, Equatable {
 
     /// The rows holding `needle`, ascending, found in one pass over the whole buffer: a row ends
     /// with a NUL, which no word holds, so no match spans two rows. Much faster than row by row
-    /// when few rows match (a search at 100,000 items). A large buffer (~17 MB at 100,000 items,
-    /// ~1.3 ms to read on one core) is read as two halves at once, split at a row's end.
+    /// when few rows match (a search at 100,000 items).
     public func rows(holding needle: ByteSearch.Needle) -> [Int] {
-        let total = ends.last ?? 0
-        guard total >= Self.splitBytes else { return rows(holding: needle, in: 0..<total) }
-        let middle = ends[row(atByte: total / 2)]
-        let halves = Halves()
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
-            let found = rows(holding: needle, in: half == 0 ? 0..<middle : middle..<total)
-            halves.lock.withLock { halves.rows[half] = found }
-        }
-        return halves.rows[0] + halves.rows[1]
-    }
-
-    /// Below this many bytes a second thread costs more than it saves.
-    static let splitBytes = 4 << 20
-
-    /// What the two halves of a search found (filled from two threads).
-    private final class Halves: @unchecked Sendable {
-        let lock = NSLock()
-        var rows: [[Int]] = [[], []]
-    }
-
-    /// The rows holding `needle` among those that lie wholly in `range` (which starts and ends at rows' ends).
-    private func rows(holding needle: ByteSearch.Needle, in range: Range<Int>) -> [Int] {
         var matches: [Int] = []
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
-            var start = range.lowerBound
-            while start < range.upperBound,
-                  let offset = ByteSearch.firstOffset(of: needle, in: base + start, count: range.upperBound - start) {
-                let row = row(atByte: start + offset)
-                matches.append(row)
-                start = ends[row]
+            let total = ends.last ?? 0
+            var start = 0
+            while start < total, let offset = ByteSearch.firstOffset(of: needle, in: base + start, count: total - start) {
+                // The row holding that byte: the first whose end lies beyond it.
+                let position = start + offset
+                var (low, high) = (0, ends.count - 1)
+                while low < high {
+                    let middle = (low + high) / 2
+                    if ends[middle] > position { high = middle } else { low = middle + 1 }
+                }
+                matches.append(low)
+                start = ends[low]
             }
         }
         return matches
-    }
-
-    /// The row holding byte `position`: the first whose end lies beyond it.
-    private func row(atByte position: Int) -> Int {
-        var (low, high) = (0, ends.count - 1)
-        while low < high {
-            let middle = (low + high) / 2
-            if ends[middle] > position { high = middle } else { low = middle + 1 }
-        }
-        return low
     }
 
     /// The rows holding every word, ascending; only `candidates` (ascending) are looked at when given.
