@@ -24,6 +24,8 @@ struct AgentIndex: Sendable {
     private var kinds: [Kind] = []
     /// Each row's folded search text (`ItemMatcher.appendSearchText`), its title first.
     private var texts = SearchTexts()
+    /// The rows by folded title, for names that are a whole title.
+    private var titles = TitleTable()
     private var clearedCount = 0
 
     init() {}
@@ -52,6 +54,13 @@ struct AgentIndex: Sendable {
         texts.appendRow { bytes in
             if case .ready(let item) = state { ItemMatcher.appendSearchText(of: item, to: &bytes) }
         }
+        fileTitle(of: texts.count - 1)
+    }
+
+    /// Files the row just appended under its title.
+    private mutating func fileTitle(of row: Int) {
+        let texts = texts
+        titles.insert(row) { row in texts.withRow(row) { TitleTable.hash(Self.title(of: $0)) } }
     }
 
     /// Clears the row of `id` (removed, or about to be replaced).
@@ -90,6 +99,7 @@ struct AgentIndex: Sendable {
             index.fingerprints.append(fingerprints[row])
             index.kinds.append(kinds[row])
             index.texts.appendRow(copying: row, of: texts)
+            index.fileTitle(of: index.texts.count - 1)
         }
         return index
     }
@@ -119,27 +129,35 @@ struct AgentIndex: Sendable {
 
     /// The ids the first of the naming rules (`ItemNameResolver.resolve`, architecture §12) that
     /// matches anything matches: an id, an id prefix, an exact title ignoring case, a part of a
-    /// title. Compared as bytes in place, the title being each row's first field: only the rows
-    /// holding the folded name anywhere (one pass over the text) have their title looked at.
+    /// title. Compared as bytes in place, the title being each row's first field: a whole title is
+    /// looked up in `titles`; only for a part of one are the rows holding the folded name anywhere
+    /// found (one pass over the text) and their titles looked at.
     func ids(named name: String) -> [String] {
         if row(of: name) != nil { return [name] }
-        let lowered = name.lowercased()
-        if lowered.count >= ItemNameResolver.shortestIDPrefix {
-            let found = ids.rows(among: kinds.indices.filter { kinds[$0] != .cleared }, startingWithLowercased: Array(lowered.utf8))
+        let lowered = Array(name.lowercased().utf8)
+        // Only a name of id characters can start an id (`RecordID`: ASCII letters, digits, `_`, `-`).
+        if lowered.count >= ItemNameResolver.shortestIDPrefix, lowered.allSatisfy(Self.isLowercasedIDByte) {
+            let found = ids.rows(startingWithLowercased: lowered) { kinds[$0] != .cleared }
             if !found.isEmpty { return found.map(ids.id(at:)) }
         }
         let folded = Array(ItemMatcher.fold(name).utf8)
         guard !folded.isEmpty else { return [] }
+        let exact = titles.rows(hash: folded.withUnsafeBytes(TitleTable.hash)) { row in
+            isReadable(row) && texts.withRow(row) { Self.title(of: $0).elementsEqual(folded) }
+        }
+        if !exact.isEmpty { return exact.map(ids.id(at:)) }
         let needle = ByteSearch.Needle(folded)
         let holding = texts.rows(holding: needle).filter(isReadable)
-        let exact = texts.rows(among: holding) { row in Self.title(of: row).elementsEqual(folded) }
-        if !exact.isEmpty { return exact.map(ids.id(at:)) }
         let partial = texts.rows(among: holding) { row in
             let title = Self.title(of: row)
             guard let base = title.baseAddress else { return false }
             return ByteSearch.contains(base, count: title.count, needle)
         }
         return partial.map(ids.id(at:))
+    }
+
+    private static func isLowercasedIDByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte == 0x2D
     }
 
     /// A row's first field: the folded title.

@@ -23,8 +23,19 @@ public struct AgentPaths: Sendable {
     /// Held (flock) by a `coffer unlock` while it starts an agent: two at once make one agent.
     public var startLock: String { directory + "/" + name + ".start" }
 
+    /// The first 8 bytes of the SHA-256 of the vault's path, in hex. Written out by hand: the
+    /// generic `Data(_:)` and `Hex.lowercase(_:)` cost every command ~0.1 ms of runtime type lookups.
     private var name: String {
-        Hex.lowercase(SHA256.hash(data: Data(vault.utf8)).prefix(8))
+        var path = vault
+        var hasher = SHA256()
+        path.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        let digest = hasher.finalize()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        digest.withUnsafeBytes { bytes in
+            for byte in bytes.prefix(8) { hex += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// The sockets' directory for this user, from the environment.

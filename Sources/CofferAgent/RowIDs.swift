@@ -50,17 +50,22 @@ struct RowIDs: Sendable {
         bytes.withRow(row) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The rows among `candidates` whose id, lowercased, starts with `prefix` (lowercase bytes):
+    /// The rows `isWanted` accepts whose id, lowercased, starts with `prefix` (lowercase bytes):
     /// ids are ASCII, so byte by byte.
-    func rows(among candidates: [Int], startingWithLowercased prefix: [UInt8]) -> [Int] {
-        bytes.rows(among: candidates) { id in
-            guard id.count >= prefix.count else { return false }
-            for (offset, wanted) in prefix.enumerated() {
-                let byte = id[offset]
-                if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != wanted { return false }
+    func rows(startingWithLowercased prefix: [UInt8], where isWanted: (Int) -> Bool) -> [Int] {
+        var rows: [Int] = []
+        for row in 0..<count where isWanted(row) {
+            let matches = bytes.withRow(row) { id in
+                guard id.count >= prefix.count else { return false }
+                for (offset, wanted) in prefix.enumerated() {
+                    let byte = id[offset]
+                    if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != wanted { return false }
+                }
+                return true
             }
-            return true
+            if matches { rows.append(row) }
         }
+        return rows
     }
 
     private mutating func rehash(capacity: Int) {

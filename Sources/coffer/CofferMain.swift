@@ -20,15 +20,19 @@ enum CofferMain {
         ProcessHardening.apply()
         bootstrapLogging()
         // The screen (no command) is the start users wait on, `coffer sync` the command timers
-        // run: their options are read by hand (ArgumentParser took ~6 ms of a ~20 ms start, most
-        // of it the runtime's first protocol conformance lookups). Anything else goes on to the
-        // full parse, which explains errors.
+        // run, `search` and `show NAME --field F` the lookups scripts run through an agent: their
+        // options are read by hand (ArgumentParser took ~6 ms of a ~20 ms start, most of it the
+        // runtime's first protocol conformance lookups). Anything else goes on to the full parse,
+        // which explains errors.
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let start = ScreenStart(arguments: arguments) {
             await finish { try await start.run() }
         }
         if let sync = SyncCommand.handReading(arguments) {
             await finish { try await sync.run() }
+        }
+        if let lookup = ItemCommandByHand(arguments: arguments) {
+            await finish { try await lookup.run() }
         }
         let command: ParsableCommand
         do {

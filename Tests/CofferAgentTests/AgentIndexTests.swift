@@ -82,6 +82,36 @@ final class AgentIndexTests: XCTestCase {
         }
     }
 
+    /// A whole title is found through the index's title table — as it grows, as rows are replaced
+    /// and removed, and after compacting — with every item of that title; a part of a title is
+    /// still found in the text.
+    func testWholeTitlesThroughGrowthReplacementRemovalAndCompaction() {
+        var index = AgentIndex()
+        let items = (0..<3000).map { Self.item("Box \($0)") }
+        for item in items { index.take(Self.scan(item)) }
+        XCTAssertEqual(index.ids(named: "BOX 2999"), [items[2999].id])
+        XCTAssertEqual(index.ids(named: "Box 0"), [items[0].id], "the first row, placed again as the table grew")
+        XCTAssertEqual(Set(index.ids(named: "ox 299")), Set(items[2990...2999].map(\.id) + [items[299].id]), "a part: every title holding it")
+
+        var renamed = items[5]
+        renamed.title = "Crate"
+        index.take(Self.scan(renamed, fingerprint: 2))
+        XCTAssertEqual(index.ids(named: "crate"), [items[5].id])
+        XCTAssertFalse(index.ids(named: "Box 5").contains(items[5].id), "its old title names it no more")
+        let twin = Self.item("box 7")
+        index.take(Self.scan(twin))
+        XCTAssertEqual(Set(index.ids(named: "Box 7")), [items[7].id, twin.id], "two of one title: the caller reports both")
+        index.remove(items[8].id)
+        XCTAssertFalse(index.ids(named: "Box 8").contains(items[8].id))
+
+        for item in items[100..<2500] { index.remove(item.id) }
+        let compacted = index.compacted()
+        XCTAssertEqual(compacted.ids(named: "box 2999"), [items[2999].id])
+        XCTAssertEqual(compacted.ids(named: "crate"), [items[5].id])
+        XCTAssertEqual(Set(compacted.ids(named: "Box 7")), [items[7].id, twin.id])
+        XCTAssertEqual(compacted.ids(named: "Box 1000"), [], "removed before compacting")
+    }
+
     /// An unreadable row is selected by every query (to be reported), is never taken as known,
     /// and has no title to be named by; `ssh-key` items are the SSH socket's.
     func testUnreadableRowsAndSSHKeys() {

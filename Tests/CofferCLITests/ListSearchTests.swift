@@ -38,6 +38,30 @@ final class ListSearchTests: XCTestCase {
 
     private func ids(_ items: [[String: Any]]) -> [String] { items.compactMap { $0["id"] as? String } }
 
+    /// `search QUERY` and `show NAME --field F` are read by hand when plain (`ItemCommandByHand`):
+    /// each spelling answers as ArgumentParser's parse does, and what the hand reader leaves to it
+    /// still gets its errors.
+    func testSpellingsReadByHandAnswerAsTheFullParse() throws {
+        let seed = try seed()
+        let vault = seed.vault
+        let plain = try vault.ok(["search", "work", "--json"])
+        XCTAssertEqual(Set(ids(try plain.jsonArray())), [seed.cafe, seed.bank])
+        let reordered = try CofferProcess.run(["search", "--json", "work", "--vault=\(vault.path)", "--passphrase-file",
+                                               vault.passphraseFile], home: vault.root)
+        assertOK(reordered)
+        XCTAssertEqual(reordered.out, plain.out, "options after the command, the = form, the flag first")
+        assertError(try vault.run(["search", "work", "bank"]), 2, mentions: ["bank"])
+        XCTAssertEqual(try vault.ok(["search", "--", "-nothing-like-this"]).out, "", "a query after --")
+
+        XCTAssertEqual(try vault.ok(["show", "bank", "--field", "password"]).line, "hunter2secret")
+        XCTAssertEqual(try vault.ok(["show", "--field=username", "BANK"]).line, "BOB@corp")
+        XCTAssertEqual(try vault.ok(["show", "mail", "--field", "origin"]).line, "https://mail.example.com/login")
+        assertError(try vault.run(["show", "bank", "--field", "nosuch"]), 2, mentions: ["nosuch", "password"])
+        assertError(try vault.run(["show", "bank", "--field", "kind"]), 2)
+        assertError(try vault.run(["show", "bank", "--field", ""]), 2)
+        assertError(try vault.run(["show", "nothing-like-this", "--field", "password"]), 4)
+    }
+
     func testListJSONHasExactlyTheSummaryKeysSortedByTitle() throws {
         let seed = try seed()
         let listed = try seed.vault.ok(["list", "--json"])

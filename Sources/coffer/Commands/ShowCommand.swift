@@ -13,13 +13,12 @@ struct ShowCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let vault = try await global.itemVault()
-        let item = try await target.item(in: vault)
         if let name = field.field, let selector = FieldSelector(name: name) {
-            // Raw: a script asked for this one value (`TerminalText` is for people).
-            Output.rawLine(try await FieldOption.value(selector, of: item, in: vault))
+            try await Self.showField(selector, of: target.name, global: global)
             return
         }
+        let vault = try await global.itemVault()
+        let item = try await target.item(in: vault)
         let id = item.id
         let listed = try await vault.items(ItemQuery(id: id)).first { $0.id == id }
         let badges = listed.map(ItemExchange.badges(of:)) ?? []
@@ -51,6 +50,14 @@ struct ShowCommand: AsyncParsableCommand {
             ["badges", Badges.symbols(badges)],
         ]
         for line in Table.format(rows) { Output.line(line) }
+    }
+
+    /// `show NAME --field F`: the one value, raw — a script asked for it (`TerminalText` is for
+    /// people). Also for the command line read by hand (`ItemCommandByHand`).
+    static func showField(_ selector: FieldSelector, of name: String, global: GlobalOptions) async throws {
+        let vault = try await global.itemVault()
+        let item = try await vault.item(named: name)
+        Output.rawLine(try await FieldOption.value(selector, of: item, in: vault))
     }
 }
 

@@ -19,8 +19,13 @@ struct FieldOption: ParsableArguments {
     /// The selected field's value of `item` (a TOTP code for this device's clock, with the clock's
     /// warning on stderr: `ItemVault.totpTime`); fails with one sentence when the item has none.
     static func value(_ selector: FieldSelector, of item: Item, in vault: any ItemVault) async throws -> String {
-        let (now, warning) = try await vault.totpTime()
-        if selector == .field(.totp), let warning { Terminal.write("Warning: \(warning).\n") }
+        var now = Date()
+        if selector == .field(.totp) {
+            // Only the item's TOTP warns about the clock: the vault's time is one more request to an agent.
+            let (device, warning) = try await vault.totpTime()
+            if let warning { Terminal.write("Warning: \(warning).\n") }
+            now = device
+        }
         guard let value = try selector.value(of: item, at: now) else {
             switch selector {
             case .origin:
