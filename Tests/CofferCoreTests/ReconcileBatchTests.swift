@@ -102,4 +102,46 @@ final class ReconcileBatchTests: XCTestCase {
         let again = try await vault.reconcileItems()
         XCTAssertEqual(again, [], "nothing left but the waiting pair")
     }
+
+    /// A pair that fails in a later batch (a stored record that is not JSON) after earlier batches
+    /// were written: the one transaction rolls back, nothing of the merge is kept, and the workers
+    /// still under way finish before `reconcileItems` returns.
+    func testAFailureInALaterBatchKeepsNothingOfTheEarlierOnes() async throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("vault.db").path
+        let vault = try Vault.create(at: path, passphrase: Fixture.passphrase("correct horse"), kdf: Fixture.fastKDF(),
+                                     deviceName: "test device", clock: clock.function)
+        let count = ReconcileWork.batchSize * 4
+        let items = (0..<count).map {
+            Item(id: "item-\($0)", title: "Item \($0)", entry: Entry(username: "u\($0)", password: "p\($0)"), created: clock.now)
+        }
+        try await vault.addAll(items)
+        let ring = try await vault.unlockedSession().ring
+        clock.advance(milliseconds: 1000)
+        try vault.database.write { db in
+            for item in items {
+                var remote = item
+                remote.entry.password = "remote"
+                let sealed = try ItemSealing.seal(remote, ring: ring, lineage: .following(nil, now: clock.now), lastModified: 200)
+                try VaultDatabase.savePending(PendingChange(collection: .items, id: item.id, source: .remote, action: .update,
+                                                            lastModified: 200, record: try RecordCoding.encode(sealed)), in: db)
+            }
+            try db.execute(sql: "UPDATE pending SET record = 'not json' WHERE source = 'local' AND id = ?",
+                           arguments: [items[ReconcileWork.batchSize * 3 - 1].id])
+        }
+        let before = try vault.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT key, source, action, last_modified, record FROM pending ORDER BY key")
+        }
+
+        do {
+            _ = try await vault.reconcileItems()
+            XCTFail("a record that is not JSON stops the reconcile")
+        } catch CoreError.tampered {}
+
+        try vault.database.read { db in
+            let after = try Row.fetchAll(db, sql: "SELECT key, source, action, last_modified, record FROM pending ORDER BY key")
+            XCTAssertEqual(after, before, "the pending rows as they were, the first batches' writes undone")
+            XCTAssertEqual(try VaultDatabase.reviewCount(in: db), 0)
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items"), 0)
+        }
+    }
 }

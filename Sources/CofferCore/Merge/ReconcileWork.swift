@@ -84,11 +84,14 @@ enum ReconcileWork {
     /// cost more in dispatch than a small merge.
     static let batchSize = 32
 
-    /// Works out every pair on the other cores and hands `body` each batch's outcomes — one per
-    /// pair, in their order, a pair that failed giving its error there — on the calling thread,
-    /// batch after batch, as soon as a batch is done: the caller writes one batch while the
-    /// workers still work out the next (the writes had waited for the whole work, a fifth of
-    /// reconcile). Returns once the workers are done, also when `body` throws.
+    /// Works out every pair on every core and hands `body` each batch's outcomes — one per pair,
+    /// in their order, a pair that failed giving its error there — on the calling thread, batch
+    /// after batch, as soon as a batch is done: the caller writes one batch while the workers
+    /// work out the next (the writes had waited for the whole work, a fifth of reconcile).
+    ///
+    /// The calling thread works out a batch itself whenever the next one to write is not taken
+    /// yet, so the work ends even if no worker thread ever starts (a pool busy elsewhere). Returns
+    /// only when no batch is being worked out any more, also when `body` throws.
     ///
     /// `now` stamps the merged fields, `revisionTime` the new versions' lineages (`Vault.writeTimes`).
     static func forEachBatch(of pairs: [ReconcilePair], ring: KeyRing, now: Timestamp, revisionTime: Timestamp,
@@ -98,24 +101,30 @@ enum ReconcileWork {
         var results = [Result<ReconcileOutcome, Error>](repeating: .success(.wait), count: pairs.count)
         let batches = (pairs.count + batchSize - 1) / batchSize
         let done = (0..<batches).map { _ in DispatchSemaphore(value: 0) }
-        let workers = DispatchGroup()
+        let claims = BatchClaims(count: batches)
         try results.withUnsafeMutableBufferPointer { buffer in
             let slots = SendableSlots(base: buffer.baseAddress)
-            DispatchQueue.global().async(group: workers) {
-                DispatchQueue.concurrentPerform(iterations: batches) { index in
-                    for position in range(of: index, in: pairs) {
-                        slots.base?[position] = Result {
-                            try outcome(of: pairs[position], ring: ring, now: now, revisionTime: revisionTime)
-                        }
+            let work: @Sendable (Int) -> Void = { index in
+                for position in range(of: index, in: pairs) {
+                    slots.base?[position] = Result {
+                        try outcome(of: pairs[position], ring: ring, now: now, revisionTime: revisionTime)
                     }
-                    done[index].signal()
+                }
+                done[index].signal()
+            }
+            DispatchQueue.global().async {
+                DispatchQueue.concurrentPerform(iterations: ProcessInfo.processInfo.activeProcessorCount) { _ in
+                    while let index = claims.next() { work(index) }
                 }
             }
-            // The workers write into `results` until their last batch: never leave before.
-            defer { workers.wait() }
-            for index in 0..<batches {
-                done[index].wait()
-                let batch = range(of: index, in: pairs)
+            var written = 0
+            // No batch starts after this, and those under way end before `results` goes away.
+            defer { for index in written..<claims.close() { done[index].wait() } }
+            while written < batches {
+                while let index = claims.next(ifAtMost: written) { work(index) }
+                done[written].wait()
+                let batch = range(of: written, in: pairs)
+                written += 1
                 try body(pairs[batch], UnsafeBufferPointer(rebasing: buffer[batch]))
             }
         }
@@ -185,6 +194,33 @@ enum ReconcileWork {
     private static func localChange(_ record: ItemRecord) throws -> PendingChange {
         PendingChange(collection: .items, id: record.id, source: .local, action: .update,
                       lastModified: record.lastModified, record: try RecordCoding.encode(record))
+    }
+
+    /// Hands out batch numbers in order, each once, to the workers and the calling thread.
+    private final class BatchClaims: @unchecked Sendable {
+        private let lock = NSLock()
+        private var following = 0
+        private let count: Int
+
+        init(count: Int) { self.count = count }
+
+        /// The next batch nobody has taken, if it is at most `limit`.
+        func next(ifAtMost limit: Int = .max) -> Int? {
+            lock.withLock {
+                guard following < count, following <= limit else { return nil }
+                following += 1
+                return following - 1
+            }
+        }
+
+        /// Hands out nothing more; returns how many batches were taken.
+        func close() -> Int {
+            lock.withLock {
+                let taken = following
+                following = count
+                return taken
+            }
+        }
     }
 
     /// The results' memory, written by the workers at distinct positions only.
