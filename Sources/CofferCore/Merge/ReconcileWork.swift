@@ -89,9 +89,10 @@ enum ReconcileWork {
     /// after batch, as soon as a batch is done: the caller writes one batch while the workers
     /// work out the next (the writes had waited for the whole work, a fifth of reconcile).
     ///
-    /// The calling thread works out a batch itself whenever the next one to write is not taken
-    /// yet, so the work ends even if no worker thread ever starts (a pool busy elsewhere). Returns
-    /// only when no batch is being worked out any more, also when `body` throws.
+    /// The calling thread is one of the workers: when the next batch to write is not done, it
+    /// works out the next batch nobody has taken (a worker thread of `concurrentPerform` had
+    /// left it waiting, one core idle), so the work also ends if no worker thread ever starts.
+    /// Returns only when no batch is being worked out any more, also when `body` throws.
     ///
     /// `now` stamps the merged fields, `revisionTime` the new versions' lineages (`Vault.writeTimes`).
     static func forEachBatch(of pairs: [ReconcilePair], ring: KeyRing, now: Timestamp, revisionTime: Timestamp,
@@ -112,8 +113,9 @@ enum ReconcileWork {
                 }
                 done[index].signal()
             }
-            DispatchQueue.global().async {
-                DispatchQueue.concurrentPerform(iterations: ProcessInfo.processInfo.activeProcessorCount) { _ in
+            // One worker fewer than cores: the calling thread is one.
+            for _ in 1..<max(2, ProcessInfo.processInfo.activeProcessorCount) {
+                DispatchQueue.global().async {
                     while let index = claims.next() { work(index) }
                 }
             }
@@ -121,8 +123,14 @@ enum ReconcileWork {
             // No batch starts after this, and those under way end before `results` goes away.
             defer { for index in written..<claims.close() { done[index].wait() } }
             while written < batches {
-                while let index = claims.next(ifAtMost: written) { work(index) }
-                done[written].wait()
+                // Write the next batch if it is done, else work one out, else wait for it.
+                if done[written].wait(timeout: .now()) != .success {
+                    if let index = claims.next() {
+                        work(index)
+                        continue
+                    }
+                    done[written].wait()
+                }
                 let batch = range(of: written, in: pairs)
                 written += 1
                 try body(pairs[batch], UnsafeBufferPointer(rebasing: buffer[batch]))
@@ -204,10 +212,10 @@ enum ReconcileWork {
 
         init(count: Int) { self.count = count }
 
-        /// The next batch nobody has taken, if it is at most `limit`.
-        func next(ifAtMost limit: Int = .max) -> Int? {
+        /// The next batch nobody has taken.
+        func next() -> Int? {
             lock.withLock {
-                guard following < count, following <= limit else { return nil }
+                guard following < count else { return nil }
                 following += 1
                 return following - 1
             }
