@@ -6,7 +6,7 @@ import GRDB
 extension Vault {
     /// Merges every item changed both here and on the server (a local and a remote pending row
     /// for one id), in one transaction: the pairs are read (`ReconcilePair`), each decided
-    /// (`ReconcileRules`) and worked out on the other cores (`ReconcileWork`), and each batch,
+    /// (`ReconcileRules`) and worked out on every core (`ReconcileWork`), and each batch,
     /// in their order, planned (`ReconcilePlan`) and written while the next are worked out. Each
     /// merge becomes a local change based on the remote version, remote becomes stable, and the
     /// item is marked for review (⚑).
