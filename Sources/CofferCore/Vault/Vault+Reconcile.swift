@@ -6,23 +6,26 @@ import GRDB
 extension Vault {
     /// Merges every item changed both here and on the server (a local and a remote pending row
     /// for one id), in one transaction: the pairs are read (`ReconcilePair`), each decided
-    /// (`ReconcileRules`) and worked out on every core (`ReconcileWork`), planned in their order
-    /// (`ReconcilePlan`), and the plan written. Each merge becomes a local change based on the
-    /// remote version, remote becomes stable, and the item is marked for review (⚑).
+    /// (`ReconcileRules`) and worked out on every core (`ReconcileWork`), and each batch,
+    /// in their order, planned (`ReconcilePlan`) and written while the next are worked out. Each
+    /// merge becomes a local change based on the remote version, remote becomes stable, and the
+    /// item is marked for review (⚑).
     ///
     /// Items whose key has not arrived stay in conflict for a later sync. Returns the merged ids.
     public func reconcileItems() throws -> [String] {
         let session = try unlockedSession()
         let (now, revisionTime) = writeTimes
         return try database.write { db in
-            let pairs = try ReconcilePair.all(in: db, ring: session.ring)
-            var plan = ReconcilePlan()
-            for outcome in ReconcileWork.outcomes(of: pairs, ring: session.ring, now: now, revisionTime: revisionTime) {
-                plan.take(try outcome.get())
+            let pairs = try ReconcilePair.all(in: db)
+            var merged: [String] = []
+            try ReconcileWork.forEachBatch(of: pairs, ring: session.ring, now: now, revisionTime: revisionTime) { batch, outcomes in
+                var plan = ReconcilePlan()
+                for (pair, outcome) in zip(batch, outcomes) { plan.take(try outcome.get(), of: pair.rows) }
+                try plan.execute(in: db, now: now)
+                merged += plan.merged
             }
-            try plan.execute(in: db, now: now)
             CrashPoint.reach("sync.reconcile.items.inside")
-            return plan.merged
+            return merged
         }
     }
 
