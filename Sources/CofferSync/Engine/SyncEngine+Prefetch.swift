@@ -7,7 +7,8 @@ extension SyncEngine {
     /// an idle sync then waits for one round trip instead of three (issue 33). The steps take each
     /// answer, or its error, when they ask with the same marker, in their usual order, so what a
     /// step does with it is unchanged; one whose marker moved meanwhile (another process synced)
-    /// asks again, and anything not taken is dropped at the end of the sync. Nothing is read from
+    /// asks again, and anything not taken is waited for and dropped at the end of the sync
+    /// (`discardPrefetched`: no request of a sync arrives after it returned). Nothing is read from
     /// the answers before the roster is verified.
     func prefetchListings(_ context: SyncContext) async throws {
         let markers = try context.database.syncRead { store in

@@ -165,11 +165,14 @@ public actor KintoClient {
         }
     }
 
-    /// Drops listings started ahead and not taken (a sync that stopped early): a later sync must
-    /// not take an answer that old.
-    public func discardPrefetched() {
-        for task in prefetched.values { task.cancel() }
+    /// Drops listings started ahead and not taken (a sync that stopped early, a marker that moved):
+    /// a later sync must not take an answer that old. Waits for their requests to end first, so a
+    /// sync that returns has nothing of its own still in flight — after a 503's `Retry-After`, no
+    /// request of it reaches the server later. They were sent at once, so this adds little.
+    public func discardPrefetched() async {
+        let tasks = Array(prefetched.values)
         prefetched.removeAll()
+        for task in tasks { _ = try? await task.value }
     }
 
     private static func prefetchKey(_ collection: CollectionName, _ marker: String?) -> String {
