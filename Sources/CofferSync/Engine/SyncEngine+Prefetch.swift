@@ -14,10 +14,12 @@ extension SyncEngine {
         let markers = try context.database.syncRead { store in
             (items: try store.marker(.items), keystores: try store.marker(.keystores), messages: try store.marker(.messages))
         }
-        await client.prefetchChanges(collection: .items, since: markers.items)
-        await client.prefetchChanges(collection: .keystores, since: markers.keystores)
-        if vault.sharedVaultID == nil {
-            await client.prefetchRecords(.messages, filter: ["recipient": try vault.deviceID()], etag: markers.messages)
+        // Only listings asked before (a marker): a first one through `default` makes the bucket and
+        // its collection, and Kinto on PostgreSQL answers 409 to two such makings at once.
+        if let items = markers.items { await client.prefetchChanges(collection: .items, since: items) }
+        if let keystores = markers.keystores { await client.prefetchChanges(collection: .keystores, since: keystores) }
+        if vault.sharedVaultID == nil, let messages = markers.messages {
+            await client.prefetchRecords(.messages, filter: ["recipient": try vault.deviceID()], etag: messages)
         }
     }
 }
