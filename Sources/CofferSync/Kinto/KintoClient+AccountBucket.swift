@@ -6,23 +6,19 @@ import Foundation
 /// collection exist: half of the server's work for an idle sync's 304. A vault that learned the id
 /// names the bucket itself, as a shared vault always did.
 extension KintoClient {
-    /// Every collection a personal vault's sync reads or writes.
-    static let accountCollections = CollectionName.allCases.map(\.rawValue)
-        + DeviceCollectionName.allCases.map(\.rawValue) + [AttachmentStep.collection]
-
-    /// The id of the account's own bucket, after making sure each of `accountCollections` exists
-    /// in it (by its id, a collection is not made on first use as under `default`). Nil when the
-    /// server has no `default_bucket` plugin to name one.
+    /// The id of the account's own bucket, after making sure each of `collections` exists in it
+    /// (by its id, a collection is not made on first use as under `default`). Nil when the server
+    /// has no `default_bucket` plugin to name one.
     ///
     /// - Throws: `KintoError` for a transport failure or an answer that is not Kinto's.
-    public func accountBucketID() async throws -> String? {
+    func accountBucketID(making collections: [String]) async throws -> String? {
         let root = try await fetchRoot()
         guard let user = root["user"] as? [String: Any], let id = user["bucket"] as? String else { return nil }
         // A stranger's bytes that go into every later request's path.
         guard id.utf8.count <= 64, KintoRecordID.isValid(id) else {
             throw KintoError.network(message: "the server named the account's bucket with an id Kinto does not make")
         }
-        let requests: [[String: Any]] = Self.accountCollections.map { ["path": "/buckets/default/collections/\($0)"] }
+        let requests: [[String: Any]] = collections.map { ["path": "/buckets/default/collections/\($0)"] }
         let body = try KintoJSON.data(["defaults": ["method": "PUT", "headers": ["If-None-Match": "*"]], "requests": requests])
         let response = try await perform("POST", Self.endpoint(server, "/batch"), body: body)
         guard response.status == 200 else { throw Self.unexpected(response, doing: "making the account's collections") }
