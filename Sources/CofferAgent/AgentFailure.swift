@@ -26,6 +26,9 @@ public struct AgentFailure: Error, Sendable, Equatable, Codable, CustomStringCon
         case network = 11
         case syncLocked = 12
         case syncAuth = 13
+        /// The server sent records that are not ours (`SyncErrorName.forged`). An agent from before
+        /// 2026-12-07 never sends it; a client from before then reads it as a malformed answer.
+        case forged = 15
 
         /// The kind of a vault's error; `other` for anything that has no name of its own. The
         /// command line classifies a `CoreError` through this too, so an exit code is the same
@@ -53,6 +56,7 @@ public struct AgentFailure: Error, Sendable, Equatable, Codable, CustomStringCon
             case .disk: self = .other
             case .syncLocked: self = .syncLocked
             case .syncAuth: self = .syncAuth
+            case .forged: self = .forged
             }
         }
     }

@@ -96,8 +96,16 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
     public var encrypted: String
     public var lastModified: Int64
     public var isDeleted: Bool
+    /// When this passphrase wrapping was made (ms), bound to it by `wrappingTag`; 0 for a record
+    /// written before wrappings were bound (2026-12-07), whose wrapping nothing authenticates.
+    public var wrappingRevision: Int64
+    /// HMAC under a key derived from the vault key over the wrapping and its revision
+    /// (`KeystoreWrappingTag`): the server cannot pair an old wrapping with a new ring, nor make
+    /// one look newer. Older versions ignore both members and drop them when they write.
+    public var wrappingTag: String?
 
-    public init(kdf: KDFParameters, verifier: String, wrappedKey: String, encrypted: String, lastModified: Int64) {
+    public init(kdf: KDFParameters, verifier: String, wrappedKey: String, encrypted: String, lastModified: Int64,
+                wrappingRevision: Int64 = 0, wrappingTag: String? = nil) {
         self.id = CollectionName.keystoreID
         self.kdf = kdf
         self.verifier = verifier
@@ -105,6 +113,8 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
         self.encrypted = encrypted
         self.lastModified = lastModified
         self.isDeleted = false
+        self.wrappingRevision = wrappingRevision
+        self.wrappingTag = wrappingTag
     }
 
     /// Whether both records wrap the vault key under the same passphrase.
@@ -116,6 +126,8 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
         case id, kdf, verifier, encrypted, deleted
         case wrappedKey = "wrapped_key"
         case lastModified = "last_modified"
+        case wrappingRevision = "wrapping_revision"
+        case wrappingTag = "wrapping_tag"
     }
 
     public init(from decoder: Decoder) throws {
@@ -123,6 +135,9 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
         id = try container.decode(String.self, forKey: .id)
         lastModified = try container.decodeIfPresent(Int64.self, forKey: .lastModified) ?? 0
         isDeleted = try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
+        // A stranger's bytes: a member of the wrong type reads as no binding, never as a failure.
+        wrappingRevision = (try? container.decodeIfPresent(Int64.self, forKey: .wrappingRevision)) ?? 0
+        wrappingTag = (try? container.decodeIfPresent(String.self, forKey: .wrappingTag)) ?? nil
         if isDeleted {
             kdf = KDFParameters(memory: 0, iterations: 0, salt: "")
             verifier = ""
@@ -147,6 +162,10 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
             try container.encode(verifier, forKey: .verifier)
             try container.encode(wrappedKey, forKey: .wrappedKey)
             try container.encode(encrypted, forKey: .encrypted)
+            if let wrappingTag {
+                try container.encode(wrappingRevision, forKey: .wrappingRevision)
+                try container.encode(wrappingTag, forKey: .wrappingTag)
+            }
         }
     }
 }

@@ -16,22 +16,30 @@ public enum KeystoreSealing {
     static let vaultKeyID = CollectionName.keystoreID + "-vault-key"
 
     /// A complete record: the ring under `vaultKey`, and `vaultKey` wrapped under the passphrase keys.
-    /// `lineage` says which keystore version this one was made from (see `Lineage.following`).
+    /// `lineage` says which keystore version this one was made from (see `Lineage.following`); the
+    /// new wrapping is tagged with its revision (`KeystoreWrappingTag`).
     public static func seal(_ ring: KeyRing, vaultKey: SecureBuffer, keys: PassphraseKeys, kdf: KDFParameters,
                             lineage: Lineage, lastModified: Int64) throws -> KeystoreRecord {
         let wrapped = try vaultKey.withUnsafeBytes {
             try Envelope.seal($0, key: keys.wrappingKey, collection: collection, id: vaultKeyID)
         }
-        return KeystoreRecord(kdf: kdf, verifier: keys.verifier, wrappedKey: wrapped.base64EncodedString(),
-                              encrypted: try sealRing(ring, vaultKey: vaultKey, lineage: lineage), lastModified: lastModified)
+        let record = KeystoreRecord(kdf: kdf, verifier: keys.verifier, wrappedKey: wrapped.base64EncodedString(),
+                                    encrypted: try sealRing(ring, vaultKey: vaultKey, lineage: lineage), lastModified: lastModified)
+        return KeystoreWrappingTag.tagged(record, revision: Int64(clamping: lineage.revision), vaultKey: vaultKey)
     }
 
     /// The same passphrase wrapping as `wrapping`, with the ring sealed anew (merging key rings
-    /// needs only the vault key, so it works whichever passphrase wraps it).
+    /// needs only the vault key, so it works whichever passphrase wraps it). `vaultKey` must be
+    /// the key `wrapping` wraps. A wrapping written before tags existed is tagged now, at
+    /// revision 1 (older than any wrapping a tagging version makes): from the first keystore this
+    /// device writes, the server can no longer bring an older wrapping back.
     public static func reseal(_ ring: KeyRing, vaultKey: SecureBuffer, keepingWrappingOf wrapping: KeystoreRecord,
                               lineage: Lineage, lastModified: Int64) throws -> KeystoreRecord {
-        KeystoreRecord(kdf: wrapping.kdf, verifier: wrapping.verifier, wrappedKey: wrapping.wrappedKey,
-                       encrypted: try sealRing(ring, vaultKey: vaultKey, lineage: lineage), lastModified: lastModified)
+        let record = KeystoreRecord(kdf: wrapping.kdf, verifier: wrapping.verifier, wrappedKey: wrapping.wrappedKey,
+                                    encrypted: try sealRing(ring, vaultKey: vaultKey, lineage: lineage), lastModified: lastModified,
+                                    wrappingRevision: wrapping.wrappingRevision, wrappingTag: wrapping.wrappingTag)
+        if KeystoreWrappingTag.isAuthentic(record, vaultKey: vaultKey) { return record }
+        return KeystoreWrappingTag.tagged(record, revision: 1, vaultKey: vaultKey)
     }
 
     /// The ring carries the keystore's lineage (the wrapped key is re-used across versions).

@@ -29,53 +29,101 @@ extension Vault {
         }
     }
 
-    /// Resolves a keystore changed both here and on the server: the union of both key rings. The
-    /// passphrase wrapping that changed since stable wins (local if both changed). One transaction.
-    /// Returns whether there was a conflict to resolve.
+    /// Takes in a keystore the server sent (with or without a change of this device's beside it):
+    /// the union of both key rings, so no key is ever lost. The server's passphrase wrapping is kept
+    /// only when it is provably newer (`KeystoreReconcileRules.wrappingSide`). A deletion, or a
+    /// keystore that does not open under the vault key, is refused: ours goes up over it. One
+    /// transaction.
     @discardableResult
-    public func reconcileKeystore() throws -> Bool {
+    public func reconcileKeystore() throws -> KeystoreReconcileOutcome {
         let session = try unlockedSession()
         let revisionTime = writeTimes.revision
+        let isShared = sharedVaultID != nil
         return try database.write { db in
-            guard let remoteChange = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .remote, in: db),
-                  let localChange = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .local, in: db)
-            else { return false }
+            guard let remoteChange = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .remote, in: db)
+            else { return .nothing }
             let remote = try VaultDatabase.decodeStored(KeystoreRecord.self, remoteChange.record)
-            let local = try VaultDatabase.decodeStored(KeystoreRecord.self, localChange.record)
+            let local = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .local, in: db)
+                .map { try VaultDatabase.decodeStored(KeystoreRecord.self, $0.record) }
             let stable = try VaultDatabase.stableKeystore(in: db)
-            let decision = KeystoreReconcileRules.decide(
-                remoteIsDeleted: remote.isDeleted,
-                remoteIsOlder: stable.map { Lineage.isOlder(remote.encrypted, than: $0.encrypted) } ?? false,
-                localChangedWrapping: stable.map { !local.hasSameWrapping(as: $0) } ?? true)
-            guard case .merge(let wrappingSide) = decision else {
+            guard let ours = local.flatMap({ $0.isDeleted ? nil : $0 }) ?? stable.flatMap({ $0.isDeleted ? nil : $0 }) else {
+                // Nothing of ours to weigh it against: what examine does with a first keystore.
+                try VaultDatabase.saveStableKeystore(remote, in: db)
                 try VaultDatabase.deletePending(.keystores, CollectionName.keystoreID, source: .remote, in: db)
-                return true
+                return .merged
             }
-            try remote.kdf.checkStrength()
             // The keys of the local change as stored now first, while the session's vault key is
             // the one it wraps: another process (a `coffer add` next to the screen) may have saved
             // keys since this session unlocked. Merged without them, their items could never be
             // opened again on any device.
-            if !local.isDeleted { _ = try absorbForWriting(local, into: session) }
+            if let local, !local.isDeleted { _ = try absorbForWriting(local, into: session) }
             let generation = session.ring.generation
-            let absorbed = try absorbKeystore(remote, into: session)
+            var absorbed: Absorbed?
+            if !remote.isDeleted {
+                do { absorbed = try absorbKeystore(remote, into: session) } catch CoreError.tampered { absorbed = nil }
+            }
             // A shared vault's later generation this session cannot open yet (§17): both wait.
-            if case .unopenable = absorbed { return false }
+            if case .unopenable? = absorbed, isShared { return .waiting }
+            let remoteOpens: Bool
+            if let absorbed, absorbed != .unopenable { remoteOpens = true } else { remoteOpens = false }
+            var remoteClaim = KeystoreWrappingTag.claim(of: remote, vaultKey: session.vaultKey)
+            // A wrapping below the Argon2id floor is never taken; its keys still are.
+            if (try? remote.kdf.checkStrength()) == nil { remoteClaim.kdf.memory = -1 }
+            let decision = KeystoreReconcileRules.decide(
+                remoteIsDeleted: remote.isDeleted, remoteOpens: remoteOpens,
+                remoteIsOlder: stable.map { Lineage.isOlder(remote.encrypted, than: $0.encrypted) } ?? false,
+                localChangedWrapping: local.map { changed in stable.map { !changed.hasSameWrapping(as: $0) } ?? true } ?? false,
+                local: KeystoreWrappingTag.claim(of: ours, vaultKey: session.vaultKey), remote: remoteClaim)
+            guard case .merge(let wrappingSide) = decision else {
+                try refuseRemoteKeystore(remote, ours: ours, stable: stable, session: session, revisionTime: revisionTime, in: db)
+                return .refused
+            }
             // The side that wraps the session's vault key now: the server's after a later generation.
             let side: KeystoreReconcileDecision.Side
-            if case .sameVaultKey = absorbed { side = wrappingSide } else { side = session.ring.generation > generation ? .remote : .local }
+            if case .sameVaultKey? = absorbed { side = wrappingSide } else { side = session.ring.generation > generation ? .remote : .local }
             let merged = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey,
-                                                    keepingWrappingOf: side == .local ? local : remote,
-                                                    lineage: .following(remote.encrypted, outranking: local.encrypted, now: revisionTime),
+                                                    keepingWrappingOf: side == .local ? ours : remote,
+                                                    lineage: .following(remote.encrypted, outranking: ours.encrypted, now: revisionTime),
                                                     lastModified: remote.lastModified)
             try VaultDatabase.saveStableKeystore(remote, in: db)
+            try VaultDatabase.deletePending(.keystores, CollectionName.keystoreID, source: .remote, in: db)
+            // Without a change of ours, the server's keystore stands as it is when it holds every key
+            // we hold under the wrapping we keep: writing it again would send keystores back and forth.
+            if local == nil, side == .remote, try Self.ring(of: remote, opensAs: session) {
+                CrashPoint.reach("sync.reconcile.keystores.inside")
+                return .merged
+            }
             try VaultDatabase.savePending(
                 PendingChange(collection: .keystores, id: merged.id, source: .local, action: .update,
                               lastModified: remote.lastModified, record: try RecordCoding.encode(merged)), in: db)
-            try VaultDatabase.deletePending(.keystores, CollectionName.keystoreID, source: .remote, in: db)
             CrashPoint.reach("sync.reconcile.keystores.inside")
-            return true
+            return .merged
         }
+    }
+
+    /// Keeps ours against a keystore the server sent that is not ours: it goes up over the server's,
+    /// newer than it, so every device takes it back (the server's record is gone from here).
+    private func refuseRemoteKeystore(_ remote: KeystoreRecord, ours: KeystoreRecord, stable: KeystoreRecord?,
+                                      session: UnlockedSession, revisionTime: Timestamp, in db: Database) throws {
+        try VaultDatabase.deletePending(.keystores, CollectionName.keystoreID, source: .remote, in: db)
+        let record = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey, keepingWrappingOf: ours,
+                                                lineage: .following(stable?.encrypted ?? ours.encrypted,
+                                                                    outranking: remote.isDeleted ? ours.encrypted : remote.encrypted,
+                                                                    now: revisionTime),
+                                                lastModified: remote.isDeleted ? 0 : remote.lastModified)
+        // Over a deletion, a new record (Kinto counts a deleted record as absent); else over the server's version.
+        try VaultDatabase.savePending(
+            PendingChange(collection: .keystores, id: record.id, source: .local, action: remote.isDeleted ? .add : .update,
+                          lastModified: record.lastModified, record: try RecordCoding.encode(record)), in: db)
+        CrashPoint.reach("sync.reconcile.keystores.inside")
+    }
+
+    /// Whether `record`'s ring holds exactly the keys of the session's ring (after the union).
+    private static func ring(of record: KeystoreRecord, opensAs session: UnlockedSession) throws -> Bool {
+        guard let ring = try? KeystoreSealing.openRing(record, vaultKey: session.vaultKey) else { return false }
+        let theirs = ring.serialized(), mine = session.ring.serialized()
+        defer { theirs.wipe(); mine.wipe() }
+        return theirs.withUnsafeBytes { a in mine.withUnsafeBytes { b in a.elementsEqual(b) } }
     }
 
     /// Learns the item keys of the keystore as stored now (after a remote keystore was applied).

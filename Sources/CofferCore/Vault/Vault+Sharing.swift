@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 extension Vault {
     /// The shared vault this file is a member's copy of (architecture §17), or nil for a personal vault.
@@ -145,14 +146,23 @@ extension Vault {
         guard case .success(let state) = RosterChain.verify(entries: try verifiedRoster(), vaultID: vaultID), state.epoch == epoch else {
             return nil
         }
+        // A seal that fails is forgotten, so the next sync fetches it again (`RosterStep.fetchNewerSeal`):
+        // kept, one bad answer of the server would have refused every later unlock (issue 41, finding 5).
+        func refuse(_ what: String) throws -> Never {
+            try database.write { db in
+                let now = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [MetaKey.sharePendingSeal.rawValue])
+                if now == pending { try VaultDatabase.setMeta(.sharePendingSeal, nil, in: db) }
+            }
+            throw CoreError.tampered(what: "\(what); it is fetched again at the next sync")
+        }
         let key: SecureBuffer
         do {
             key = try EpochSeal.open(sealed, epoch: epoch, in: vaultID, with: secrets.person)
         } catch {
-            throw CoreError.tampered(what: "the new key sealed to you for this shared vault")
+            try refuse("the new key sealed to you for this shared vault")
         }
         guard EpochCommitment.matches(state.epochCommitment, epoch: epoch, key: key) else {
-            throw CoreError.tampered(what: "the new key sealed to you is not the one the roster committed to")
+            try refuse("the new key sealed to you is not the one the roster committed to")
         }
         return MemberSecrets(epoch: epoch, epochKey: key, person: secrets.person)
     }

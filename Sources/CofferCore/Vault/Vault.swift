@@ -65,7 +65,10 @@ public actor Vault {
     /// - Throws: `wrongPassphrase`, `kdfDowngrade`, or `tampered`.
     ///
     /// When a keystore from another device waits in `pending` under a newer passphrase (changed
-    /// there), that passphrase opens the vault too: both wrap the same vault key.
+    /// there), that passphrase opens the vault instead: both wrap the same vault key, and once the
+    /// newer wrapping is authenticated (`KeystoreWrappingTag`, by the vault key the given passphrase
+    /// opened) the older passphrase is refused, as the next unlocked sync would make it anyway. A
+    /// waiting keystore whose wrapping is not provably newer (a replay, a forgery) never opens it.
     ///
     /// Returns the person's passphrase keys, a copy of the caller's own (locking wipes the
     /// session's, not these): `unlock(keys:)` opens the other vaults of that passphrase with them.
@@ -104,13 +107,37 @@ public actor Vault {
             // and the vault key opens this device's own key ring.
             guard let remote, !remote.hasSameWrapping(as: current) else { throw CoreError.wrongPassphrase }
             let newer = try KeystoreSealing.open(remote, passphrase: passphrase)
+            guard Self.waitingWrappingWins(remote, over: current, vaultKey: newer.vaultKey) else { throw CoreError.wrongPassphrase }
             opened = OpenedKeystore(ring: try KeystoreSealing.openRing(current, vaultKey: newer.vaultKey),
                                     vaultKey: newer.vaultKey, passphraseKeys: newer.passphraseKeys, kdf: newer.kdf)
+        }
+        let openedWithWaiting = remote.map { opened.kdf == $0.kdf && opened.passphraseKeys.verifier == $0.verifier } ?? false
+        if let remote, !remote.isDeleted, !openedWithWaiting, !remote.hasSameWrapping(as: current),
+           (try? KeystoreSealing.openRing(remote, vaultKey: opened.vaultKey)) != nil,
+           Self.waitingWrappingWins(remote, over: current, vaultKey: opened.vaultKey) {
+            // A newer passphrase reached this device: the one given is an old one.
+            throw CoreError.wrongPassphrase
+        }
+        // The keys of a keystore that waits for an unlocked sync (`SyncContext.holdsUntilAuthenticated`)
+        // open their items at once when it is ours: only the vault key opens its ring.
+        if let remote, !remote.isDeleted, sharedVaultID == nil,
+           let waiting = try? KeystoreSealing.openRing(remote, vaultKey: opened.vaultKey) {
+            opened.ring.formUnion(with: waiting)
         }
         session = UnlockedSession(keys: opened.passphraseKeys, ring: opened.ring, vaultKey: opened.vaultKey, kdf: opened.kdf,
                                   ringSource: RingSource(current.encrypted))
         unlockedAt = clock()
         return opened.passphraseKeys
+    }
+
+    /// Whether the passphrase wrapping of `waiting` (the server's keystore, not yet reconciled) is
+    /// the one reconcile would keep over `current`'s (`KeystoreReconcileRules.wrappingSide`).
+    static func waitingWrappingWins(_ waiting: KeystoreRecord, over current: KeystoreRecord, vaultKey: SecureBuffer) -> Bool {
+        KeystoreReconcileRules.wrappingSide(local: KeystoreWrappingTag.claim(of: current, vaultKey: vaultKey),
+                                            remote: KeystoreWrappingTag.claim(of: waiting, vaultKey: vaultKey),
+                                            remoteIsOlder: Lineage.isOlder(waiting.encrypted, than: current.encrypted),
+                                            localChangedWrapping: false) == .remote
+            && (try? waiting.kdf.checkStrength()) != nil
     }
 
     /// `unlockKeystore` with the keys already derived: those of `current`'s verifier, or `wrongPassphrase`.

@@ -18,4 +18,13 @@ struct SyncContext: Sendable {
     }
 
     var database: VaultDatabase { vault.database }
+
+    /// Whether what the server sends of `collection` waits beside the stable copy until an unlocked
+    /// sync has authenticated it, instead of replacing it while locked. A personal vault's keystore
+    /// does: a locked device cannot check it, and one garbage keystore over the stable one had
+    /// locked every device out for good (issue 41). A shared vault's keystore still goes to stable
+    /// while locked (its epochs take a new generation that way, §17).
+    func holdsUntilAuthenticated(_ collection: CollectionName) -> Bool {
+        collection == .keystores && vault.sharedVaultID == nil
+    }
 }

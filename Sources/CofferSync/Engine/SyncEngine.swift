@@ -126,10 +126,11 @@ public actor SyncEngine {
         if conflicts > 0 || isUnlocked {
             for collection in collections {
                 CrashPoint.reach("sync.reconcile.\(collection.rawValue).before")
-                let merged = try await ReconcileStep.run(collection, context)
+                let reconciled = try await ReconcileStep.run(collection, context)
                 CrashPoint.reach("sync.reconcile.\(collection.rawValue).after")
-                report.merged += merged.count
-                report.mergedIDs += merged
+                report.merged += reconciled.merged.count
+                report.mergedIDs += reconciled.merged
+                report.refused += reconciled.refused
             }
         }
         // Files' chunks first: an item naming a file goes up only once the file is there.
@@ -179,7 +180,12 @@ public actor SyncEngine {
             report.error = .syncLocked
             report.message = "\(report.conflictsWaiting) item(s) changed on two devices wait for an unlock to be merged."
         }
-        if report.rolledBack > 0 && report.error != .network {
+        if report.refused > 0 && report.error != .network {
+            // Not a failure of the sync: ours stands and is on its way back. Said before a
+            // rollback, which the same server may have tried too: this is the graver one.
+            report.error = .forged
+            report.message = "The server sent \(report.refused) record(s) that are not ours (they do not open, or a deletion nobody here wrote); our copies are kept and were sent again."
+        } else if report.rolledBack > 0 && report.error != .network {
             // A hostile or restored-from-backup server: say so even when everything else went well.
             let next = report.conflictsWaiting > 0 ? "it waits for an unlock to be merged with ours" : "ours was kept and merged (⚑)"
             report.error = .rollback

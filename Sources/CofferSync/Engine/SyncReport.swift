@@ -15,6 +15,10 @@ public enum SyncErrorName: String, Sendable, Equatable, Codable {
     case rollback = "ROLLBACK"
     /// This device's vault file could not be read or written (a full disk): not the server's doing.
     case disk = "DISK"
+    /// The server sent records that are not ours (they fail to open, or a deletion nobody entitled
+    /// wrote): refused, ours kept and sent again. Added 2026-12-07; an older reader of the stored
+    /// last-sync name shows it as it is (`meta.last_error` is text).
+    case forged = "FORGED"
 }
 
 /// Where a running sync is, for progress displays.
@@ -50,6 +54,8 @@ public struct SyncReport: Sendable, Equatable {
     public var mergedIDs: [String] = []
     /// Records the server sent older than the version this device holds (rollbacks or replays).
     public var rolledBack = 0
+    /// Records the server sent that are not ours (`SyncErrorName.forged`).
+    public var refused = 0
     /// The device clock's offset from the server's, from this sync's answers.
     public var clockSkew: ClockSkew?
     /// Another device locked this one (a `lock` or `signout` message handled in this sync).

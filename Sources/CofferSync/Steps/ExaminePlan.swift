@@ -21,6 +21,8 @@ struct ExaminePlan {
         case .applyRemote:
             apply(remote)
             applied += 1
+        case .awaitAuthentication:
+            break
         case .applyRemoteDropLocal:
             apply(remote)
             toDrop.append((remote.id, .local))

@@ -5,6 +5,9 @@ import CofferCore
 public enum ExamineDecision: Sendable, Equatable {
     /// No local change: apply the remote change to stable and drop it.
     case applyRemote
+    /// No local change, but the remote one must be authenticated first: it waits for an unlocked
+    /// reconcile (`SyncContext.holdsUntilAuthenticated`).
+    case awaitAuthentication
     /// Remote update against a local remove: favour the update — apply it, drop both.
     case applyRemoteDropLocal
     /// Remote remove against a local update: drop the remote remove, keep the local update, which
@@ -17,8 +20,9 @@ public enum ExamineDecision: Sendable, Equatable {
 }
 
 public enum ExamineRules {
-    public static func decide(remote: PendingChange.Action, local: PendingChange.Action?) -> ExamineDecision {
-        guard let local else { return .applyRemote }
+    public static func decide(remote: PendingChange.Action, local: PendingChange.Action?,
+                              holdsUntilAuthenticated: Bool = false) -> ExamineDecision {
+        guard let local else { return holdsUntilAuthenticated ? .awaitAuthentication : .applyRemote }
         switch (remote, local) {
         case (.remove, .remove): return .removeBoth
         case (.remove, .add), (.remove, .update): return .keepLocalOverTombstone

@@ -16,9 +16,12 @@ enum ExamineStep {
     static func run(_ collection: CollectionName, _ context: SyncContext) throws -> Outcome {
         try context.database.syncWrite { store in
             var plan = ExaminePlan(collection: collection)
+            let holds = context.holdsUntilAuthenticated(collection)
             for remote in try store.pendingChanges(collection, source: .remote) {
                 let local = try store.pendingChange(collection, remote.id, source: .local)
-                plan.add(ExamineRules.decide(remote: remote.action, local: local?.action), remote: remote, local: local)
+                let hasStable = holds ? try store.stableStamp(collection, remote.id) != nil : false
+                plan.add(ExamineRules.decide(remote: remote.action, local: local?.action, holdsUntilAuthenticated: hasStable),
+                         remote: remote, local: local)
             }
             try plan.execute(in: store)
             CrashPoint.reach("sync.examine.\(collection.rawValue).inside")

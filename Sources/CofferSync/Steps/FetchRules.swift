@@ -19,6 +19,9 @@ struct FetchFacts: Sendable, Equatable {
     /// The local change, when the server's record is stable's version with a new timestamp only
     /// (a shared vault's revocation rewrites every record's permissions, which Kinto stamps anew).
     var restampedLocal: PendingChange? = nil
+    /// The record must be authenticated (by an unlocked reconcile) before it replaces stable
+    /// (`SyncContext.holdsUntilAuthenticated`).
+    var holdsUntilAuthenticated = false
 }
 
 /// Fetch's decision for one record (Lockbox's sync design, "Fetching"; Firefox for iOS's sync state
@@ -33,7 +36,8 @@ enum FetchDecision: Sendable, Equatable {
     case ignoreUnknownTombstone
     /// Nothing local to weigh it against: it becomes stable at once (what examine would do).
     case applyToStable
-    /// A local change waits for it: queued as a remote change for examine and reconcile.
+    /// A local change waits for it, or it must be authenticated before it replaces stable: queued
+    /// as a remote change for examine and reconcile.
     case queue(PendingChange.Action)
     /// Older than the version stable holds (the server rolled back or replays it) and nothing
     /// local: our stable version stands against it as a local change, and it is queued, so
@@ -65,6 +69,8 @@ enum FetchRules {
             return hasLocal ? .queue(action) : .standOursAgainst(action)
         }
         if header.isDeleted, facts.stable == nil, !hasLocal { return .ignoreUnknownTombstone }
+        // Never over a stable copy the device can read before it is checked; over nothing, nothing is lost.
+        if facts.holdsUntilAuthenticated, facts.stable != nil { return .queue(action) }
         return hasLocal ? .queue(action) : .applyToStable
     }
 

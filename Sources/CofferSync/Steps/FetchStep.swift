@@ -66,8 +66,9 @@ enum FetchStep {
             let blank = try store.holdsNothing(collection)
             var plan = FetchPlan(collection: collection, marker: etag, pendingIsEmpty: blank)
             for record in incoming {
-                let facts = blank ? FetchFacts(header: record.header, stable: nil, local: .none)
+                var facts = blank ? FetchFacts(header: record.header, stable: nil, local: .none)
                     : try facts(of: record, collection, in: store)
+                facts.holdsUntilAuthenticated = context.holdsUntilAuthenticated(collection)
                 let decision = FetchRules.decide(facts)
                 if FetchRules.isOlderThanStable(facts) {
                     context.logger.warning("fetch \(collection.rawValue) \(record.header.id): revision \(record.header.revision ?? 0) is older than ours (\(facts.stable?.revision ?? 0)); kept as a conflict")

@@ -1,23 +1,38 @@
 import CofferCore
 import Foundation
 
-/// Step 3, reconcile: merge what changed on both sides. Needs the plaintext, so it runs only
-/// while the vault is unlocked; while locked the conflicts wait and the sync ends in `SYNC_LOCKED`.
-/// The merges themselves run inside the vault (which owns the keys), each collection in one
-/// transaction: items by the item rules of Lockbox's sync design, keystores by the union of keys.
+/// Step 3, reconcile: merge what changed on both sides, and authenticate what waited for it. Needs
+/// the plaintext, so it runs only while the vault is unlocked; while locked the conflicts wait and
+/// the sync ends in `SYNC_LOCKED`. The merges themselves run inside the vault (which owns the
+/// keys), each collection in one transaction: items by the item rules of Lockbox's sync design,
+/// keystores by the union of keys (a keystore that is not ours is refused: `Vault.reconcileKeystore`).
 enum ReconcileStep {
-    static func run(_ collection: CollectionName, _ context: SyncContext) async throws -> [String] {
-        guard await !context.vault.isLocked else { return [] }
+    struct Outcome {
+        var merged: [String] = []
+        /// Records the server sent that are not ours (they fail to open, or a deletion nobody
+        /// entitled wrote): refused, ours kept and sent again.
+        var refused = 0
+    }
+
+    static func run(_ collection: CollectionName, _ context: SyncContext) async throws -> Outcome {
+        guard await !context.vault.isLocked else { return Outcome() }
         switch collection {
         case .items:
             let merged = try await context.vault.reconcileItems()
             if !merged.isEmpty { context.logger.info("reconcile items: merged \(merged.count)") }
-            return merged
+            return Outcome(merged: merged)
         case .keystores:
-            if try await context.vault.reconcileKeystore() { context.logger.info("reconcile keystores: union of keys") }
+            var outcome = Outcome()
+            switch try await context.vault.reconcileKeystore() {
+            case .merged: context.logger.info("reconcile keystores: union of keys")
+            case .refused:
+                context.logger.warning("reconcile keystores: the server's keystore is not ours (deleted, or it does not open); ours was kept and goes up again")
+                outcome.refused = 1
+            case .nothing, .waiting: break
+            }
             // Keys that arrived from the server (applied in examine or merged here) open their items now.
             try await context.vault.refreshKeys()
-            return []
+            return outcome
         }
     }
 }

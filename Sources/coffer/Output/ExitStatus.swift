@@ -17,6 +17,7 @@ enum ExitStatus {
     static let syncLocked: Int32 = 12
     static let syncAuth: Int32 = 13
     static let invite: Int32 = 14
+    static let forged: Int32 = 15
 
     /// Every code with what it means: the man page's EXIT CODES section is written from this.
     static let meanings: [(code: Int32, meaning: String)] = [
@@ -32,6 +33,7 @@ enum ExitStatus {
         (syncLocked, "SYNC_LOCKED: conflicts wait for the vault to be unlocked"),
         (syncAuth, "SYNC_AUTH: the sync account's password was refused, or a shared vault no longer has you as a member"),
         (invite, "INVITE: the invitation code is unknown, expired, used or declined, or its number was not confirmed"),
+        (forged, "FORGED: the server sent records that are not ours (they do not open, or a deletion nobody wrote); this device kept its copies and sent them again"),
     ]
 
     static func code(for error: Error) -> Int32 {
@@ -64,6 +66,7 @@ enum ExitStatus {
         case .network: return network
         case .syncLocked: return syncLocked
         case .syncAuth: return syncAuth
+        case .forged: return forged
         }
     }
 
@@ -74,6 +77,7 @@ enum ExitStatus {
         case .disk: return failure
         case .syncLocked: return syncLocked
         case .syncAuth: return syncAuth
+        case .forged: return forged
         }
     }
 }
@@ -84,7 +88,7 @@ struct UsageError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A sync that ended in one of the named errors (exit 10–13).
+/// A sync that ended in one of the named errors (exit 10–13, 15).
 struct SyncFailure: Error, CustomStringConvertible {
     var name: SyncErrorName
     var description: String
