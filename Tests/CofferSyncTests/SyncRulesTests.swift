@@ -160,8 +160,31 @@ final class SyncRulesTests: XCTestCase {
             for local in [nil] + actions.map(Optional.some) {
                 XCTAssertEqual(ExamineRules.decide(remote: remote, local: local), expected[remote]?[local],
                                "remote \(remote), local \(String(describing: local))")
+                // A change that must be authenticated first waits when nothing local meets it;
+                // beside a local change it goes the usual way (reconcile authenticates it there).
+                let held = ExamineRules.decide(remote: remote, local: local, holdsUntilAuthenticated: true)
+                XCTAssertEqual(held, local == nil ? .awaitAuthentication : expected[remote]?[local],
+                               "held: remote \(remote), local \(String(describing: local))")
             }
         }
+    }
+
+    /// A personal vault's keystore never goes over a stable copy while locked (issue 41): every
+    /// decision that would have applied it to stable queues it for an unlocked reconcile instead.
+    func testFetchHoldsWhatMustBeAuthenticated() {
+        let header = SyncRecordHeader(id: "default", lastModified: 500, isDeleted: false,
+                                      lineage: Lineage(revision: 9, parent: Data(count: 16)))
+        let stable = StableStamp(lastModified: 400, lineage: Lineage(revision: 5, parent: Data(count: 16)))
+        var facts = FetchFacts(header: header, stable: stable, local: .none)
+        XCTAssertEqual(FetchRules.decide(facts), .applyToStable)
+        facts.holdsUntilAuthenticated = true
+        XCTAssertEqual(FetchRules.decide(facts), .queue(.update))
+        var tombstone = facts
+        tombstone.header = SyncRecordHeader(id: "default", lastModified: 500, isDeleted: true, lineage: nil)
+        XCTAssertEqual(FetchRules.decide(tombstone), .queue(.remove), "a deletion waits too: reconcile refuses it")
+        var first = facts
+        first.stable = nil
+        XCTAssertEqual(FetchRules.decide(first), .applyToStable, "over nothing, nothing is lost: a first keystore goes to stable")
     }
 
     func testExaminePlanRequeuesALocalUpdateOverATombstoneAsAnAdd() {
