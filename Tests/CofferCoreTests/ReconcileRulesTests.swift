@@ -70,8 +70,12 @@ final class ReconcileRulesTests: XCTestCase {
         XCTAssertEqual(side(claim(10), claim(20), changed: true), .remote, "both changed: the later change wins")
         XCTAssertEqual(side(claim(20), claim(10)), .local, "an older wrapping, served again (finding 4)")
         XCTAssertEqual(side(claim(20), claim(20)), .local)
-        XCTAssertEqual(side(claim(10), claim(20, weak)), .local, "weaker Argon2id parameters are never taken")
+        XCTAssertEqual(side(claim(10), claim(20, weak)), .remote,
+                       "authentic: made by a holder of the vault key (passwd never lowers the parameters); every device orders alike")
         XCTAssertEqual(side(claim(10, weak), claim(20, strong)), .remote)
+        let legacy = claim(0, tagged: false, authentic: false)
+        XCTAssertEqual(side(legacy, claim(0, weak, tagged: false, authentic: false)), .local,
+                       "untagged: weaker Argon2id parameters are never taken")
         XCTAssertEqual(side(claim(10), claim(99, authentic: false)), .local, "a forged tag")
         XCTAssertEqual(side(claim(0, tagged: false, authentic: false), claim(99, authentic: false)), .local,
                        "a forged tag over an untagged wrapping")

@@ -120,6 +120,20 @@ enum VaultSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v8-mirror") { db in
+            // architecture §4, "The mirror" (issue 41): the stable item a record from the server
+            // replaced before an unlocked sync could authenticate it, kept until one did. A version
+            // before 2026-12-07 opens the vault as before (GRDB skips a migration it does not know)
+            // and never writes this table.
+            try db.execute(sql: """
+                CREATE TABLE mirror (
+                    collection TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    record TEXT NOT NULL,
+                    PRIMARY KEY (collection, id)
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -26,16 +26,17 @@ public enum KeystoreReconcileRules {
     }
 
     /// Which wrapping the merged keystore keeps. The server's only when it is provably newer: its
-    /// tag checks out and names a later revision than ours, and its Argon2id parameters are no
-    /// weaker than ours. An untagged wrapping is weighed by the rule of the versions before tags
-    /// (the one changed since stable; never an older record's) only while ours is untagged too: a
-    /// fleet of older versions still passes a passphrase change around, and once a device tags,
-    /// no untagged or forged wrapping replaces it.
+    /// tag checks out and names a later revision than ours. Only a holder of the vault key makes a
+    /// tag, and `Vault.changePassphrase` never asks less Argon2id than the vault did, so every
+    /// device orders wrappings alike (a rule that also weighed the parameters would have two
+    /// devices send their own wrapping back and forth). An untagged wrapping is weighed by the rule
+    /// of the versions before tags (the one changed since stable; never an older record's, never
+    /// weaker parameters) only while ours is untagged too: a fleet of older versions still passes a
+    /// passphrase change around, and once a device tags, no untagged or forged wrapping replaces it.
     public static func wrappingSide(local: WrappingClaim, remote: WrappingClaim, remoteIsOlder: Bool,
                                     localChangedWrapping: Bool) -> KeystoreReconcileDecision.Side {
-        guard remote.isAtLeastAsStrong(as: local.kdf) else { return .local }
         if remote.isAuthentic { return remote.revision > local.revision ? .remote : .local }
-        if remote.isTagged || local.isTagged { return .local }
+        if remote.isTagged || local.isTagged || !remote.isAtLeastAsStrong(as: local.kdf) { return .local }
         return remoteIsOlder || localChangedWrapping ? .local : .remote
     }
 }

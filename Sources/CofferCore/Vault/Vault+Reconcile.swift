@@ -38,67 +38,82 @@ extension Vault {
     public func reconcileKeystore() throws -> KeystoreReconcileOutcome {
         let session = try unlockedSession()
         let revisionTime = writeTimes.revision
+        return try database.write { db in try reconcileKeystore(session: session, revisionTime: revisionTime, in: db) }
+    }
+
+    /// `reconcileKeystore()` inside the caller's transaction.
+    func reconcileKeystore(session: UnlockedSession, revisionTime: Timestamp, in db: Database) throws -> KeystoreReconcileOutcome {
         let isShared = sharedVaultID != nil
-        return try database.write { db in
-            guard let remoteChange = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .remote, in: db)
-            else { return .nothing }
-            let remote = try VaultDatabase.decodeStored(KeystoreRecord.self, remoteChange.record)
-            let local = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .local, in: db)
-                .map { try VaultDatabase.decodeStored(KeystoreRecord.self, $0.record) }
-            let stable = try VaultDatabase.stableKeystore(in: db)
-            guard let ours = local.flatMap({ $0.isDeleted ? nil : $0 }) ?? stable.flatMap({ $0.isDeleted ? nil : $0 }) else {
-                // Nothing of ours to weigh it against: what examine does with a first keystore.
-                try VaultDatabase.saveStableKeystore(remote, in: db)
-                try VaultDatabase.deletePending(.keystores, CollectionName.keystoreID, source: .remote, in: db)
-                return .merged
-            }
-            // The keys of the local change as stored now first, while the session's vault key is
-            // the one it wraps: another process (a `coffer add` next to the screen) may have saved
-            // keys since this session unlocked. Merged without them, their items could never be
-            // opened again on any device.
-            if let local, !local.isDeleted { _ = try absorbForWriting(local, into: session) }
-            let generation = session.ring.generation
-            var absorbed: Absorbed?
-            if !remote.isDeleted {
-                do { absorbed = try absorbKeystore(remote, into: session) } catch CoreError.tampered { absorbed = nil }
-            }
-            // A shared vault's later generation this session cannot open yet (§17): both wait.
-            if case .unopenable? = absorbed, isShared { return .waiting }
-            let remoteOpens: Bool
-            if let absorbed, absorbed != .unopenable { remoteOpens = true } else { remoteOpens = false }
-            var remoteClaim = KeystoreWrappingTag.claim(of: remote, vaultKey: session.vaultKey)
-            // A wrapping below the Argon2id floor is never taken; its keys still are.
-            if (try? remote.kdf.checkStrength()) == nil { remoteClaim.kdf.memory = -1 }
-            let decision = KeystoreReconcileRules.decide(
-                remoteIsDeleted: remote.isDeleted, remoteOpens: remoteOpens,
-                remoteIsOlder: stable.map { Lineage.isOlder(remote.encrypted, than: $0.encrypted) } ?? false,
-                localChangedWrapping: local.map { changed in stable.map { !changed.hasSameWrapping(as: $0) } ?? true } ?? false,
-                local: KeystoreWrappingTag.claim(of: ours, vaultKey: session.vaultKey), remote: remoteClaim)
-            guard case .merge(let wrappingSide) = decision else {
-                try refuseRemoteKeystore(remote, ours: ours, stable: stable, session: session, revisionTime: revisionTime, in: db)
-                return .refused
-            }
-            // The side that wraps the session's vault key now: the server's after a later generation.
-            let side: KeystoreReconcileDecision.Side
-            if case .sameVaultKey? = absorbed { side = wrappingSide } else { side = session.ring.generation > generation ? .remote : .local }
-            let merged = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey,
-                                                    keepingWrappingOf: side == .local ? ours : remote,
-                                                    lineage: .following(remote.encrypted, outranking: ours.encrypted, now: revisionTime),
-                                                    lastModified: remote.lastModified)
+        guard let remoteChange = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .remote, in: db)
+        else { return .nothing }
+        let remote = try VaultDatabase.decodeStored(KeystoreRecord.self, remoteChange.record)
+        let local = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .local, in: db)
+            .map { try VaultDatabase.decodeStored(KeystoreRecord.self, $0.record) }
+        let stable = try VaultDatabase.stableKeystore(in: db)
+        guard let ours = local.flatMap({ $0.isDeleted ? nil : $0 }) ?? stable.flatMap({ $0.isDeleted ? nil : $0 }) else {
+            // Nothing of ours to weigh it against: what examine does with a first keystore.
             try VaultDatabase.saveStableKeystore(remote, in: db)
             try VaultDatabase.deletePending(.keystores, CollectionName.keystoreID, source: .remote, in: db)
-            // Without a change of ours, the server's keystore stands as it is when it holds every key
-            // we hold under the wrapping we keep: writing it again would send keystores back and forth.
-            if local == nil, side == .remote, try Self.ring(of: remote, opensAs: session) {
-                CrashPoint.reach("sync.reconcile.keystores.inside")
-                return .merged
-            }
-            try VaultDatabase.savePending(
-                PendingChange(collection: .keystores, id: merged.id, source: .local, action: .update,
-                              lastModified: remote.lastModified, record: try RecordCoding.encode(merged)), in: db)
+            return .merged
+        }
+        // The keys of the local change as stored now first, while the session's vault key is
+        // the one it wraps: another process (a `coffer add` next to the screen) may have saved
+        // keys since this session unlocked. Merged without them, their items could never be
+        // opened again on any device.
+        if let local, !local.isDeleted { _ = try absorbForWriting(local, into: session) }
+        let generation = session.ring.generation
+        var absorbed: Absorbed?
+        if !remote.isDeleted {
+            do { absorbed = try absorbKeystore(remote, into: session) } catch CoreError.tampered { absorbed = nil }
+        }
+        // A shared vault's later generation this session cannot open yet (§17): both wait.
+        if case .unopenable? = absorbed, isShared { return .waiting }
+        let remoteOpens: Bool
+        if let absorbed, absorbed != .unopenable { remoteOpens = true } else { remoteOpens = false }
+        var remoteClaim = KeystoreWrappingTag.claim(of: remote, vaultKey: session.vaultKey)
+        // A wrapping below the Argon2id floor is never taken; its keys still are.
+        if (try? remote.kdf.checkStrength()) == nil { remoteClaim.kdf.memory = -1 }
+        let decision = KeystoreReconcileRules.decide(
+            remoteIsDeleted: remote.isDeleted, remoteOpens: remoteOpens,
+            remoteIsOlder: stable.map { Lineage.isOlder(remote.encrypted, than: $0.encrypted) } ?? false,
+            localChangedWrapping: local.map { changed in stable.map { !changed.hasSameWrapping(as: $0) } ?? true } ?? false,
+            local: KeystoreWrappingTag.claim(of: ours, vaultKey: session.vaultKey), remote: remoteClaim)
+        guard case .merge(let wrappingSide) = decision else {
+            try refuseRemoteKeystore(remote, ours: ours, stable: stable, session: session, revisionTime: revisionTime, in: db)
+            return .refused
+        }
+        // The side that wraps the session's vault key now: the server's after a later generation.
+        let side: KeystoreReconcileDecision.Side
+        if case .sameVaultKey? = absorbed { side = wrappingSide } else { side = session.ring.generation > generation ? .remote : .local }
+        let merged = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey,
+                                                keepingWrappingOf: side == .local ? ours : remote,
+                                                lineage: .following(remote.encrypted, outranking: ours.encrypted, now: revisionTime),
+                                                lastModified: remote.lastModified)
+        try VaultDatabase.saveStableKeystore(remote, in: db)
+        try VaultDatabase.deletePending(.keystores, CollectionName.keystoreID, source: .remote, in: db)
+        // Without a change of ours, the server's keystore stands as it is when it holds every key
+        // we hold under the wrapping we keep: writing it again would send keystores back and forth.
+        if local == nil, side == .remote, try Self.ring(of: remote, opensAs: session) {
             CrashPoint.reach("sync.reconcile.keystores.inside")
             return .merged
         }
+        try VaultDatabase.savePending(
+            PendingChange(collection: .keystores, id: merged.id, source: .local, action: .update,
+                          lastModified: remote.lastModified, record: try RecordCoding.encode(merged)), in: db)
+        CrashPoint.reach("sync.reconcile.keystores.inside")
+        return .merged
+    }
+
+    /// Takes in, inside a write of the keystore, a keystore of the server's that waits for an
+    /// unlocked sync when the vault key opens it (it is authenticated, so nothing is left to
+    /// check): the write is then based on it, not in conflict with it, and a locked sync after it
+    /// has nothing to wait for. One that does not open is left to the sync, which names it.
+    func takeWaitingKeystore(_ session: UnlockedSession, revisionTime: Timestamp, in db: Database) throws {
+        guard sharedVaultID == nil,
+              let waiting = try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .remote, in: db)
+                .map({ try VaultDatabase.decodeStored(KeystoreRecord.self, $0.record) }),
+              !waiting.isDeleted, (try? KeystoreSealing.openRing(waiting, vaultKey: session.vaultKey)) != nil else { return }
+        _ = try reconcileKeystore(session: session, revisionTime: revisionTime, in: db)
     }
 
     /// Keeps ours against a keystore the server sent that is not ours: it goes up over the server's,

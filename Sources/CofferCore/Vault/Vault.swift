@@ -500,11 +500,17 @@ public actor Vault {
         guard passphrase.count > 0 else { throw CoreError.emptyPassphrase }
         try kdf.checkStrength()
         let session = try unlockedSession()
+        // Never less Argon2id than the vault asked (issue 41): a device takes a newer wrapping by its
+        // tag alone, so this is where the parameters are kept from going down.
+        var kdf = kdf
+        kdf.memory = max(kdf.memory, session.kdf.memory)
+        kdf.iterations = max(kdf.iterations, session.kdf.iterations)
         let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
         let next = UnlockedSession(keys: keys, ring: session.ring, vaultKey: session.vaultKey, kdf: kdf)
         let revisionTime = writeTimes.revision
         CrashPoint.reach("vault.passwd.before-write")
         try database.write { db in
+            try takeWaitingKeystore(session, revisionTime: revisionTime, in: db)
             // Keep keys another process added since this session unlocked (see saveKeystore).
             if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {
                 _ = try absorbForWriting(current, into: session)
@@ -522,6 +528,7 @@ public actor Vault {
     /// Saves the key ring as a local keystore change, keeping the passphrase wrapping the keystore
     /// has now: it may be newer than this session's, if the passphrase changed on another device.
     func saveKeystore(_ session: UnlockedSession, revisionTime: Timestamp, in db: Database) throws {
+        try takeWaitingKeystore(session, revisionTime: revisionTime, in: db)
         let record: KeystoreRecord
         let lineage = Lineage.following(try VaultDatabase.stableKeystore(in: db)?.encrypted, now: revisionTime)
         if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {

@@ -14,6 +14,8 @@ struct FetchPlan {
     var toQueue: [PendingChange] = []
     /// Pending rows to drop, by id and source.
     var toDrop: [(id: String, source: PendingChange.Source)] = []
+    /// Stable items replaced before they were authenticated, kept as they were (`SyncStore.mirror`).
+    var toMirror: [(id: String, text: String)] = []
     var received = 0
     var rolledBack = 0
 
@@ -34,6 +36,11 @@ struct FetchPlan {
             toDrop.append((header.id, .remote))
             toQueue.append(.itemRemoval(id: header.id, basedOn: header.lastModified))
         case .applyToStable:
+            // A version over one this device could read: the one it replaces is kept until an
+            // unlocked sync has opened the newcomer (`Vault.checkMirroredItems`).
+            if collection == .items, facts.stable != nil, !header.isDeleted, let text = try ours() {
+                toMirror.append((header.id, text))
+            }
             toStable.append(record.value)
             toDrop.append((header.id, .remote))
             received += 1
@@ -63,6 +70,7 @@ struct FetchPlan {
 
     /// Writes the plan: stable records, dropped and queued pending rows, then the marker.
     func execute(in store: SyncStore) throws {
+        for (id, text) in toMirror { try store.mirror(collection, id, text: text) }
         for record in toStable { try store.saveStable(record) }
         if !pendingIsEmpty {
             for (id, source) in toDrop { try store.deletePending(collection, id, source: source) }

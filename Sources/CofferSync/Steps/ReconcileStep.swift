@@ -18,9 +18,15 @@ enum ReconcileStep {
         guard await !context.vault.isLocked else { return Outcome() }
         switch collection {
         case .items:
+            // What replaced a readable item while locked is authenticated first: the merges then
+            // start from what this device keeps.
+            let refused = try await context.vault.checkMirroredItems()
+            if refused > 0 {
+                context.logger.warning("reconcile items: \(refused) record(s) from the server do not open; ours were kept and go up again")
+            }
             let merged = try await context.vault.reconcileItems()
             if !merged.isEmpty { context.logger.info("reconcile items: merged \(merged.count)") }
-            return Outcome(merged: merged)
+            return Outcome(merged: merged, refused: refused)
         case .keystores:
             var outcome = Outcome()
             switch try await context.vault.reconcileKeystore() {
