@@ -32,16 +32,22 @@ final class SyncMaliciousItemTests: KintoAccountTestCase {
             let locked = await device.sync()
             XCTAssertNil(locked.error, "\(device.name): \(locked.message ?? "")")
         }
+        // The first to unlock refuses it and puts its own back; the other then takes that one,
+        // an ordinary newer version of what it could read, without a word.
+        try await a.unlock()
+        let refused = await a.sync()
+        XCTAssertEqual(refused.refused, 1, refused.message ?? "")
+        XCTAssertEqual(refused.error, .forged)
+        let onServer = try await raw.record("items", item.id)
+        XCTAssertNotEqual(onServer["encrypted"] as? String, garbage["encrypted"] as? String, "ours went back over it")
+        try await b.unlock()
+        let taken = await b.sync()
+        XCTAssertNil(taken.error, taken.message ?? "")
+        XCTAssertEqual(taken.refused, 0)
         for device in [a, b] {
-            try await device.unlock()
-            let report = await device.sync()
-            XCTAssertEqual(report.refused, 1, "\(device.name): \(report.message ?? "")")
-            XCTAssertEqual(report.error, .forged, device.name)
             let items = try await device.items()
             XCTAssertEqual(items[item.id]?.entry.password, "the real one", device.name)
         }
-        let onServer = try await raw.record("items", item.id)
-        XCTAssertNotEqual(onServer["encrypted"] as? String, garbage["encrypted"] as? String, "ours went back over it")
         for device in [a, b] { _ = await device.sync() }
         for device in [a, b] {
             let again = await device.sync()
@@ -114,5 +120,42 @@ final class SyncMaliciousItemTests: KintoAccountTestCase {
         XCTAssertEqual(after.map(\.id), [], "authenticated: the mirror ends")
         let items = try await b.items()
         XCTAssertEqual(items[item.id]?.entry.password, "second")
+    }
+}
+
+extension SyncMaliciousItemTests {
+    /// Two devices unlocked at once, both refusing the same garbage: each puts its own back, the
+    /// one that lands second meets the first's (a 412, then an ordinary newer version), and they
+    /// settle without sending the item back and forth.
+    func testTwoDevicesRefusingTheSameGarbageSettle() async throws {
+        let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials)
+        await a.syncExpectingSuccess()
+        let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials)
+        let raw = RawAccount(server: server, credentials: credentials)
+        let item = try await a.add("Door", password: "1234")
+        await a.syncExpectingSuccess()
+        await b.syncExpectingSuccess()
+        var garbage = try await raw.record("items", item.id)
+        garbage["encrypted"] = SyncMaliciousKeystoreTests.envelopeOfRandomBytes(revisionAhead: 5_000)
+        try await raw.put("items", item.id, garbage)
+        for device in [a, b] {
+            await device.lock()
+            _ = await device.sync()
+            try await device.unlock()
+        }
+        // Both refuse before either sends: b's fetch ran before a's push.
+        let refusedByB = try await b.vault.checkMirroredItems()
+        XCTAssertEqual(refusedByB, 1)
+        let onA = await a.sync()
+        XCTAssertEqual(onA.error, .forged, onA.message ?? "")
+        for _ in 0..<3 { for device in [b, a] { _ = await device.sync() } }
+        for device in [a, b] {
+            let settled = await device.sync()
+            XCTAssertNil(settled.error, "\(device.name): \(settled.message ?? "")")
+            XCTAssertEqual(settled.uploaded, 0, "\(device.name) sends nothing more")
+            let items = try await device.items()
+            XCTAssertEqual(items[item.id]?.entry.password, "1234", device.name)
+        }
+        try await assertConverged([a, b])
     }
 }

@@ -134,6 +134,13 @@ final class SyncMaliciousKeystoreTests: KintoAccountTestCase {
             let waiting = listed.filter { $0.state == .waitingForKey }
             XCTAssertEqual(waiting.map(\.id), [], "\(device.name): no item waits for a key")
         }
+        // Settled: no device sends its keystore back and forth.
+        for device in [a, b, c] { _ = await device.sync() }
+        for device in [a, b, c] {
+            let idle = await device.sync()
+            XCTAssertNil(idle.error, idle.message ?? "")
+            XCTAssertEqual(idle.uploaded, 0, "\(device.name) sends nothing more")
+        }
     }
 
     /// Finding 4: after a passphrase change, the server pairs the current ring with the old

@@ -122,6 +122,12 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
         kdf == other.kdf && verifier == other.verifier
     }
 
+    /// Whether both records carry the very same wrapping, tag included.
+    public func hasSameTaggedWrapping(as other: KeystoreRecord) -> Bool {
+        hasSameWrapping(as: other) && wrappedKey == other.wrappedKey && wrappingTag == other.wrappingTag
+            && wrappingRevision == other.wrappingRevision
+    }
+
     enum CodingKeys: String, CodingKey {
         case id, kdf, verifier, encrypted, deleted
         case wrappedKey = "wrapped_key"

@@ -93,7 +93,7 @@ extension Vault {
         try VaultDatabase.deletePending(.keystores, CollectionName.keystoreID, source: .remote, in: db)
         // Without a change of ours, the server's keystore stands as it is when it holds every key
         // we hold under the wrapping we keep: writing it again would send keystores back and forth.
-        if local == nil, side == .remote, try Self.ring(of: remote, opensAs: session) {
+        if local == nil, side == .remote || remote.hasSameTaggedWrapping(as: ours), try Self.ring(of: remote, opensAs: session) {
             CrashPoint.reach("sync.reconcile.keystores.inside")
             return .merged
         }
