@@ -16,6 +16,9 @@ public enum FuzzChecks {
 
     // MARK: Records, key ring, timestamps (FuzzRecords)
 
+    /// A fixed vault key the fuzzer's inputs know nothing of.
+    static let fuzzVaultKey = SecureBuffer(copying: Array(repeating: UInt8(0x5A), count: 32))
+
     /// `ItemRecord` and `KeystoreRecord` JSON, `KeyRing.parse` and `Timestamp`, all on the same bytes.
     public static func records(_ data: Data) throws {
         try recordRoundTrip(ItemRecord.self, data)
@@ -49,6 +52,10 @@ public enum FuzzChecks {
                     case .tampered, .kdfDowngrade: break
                     default: throw FuzzViolation("checkStrength threw \(error)")
                     }
+                }
+                // The wrapping tag (issue 41): no bytes a stranger writes pass for one made under a key they lack.
+                if KeystoreWrappingTag.isAuthentic(keystore, vaultKey: fuzzVaultKey) {
+                    throw FuzzViolation("a wrapping tag checked out under a key the input never saw: \(text)")
                 }
             }
             if let item = record as? ItemRecord { _ = RecordID.isValid(item.id) }

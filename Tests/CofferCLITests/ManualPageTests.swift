@@ -18,8 +18,8 @@ final class ManualPageTests: XCTestCase {
         XCTAssertFalse(page.contains(".SS \"coffer agent\""), "a hidden command is in the manual")
         let exitCodes = try XCTUnwrap(page.components(separatedBy: ".SH EXIT CODES\n").last?.components(separatedBy: ".SH ").first)
         let listed = exitCodes.split(separator: "\n").filter { $0.hasPrefix(".B ") }.map { String($0.dropFirst(3)) }
-        XCTAssertEqual(listed, ["0", "1", "2", "3", "4", "5", "6", "10", "11", "12", "13", "14"])
-        for name in ["AMBIGUOUS", "OFFLINE", "NETWORK", "SYNC_LOCKED", "SYNC_AUTH", "INVITE"] {
+        XCTAssertEqual(listed, ["0", "1", "2", "3", "4", "5", "6", "10", "11", "12", "13", "14", "15"])
+        for name in ["AMBIGUOUS", "OFFLINE", "NETWORK", "SYNC_LOCKED", "SYNC_AUTH", "INVITE", "FORGED"] {
             XCTAssertTrue(exitCodes.contains(name), "exit codes do not name \(name)")
         }
         // No line may start a roff request by accident (a help line beginning with "." or "'").

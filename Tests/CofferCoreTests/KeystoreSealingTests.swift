@@ -177,4 +177,79 @@ final class KeystoreSealingTests: XCTestCase {
         // The vault key unwrapped with the new passphrase opens the ring sealed under the old record.
         assertSameKeys(try KeystoreSealing.openRing(first.record, vaultKey: viaNew.vaultKey), ring)
     }
+
+    // MARK: The wrapping tag (issue 41)
+
+    /// A new wrapping is tagged with its lineage's revision; the tag checks out under the vault key
+    /// only, and fails for any member changed or moved from another wrapping.
+    func testTheWrappingTagBindsEveryMemberOfTheWrapping() throws {
+        let sealed = try seal(makeRing())
+        XCTAssertNotNil(sealed.record.wrappingTag)
+        XCTAssertEqual(sealed.record.wrappingRevision, Int64(Lineage.of(sealed.record.encrypted)?.revision ?? 0))
+        XCTAssertTrue(KeystoreWrappingTag.isAuthentic(sealed.record, vaultKey: sealed.vaultKey))
+        XCTAssertFalse(KeystoreWrappingTag.isAuthentic(sealed.record, vaultKey: .random(count: 32)), "another vault key")
+        let other = try seal(makeRing(), passphrase: "other", vaultKey: sealed.vaultKey)
+        var changed: [KeystoreRecord] = []
+        for change in [{ (r: inout KeystoreRecord) in r.wrappingRevision += 1 },
+                       { $0.verifier = other.record.verifier },
+                       { $0.wrappedKey = other.record.wrappedKey },
+                       { $0.kdf = other.record.kdf },
+                       { $0.kdf.memory *= 2 },
+                       { $0.wrappingTag = other.record.wrappingTag }] {
+            var record = sealed.record
+            change(&record)
+            changed.append(record)
+        }
+        for record in changed { XCTAssertFalse(KeystoreWrappingTag.isAuthentic(record, vaultKey: sealed.vaultKey)) }
+    }
+
+    /// What today's main before tags wrote (no `wrapping_tag`, no `wrapping_revision`) opens as
+    /// before; sealing its ring again keeping its wrapping tags it at revision 1; and an older
+    /// reader's JSON decoder (it knows neither member) still reads a tagged record.
+    func testAKeystoreWrittenBeforeTagsOpensAndIsTaggedAtItsFirstWrite() throws {
+        let ring = makeRing()
+        let sealed = try seal(ring)
+        var legacy = sealed.record
+        legacy.wrappingTag = nil
+        legacy.wrappingRevision = 0
+        let text = try RecordCoding.encode(legacy)
+        XCTAssertFalse(text.contains("wrapping_"), text)
+        let read = try RecordCoding.decode(KeystoreRecord.self, from: text)
+        assertSameKeys(try KeystoreSealing.open(read, passphrase: Fixture.passphrase("right")).ring, ring)
+        XCTAssertEqual(KeystoreWrappingTag.claim(of: read, vaultKey: sealed.vaultKey),
+                       WrappingClaim(isTagged: false, isAuthentic: false, revision: 0, kdf: read.kdf))
+
+        let again = try KeystoreSealing.reseal(ring, vaultKey: sealed.vaultKey, keepingWrappingOf: read,
+                                               lineage: .following(read.encrypted), lastModified: 0)
+        XCTAssertEqual(again.wrappingRevision, 1)
+        XCTAssertTrue(KeystoreWrappingTag.isAuthentic(again, vaultKey: sealed.vaultKey))
+        XCTAssertTrue(again.hasSameWrapping(as: read) && again.wrappedKey == read.wrappedKey)
+
+        struct OlderReader: Decodable {
+            var id: String
+            var kdf: KDFParameters
+            var verifier: String
+            var wrapped_key: String
+            var encrypted: String
+        }
+        let older = try JSONDecoder().decode(OlderReader.self, from: Data(try RecordCoding.encode(again).utf8))
+        XCTAssertEqual(older.verifier, again.verifier)
+    }
+
+    /// A revision without a tag, or members of the wrong type, read as no binding: a stranger's bytes
+    /// never fail the record, and what is read is what is written back.
+    func testMalformedWrappingMembersReadAsNoBinding() throws {
+        let sealed = try seal(makeRing())
+        var object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try RecordCoding.encode(sealed.record).utf8)) as? [String: Any])
+        object["wrapping_tag"] = 12
+        object["wrapping_revision"] = "soon"
+        let read = try JSONDecoder().decode(KeystoreRecord.self, from: try JSONSerialization.data(withJSONObject: object))
+        XCTAssertNil(read.wrappingTag)
+        XCTAssertEqual(read.wrappingRevision, 0)
+        object["wrapping_tag"] = nil
+        object["wrapping_revision"] = 99
+        let untagged = try JSONDecoder().decode(KeystoreRecord.self, from: try JSONSerialization.data(withJSONObject: object))
+        XCTAssertEqual(untagged.wrappingRevision, 0, "a revision no tag binds is none")
+        XCTAssertEqual(try RecordCoding.decode(KeystoreRecord.self, from: try RecordCoding.encode(untagged)), untagged)
+    }
 }

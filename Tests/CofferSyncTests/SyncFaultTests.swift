@@ -482,9 +482,11 @@ final class SyncFaultTests: KintoAccountTestCase {
     }
 
     /// An item record whose ciphertext was copied from another item: the id is bound into the
-    /// ciphertext, so it fails as tampered rather than opening as the other item. (The source's
-    /// lineage is newer than the target's, so it is not taken for an older version: see the next test.)
-    func testCiphertextMovedToAnotherIDIsCorruptNotTheOtherItem() async throws {
+    /// ciphertext, so it fails as tampered rather than opening as the other item, and the target's
+    /// own version, kept in the mirror, goes back (issue 41: before, the target was lost as
+    /// "corrupt"). (The source's lineage is newer than the target's, so it is not taken for an
+    /// older version: see the next test.)
+    func testCiphertextMovedToAnotherIDIsRefusedNotTheOtherItem() async throws {
         let (a, b, _) = try await pair()
         let target = try await a.add("Target", username: "target-user", password: "target-pw")
         var source = try await a.add("Source", username: "source-user", password: "source-pw")
@@ -499,12 +501,10 @@ final class SyncFaultTests: KintoAccountTestCase {
         try await raw.put("items", target.id, targetRecord)
 
         let report = await b.sync()
-        XCTAssertNil(report.error, report.message ?? "")
+        XCTAssertEqual(report.error, .forged, report.message ?? "")
+        XCTAssertEqual(report.refused, 1)
         let listed = try await b.vault.listItems()
-        let state = listed.first { $0.id == target.id }?.state
-        guard case .corrupt? = state else {
-            return XCTFail("expected the moved ciphertext to be corrupt, got \(String(describing: state))")
-        }
+        XCTAssertEqual(listed.first { $0.id == target.id }?.item?.entry.password, "target-pw", "the target's own version is back")
         XCTAssertEqual(listed.first { $0.id == source.id }?.item?.entry.password, "source-pw")
         XCTAssertEqual(listed.compactMap(\.item).filter { $0.title == "Source" }.count, 1, "no second copy of Source")
     }

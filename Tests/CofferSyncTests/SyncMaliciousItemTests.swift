@@ -10,15 +10,8 @@ import XCTest
 /// open, names it (`FORGED`), puts ours back and sends it again, sealed newer than the server's.
 /// Real Kinto, real vault files, writes with the account's own credentials.
 final class SyncMaliciousItemTests: KintoAccountTestCase {
-    private func pair() async throws -> (a: Device, b: Device, raw: RawAccount) {
-        let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials)
-        await a.syncExpectingSuccess()
-        let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials)
-        return (a, b, RawAccount(server: server, credentials: credentials))
-    }
-
     func testGarbageOverAnItemIsRefusedOnEveryDeviceAndOursGoesBack() async throws {
-        let (a, b, raw) = try await pair()
+        let (a, b, raw) = try await pairOfDevices()
         let item = try await a.add("Bank", username: "ann", password: "the real one")
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()
@@ -57,7 +50,7 @@ final class SyncMaliciousItemTests: KintoAccountTestCase {
     }
 
     func testBytesThatAreNoEnvelopeAreRefused() async throws {
-        let (a, b, raw) = try await pair()
+        let (a, b, raw) = try await pairOfDevices()
         let item = try await a.add("Mail", password: "p")
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()
@@ -78,7 +71,7 @@ final class SyncMaliciousItemTests: KintoAccountTestCase {
     /// Another item's genuine ciphertext moved under this item's id never opens as this item
     /// (the id is bound in), and no longer destroys it either.
     func testAnotherItemsCiphertextUnderThisIdIsRefused() async throws {
-        let (a, b, raw) = try await pair()
+        let (a, b, raw) = try await pairOfDevices()
         let target = try await a.add("Target", password: "target's")
         let other = try await a.add("Other", password: "other's")
         await a.syncExpectingSuccess()
@@ -104,7 +97,7 @@ final class SyncMaliciousItemTests: KintoAccountTestCase {
     /// A real edit from another device, taken in while locked, is authenticated and kept: the
     /// mirror ends without a word.
     func testARealEditTakenWhileLockedIsKept() async throws {
-        let (a, b, _) = try await pair()
+        let (a, b, _) = try await pairOfDevices()
         let item = try await a.add("Shop", password: "first")
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()
@@ -128,10 +121,7 @@ extension SyncMaliciousItemTests {
     /// one that lands second meets the first's (a 412, then an ordinary newer version), and they
     /// settle without sending the item back and forth.
     func testTwoDevicesRefusingTheSameGarbageSettle() async throws {
-        let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials)
-        await a.syncExpectingSuccess()
-        let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials)
-        let raw = RawAccount(server: server, credentials: credentials)
+        let (a, b, raw) = try await pairOfDevices()
         let item = try await a.add("Door", password: "1234")
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()

@@ -9,17 +9,10 @@ import XCTest
 /// keystore a device can open until an unlocked sync has authenticated it; key material only grows;
 /// an old passphrase wrapping never comes back. Real Kinto, real vault files.
 final class SyncMaliciousKeystoreTests: KintoAccountTestCase {
-    private func pair() async throws -> (a: Device, b: Device, raw: RawAccount) {
-        let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials)
-        await a.syncExpectingSuccess()
-        let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials)
-        return (a, b, RawAccount(server: server, credentials: credentials))
-    }
-
     /// Finding 1: a keystore with the real `kdf`, a random verifier and wrapped key, and a ring of
     /// random bytes behind a real envelope header whose revision is in the future.
     func testAGarbageKeystoreIsRefusedAndOursGoesBackToTheServer() async throws {
-        let (a, b, raw) = try await pair()
+        let (a, b, raw) = try await pairOfDevices()
         let item = try await a.add("Bank", password: "kept")
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()
@@ -66,7 +59,7 @@ final class SyncMaliciousKeystoreTests: KintoAccountTestCase {
 
     /// Finding 1 on a device that syncs unlocked when the garbage arrives (`sync --unlock`).
     func testAGarbageKeystoreMeetingAnUnlockedDeviceChangesNothing() async throws {
-        let (a, b, raw) = try await pair()
+        let (a, b, raw) = try await pairOfDevices()
         let item = try await a.add("Mail", password: "p")
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()
@@ -87,7 +80,7 @@ final class SyncMaliciousKeystoreTests: KintoAccountTestCase {
 
     /// A plain Kinto DELETE of the keystore removes nothing: ours is created again.
     func testADeletedKeystoreIsRefusedAndCreatedAgain() async throws {
-        let (a, b, raw) = try await pair()
+        let (a, b, raw) = try await pairOfDevices()
         let item = try await a.add("Shop", password: "p")
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()
@@ -107,7 +100,7 @@ final class SyncMaliciousKeystoreTests: KintoAccountTestCase {
     /// Finding 2: a joining device served the keystore from before X2 adds X3 and pushes its ring;
     /// the others unite it with theirs, so X2's key survives everywhere and reaches the newcomer.
     func testAnOldKeystoreServedToAJoiningDeviceLosesNoKey() async throws {
-        let (a, b, raw) = try await pair()
+        let (a, b, raw) = try await pairOfDevices()
         let x1 = try await a.add("X1", password: "1")
         await a.syncExpectingSuccess()
         let beforeX2 = try await raw.record("keystores", CollectionName.keystoreID)
@@ -147,7 +140,7 @@ final class SyncMaliciousKeystoreTests: KintoAccountTestCase {
     /// passphrase's wrapping. No device takes it; the old passphrase never opens again, also while
     /// the served keystore waits on a locked device; the new one always does.
     func testAnOldPassphraseWrappingServedWithTheNewRingIsNeverTaken() async throws {
-        let (a, b, raw) = try await pair()
+        let (a, b, raw) = try await pairOfDevices()
         _ = try await a.add("Anything")
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()
@@ -189,7 +182,7 @@ final class SyncMaliciousKeystoreTests: KintoAccountTestCase {
 
     /// A tag moved onto another wrapping, or a revision raised, fails to check out: not taken.
     func testAForgedWrappingTagIsNotTaken() async throws {
-        let (a, b, raw) = try await pair()
+        let (a, b, raw) = try await pairOfDevices()
         await b.syncExpectingSuccess()
         let original = try await raw.record("keystores", CollectionName.keystoreID)
         try await a.vault.changePassphrase(to: secret("second passphrase"), kdf: Device.fastKDF)

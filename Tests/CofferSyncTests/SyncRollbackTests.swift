@@ -10,15 +10,8 @@ import XCTest
 /// never replaces theirs, it is merged with theirs (nothing either side holds is lost) and the
 /// sync reports it. Real Kinto; the replay is written straight to the account.
 final class SyncRollbackTests: KintoAccountTestCase {
-    private func pair() async throws -> (a: Device, b: Device, raw: RawAccount) {
-        let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials)
-        await a.syncExpectingSuccess()
-        let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials)
-        return (a, b, RawAccount(server: server, credentials: credentials))
-    }
-
     func testReplayedOldItemIsRefusedAndMergedWithOurs() async throws {
-        let (a, b, raw) = try await pair()
+        let (a, b, raw) = try await pairOfDevices()
         let item = try await a.add("Bank", username: "ann", password: "old password")
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()
@@ -55,7 +48,7 @@ final class SyncRollbackTests: KintoAccountTestCase {
     /// version), and the re-created one carries its maker's earlier clock: the device holding the
     /// removed version must take it without a warning (seed 20250663 of the random histories).
     func testAnOfflineEditPushedOverADeletionIsNoRollback() async throws {
-        let (a, b, _) = try await pair()
+        let (a, b, _) = try await pairOfDevices()
         let c = try await Device.join("c", in: directory, server: server.url, credentials: credentials)
         let item = try await a.add("Shop", username: "ann", password: "first")
         await a.syncExpectingSuccess()
@@ -119,7 +112,7 @@ final class SyncRollbackTests: KintoAccountTestCase {
     }
 
     func testReplayWhileLockedOverwritesNothingAndWaitsForTheUnlock() async throws {
-        let (a, b, raw) = try await pair()
+        let (a, b, raw) = try await pairOfDevices()
         let item = try await a.add("Mail", password: "first")
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()
@@ -154,7 +147,7 @@ final class SyncRollbackTests: KintoAccountTestCase {
 
     /// An old keystore replayed after a passphrase change must not make the old passphrase work again.
     func testReplayedOldKeystoreDoesNotBringBackTheOldPassphrase() async throws {
-        let (a, b, raw) = try await pair()
+        let (a, b, raw) = try await pairOfDevices()
         _ = try await a.add("Anything")
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()
@@ -184,7 +177,7 @@ final class SyncRollbackTests: KintoAccountTestCase {
     /// B — no merge against B's stale base (which would have kept B's older title), no review.
     /// A title-only change leaves no history entry, so only the lineage can tell.
     func testEditOnTopOfAPushWhoseAcknowledgementWasLostWins() async throws {
-        let (a, b, _) = try await pair()
+        let (a, b, _) = try await pairOfDevices()
         let item = try await a.add("T0", password: "p")
         await a.syncExpectingSuccess()
         await b.syncExpectingSuccess()

@@ -141,9 +141,10 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
         id = try container.decode(String.self, forKey: .id)
         lastModified = try container.decodeIfPresent(Int64.self, forKey: .lastModified) ?? 0
         isDeleted = try container.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
-        // A stranger's bytes: a member of the wrong type reads as no binding, never as a failure.
-        wrappingRevision = (try? container.decodeIfPresent(Int64.self, forKey: .wrappingRevision)) ?? 0
-        wrappingTag = (try? container.decodeIfPresent(String.self, forKey: .wrappingTag)) ?? nil
+        // A stranger's bytes: a member of the wrong type reads as no binding, never as a failure,
+        // and a revision without a tag as none (what `encode` writes back).
+        wrappingTag = isDeleted ? nil : (try? container.decodeIfPresent(String.self, forKey: .wrappingTag)) ?? nil
+        wrappingRevision = wrappingTag == nil ? 0 : ((try? container.decodeIfPresent(Int64.self, forKey: .wrappingRevision)) ?? nil) ?? 0
         if isDeleted {
             kdf = KDFParameters(memory: 0, iterations: 0, salt: "")
             verifier = ""

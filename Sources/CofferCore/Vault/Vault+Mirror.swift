@@ -11,6 +11,8 @@ extension Vault {
     /// A stable item whose key has not arrived keeps its mirror for a later sync; one removed since
     /// ends it (a plain deletion is not judged here: architecture §4, "The mirror").
     public func checkMirroredItems() throws -> Int {
+        // A shared vault keeps no mirror (`SyncContext.mirrorsReplacedItems`).
+        guard sharedVaultID == nil else { return 0 }
         let session = try unlockedSession()
         let revisionTime = writeTimes.revision
         return try database.write { db in

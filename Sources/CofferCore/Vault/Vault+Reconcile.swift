@@ -63,8 +63,20 @@ extension Vault {
         if let local, !local.isDeleted { _ = try absorbForWriting(local, into: session) }
         let generation = session.ring.generation
         var absorbed: Absorbed?
-        if !remote.isDeleted {
-            do { absorbed = try absorbKeystore(remote, into: session) } catch CoreError.tampered { absorbed = nil }
+        if remote.isDeleted {
+            absorbed = nil
+        } else if !isShared {
+            // A personal vault has one vault key: a ring it does not open is not ours, even one
+            // the passphrase would unwrap (another vault's keystore, moved here).
+            if let ring = try? KeystoreSealing.openRing(remote, vaultKey: session.vaultKey) {
+                session.ring.formUnion(with: ring)
+                absorbed = .sameVaultKey
+            }
+        } else {
+            // A shared vault's generations (§17): a ring this session cannot open yet waits, and one
+            // beyond the roster's epoch stops the sync as before (a member lagging an epoch behind
+            // sees a real new generation that way until it takes the epoch's key).
+            absorbed = try absorbKeystore(remote, into: session)
         }
         // A shared vault's later generation this session cannot open yet (§17): both wait.
         if case .unopenable? = absorbed, isShared { return .waiting }

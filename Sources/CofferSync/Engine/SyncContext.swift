@@ -27,4 +27,9 @@ struct SyncContext: Sendable {
     func holdsUntilAuthenticated(_ collection: CollectionName) -> Bool {
         collection == .keystores && vault.sharedVaultID == nil
     }
+
+    /// Whether a stable item a fetch replaces is kept until an unlocked sync opened the newcomer
+    /// (the mirror, `Vault.checkMirroredItems`). Not in a shared vault: there an item sealed under a
+    /// new generation's keys does not open until the new epoch's key is taken, which is no forgery.
+    var mirrorsReplacedItems: Bool { vault.sharedVaultID == nil }
 }

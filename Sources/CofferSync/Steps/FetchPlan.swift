@@ -14,6 +14,8 @@ struct FetchPlan {
     var toQueue: [PendingChange] = []
     /// Pending rows to drop, by id and source.
     var toDrop: [(id: String, source: PendingChange.Source)] = []
+    /// Whether a stable item replaced here is kept in the mirror (`SyncContext.mirrorsReplacedItems`).
+    var mirrorsReplacedItems = false
     /// Stable items replaced before they were authenticated, kept as they were (`SyncStore.mirror`).
     var toMirror: [(id: String, text: String)] = []
     var received = 0
@@ -38,7 +40,7 @@ struct FetchPlan {
         case .applyToStable:
             // A version over one this device could read: the one it replaces is kept until an
             // unlocked sync has opened the newcomer (`Vault.checkMirroredItems`).
-            if collection == .items, facts.stable != nil, !header.isDeleted, let text = try ours() {
+            if mirrorsReplacedItems, collection == .items, facts.stable != nil, !header.isDeleted, let text = try ours() {
                 toMirror.append((header.id, text))
             }
             toStable.append(record.value)

@@ -65,6 +65,7 @@ enum FetchStep {
             // plan no deletes (three statements per record, a third of a `join`'s storing).
             let blank = try store.holdsNothing(collection)
             var plan = FetchPlan(collection: collection, marker: etag, pendingIsEmpty: blank)
+            plan.mirrorsReplacedItems = context.mirrorsReplacedItems
             for record in incoming {
                 var facts = blank ? FetchFacts(header: record.header, stable: nil, local: .none)
                     : try facts(of: record, collection, in: store)

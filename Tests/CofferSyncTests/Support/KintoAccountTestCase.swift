@@ -22,4 +22,13 @@ class KintoAccountTestCase: XCTestCase {
         proxy = nil
         super.tearDown()
     }
+
+    /// Two devices of the account's vault, both synced, and raw access to the account (what a
+    /// server, or anyone holding the account's password, can write).
+    func pairOfDevices() async throws -> (a: Device, b: Device, raw: RawAccount) {
+        let a = try await Device.create("a", in: directory, server: server.url, credentials: credentials)
+        await a.syncExpectingSuccess()
+        let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials)
+        return (a, b, RawAccount(server: server, credentials: credentials))
+    }
 }
