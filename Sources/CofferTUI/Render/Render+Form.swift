@@ -103,7 +103,10 @@ extension Render {
             let style = isFocused ? Style(isUnderlined: true) : Style.plain
             grid.fill(x: x, y: y, width: width, style: style)
             let shown = fieldText(text, isMasked: form.isSecret(field) && !form.isRevealed)
-            let (visible, cursorColumn) = scrolled(shown, cursor: text.cursor, width: width)
+            // Only the focused field keeps a column for its cursor and scrolls to it: an unfocused
+            // one shows from its start, or a label as wide as its column ("Recovery code" in 13)
+            // lost its first letter to a cursor that was not there.
+            let (visible, cursorColumn) = scrolled(shown, cursor: isFocused ? text.cursor : 0, width: width)
             grid.write(visible, x: x, y: y, style: style, maxWidth: width)
             if isFocused, showsCursor { grid.cursor = Grid.Position(x: x + cursorColumn, y: y) }
         }
