@@ -35,7 +35,7 @@ enum KeyBindings {
 
         // The list.
         KeyBinding(keys: [.character("/")], action: .startFilter,
-                   description: "Filter as you type", hint: "/ filter", contexts: [.list]),
+                   description: "New filter as you type", hint: "/ filter", contexts: [.list]),
         KeyBinding(keys: [.enter], action: .keepFilter, description: "Keep filter, browse",
                    hint: "↵ keep", contexts: [.filter]),
         KeyBinding(keys: [.escape], action: .clearFilter, description: "Clear the filter", hint: "Esc clear",

@@ -20,7 +20,11 @@ extension Update {
                 state.page = .list
             }
         case .startFilter:
+            // A new filter, as `/` starts a new search in less or vim: it appended to a kept one,
+            // so "mail" then `/bank` searched "mailbank".
+            state.list.filter = TextField()
             state.list.isFilterFocused = true
+            keepSelectionVisible(in: &state)
         case .keepFilter:
             state.list.isFilterFocused = false
         case .clearFilter:
