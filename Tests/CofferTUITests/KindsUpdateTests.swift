@@ -285,6 +285,38 @@ final class KindsUpdateTests: XCTestCase {
         XCTAssertEqual(Update.apply(.key(.enter), to: &state, now: now), [.saveItem(expected, base: nil)])
     }
 
+    /// An SSH key's "Confirm each use" is a checkbox, as Disabled is: it was free text, and `y` or
+    /// `on` read as yes to the user and as no to the agent (which confirmed for yes, true, 1).
+    /// Letters typed there write nothing; Space ticks it and the save writes "yes"; a key an older
+    /// screen stored with "on" opens ticked, and one stored "no" unticked.
+    func testAnSSHKeysConfirmEachUseIsACheckbox() throws {
+        func key(confirm: String) -> Item {
+            Item(id: "s12", title: "Deploy key", entry: Entry(kind: "ssh-key", fields: ["hosts": "github.com", "confirm": confirm]),
+                 created: Fixtures.visa.created, modified: Fixtures.visa.modified)
+        }
+        let older = ItemForm(editing: key(confirm: "on"))
+        XCTAssertTrue(older.isCheckbox(.kind("confirm")))
+        XCTAssertTrue(older.isOn(.kind("confirm")), "an older spelling of yes")
+        XCTAssertFalse(ItemForm(editing: key(confirm: "no")).isOn(.kind("confirm")))
+
+        var form = ItemForm(editing: key(confirm: "no"))
+        form.focus = .kind("confirm")
+        var state = Fixtures.unlocked(items: Fixtures.kindItems + [ScreenItem(key(confirm: "no"))])
+        state.page = .form(form)
+        for key in "yes".map(Key.character) { _ = Update.apply(.key(key), to: &state, now: now) }
+        guard case .form(let typed) = state.page else { return XCTFail("the form closed") }
+        XCTAssertEqual(typed.text(.kind("confirm")), "", "letters were typed into the checkbox")
+        XCTAssertFalse(typed.hasChanges)
+        _ = Update.apply(.key(.character(" ")), to: &state, now: now)
+        guard case .form(let ticked) = state.page else { return XCTFail("the form closed") }
+        XCTAssertTrue(ticked.isOn(.kind("confirm")))
+        let grid = Render.frame(state, size: .standard, now: now)
+        XCTAssertTrue(grid.text.contains("Confirm each use  [x] yes"), grid.text)
+        let effects = Update.apply(.key(.enter), to: &state, now: now)
+        guard case .saveItem(let saved, _)? = effects.first else { return XCTFail("not saved: \(effects)") }
+        XCTAssertEqual(saved.entry.fields["confirm"], FlagValue.on)
+    }
+
     func testAHiddenFieldTakesAGeneratedPassword() {
         var state = Fixtures.unlocked(items: Fixtures.kindItems)
         for key: Key in [.character("n"), .character("n"), .control("n"), .tab, .control("t")] {

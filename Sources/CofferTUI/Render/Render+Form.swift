@@ -117,10 +117,10 @@ extension Render {
             drawText(.customValue(id), x: valueX, width: valueWidth - formTypeWidth - 1)
             grid.write(TextLayout.truncated(TerminalText.line(type), to: formTypeWidth), x: valueX + valueWidth - formTypeWidth,
                        y: y, style: .dimmed)
-        case .disabled:
+        case _ where form.isCheckbox(field):
             let isFocused = form.focus == field && form.generator == nil
-            grid.write(form.label(field), x: x, y: y, style: isFocused ? .bold : .dimmed)
-            let mark = form.isDisabled ? "[x] yes, hide it from use" : "[ ] no"
+            grid.write(TextLayout.truncated(form.label(field), to: labelWidth - 1), x: x, y: y, style: isFocused ? .bold : .dimmed)
+            let mark = form.isOn(field) ? (field == .disabled ? "[x] yes, hide it from use" : "[x] yes") : "[ ] no"
             grid.write(mark, x: valueX, y: y, style: isFocused ? .underlined : .plain)
             if isFocused, showsCursor { grid.cursor = Grid.Position(x: valueX + 1, y: y) }
         default:
@@ -170,6 +170,7 @@ extension Render {
         case .totp: return "A base32 secret or an otpauth://totp/ URI (\(reveal))"
         case .kind(let name):
             switch form.kind?.field(name)?.format {
+            case .flag?: return "Space toggles"
             case .month?: return "1 to 12"
             case .year?: return "Four digits, e.g. 2031"
             default: return form.isSecret(field) ? reveal : nil

@@ -13,7 +13,7 @@ enum Action: String, Sendable, Hashable, CaseIterable {
     // Passphrase prompts.
     case submitPassphrase, switchPassphraseField, clearOrQuit
     // The item form.
-    case nextField, previousField, save, cancelEdit, openGenerator, insertNewline, toggleDisabled
+    case nextField, previousField, save, cancelEdit, openGenerator, insertNewline, toggleCheckbox
     case addCustomField, removeCustomField, moveCustomFieldUp, moveCustomFieldDown, cycleCustomFieldType
     // The generator.
     case longer, shorter, toggleWords, toggleLowercase, toggleUppercase, toggleDigits, toggleSymbols

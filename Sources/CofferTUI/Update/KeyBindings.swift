@@ -173,10 +173,10 @@ enum KeyBindings {
                        if case .form(let form) = state.page, form.focus == .notes { return nil }
                        return "Only the notes hold several lines."
                    }),
-        KeyBinding(keys: [.character(" ")], action: .toggleDisabled, description: "Toggle the Disabled field",
+        KeyBinding(keys: [.character(" ")], action: .toggleCheckbox, description: "Toggle the checkbox",
                    contexts: [.form], disabledReason: { state in
-                       if case .form(let form) = state.page, form.focus == .disabled { return nil }
-                       return "Only on the Disabled field."
+                       if case .form(let form) = state.page, form.isCheckbox(form.focus) { return nil }
+                       return "Only on a checkbox (Disabled, an SSH key's Confirm each use)."
                    }),
 
         // The generator.

@@ -171,7 +171,7 @@ enum Update {
             return [.redraw]
         case .submitPassphrase, .switchPassphraseField, .clearOrQuit:
             return performPassphrase(action, in: &state, now: now)
-        case .nextField, .previousField, .save, .cancelEdit, .openGenerator, .insertNewline, .toggleDisabled,
+        case .nextField, .previousField, .save, .cancelEdit, .openGenerator, .insertNewline, .toggleCheckbox,
              .addCustomField, .removeCustomField, .moveCustomFieldUp, .moveCustomFieldDown, .cycleCustomFieldType,
              .longer, .shorter, .toggleWords, .toggleLowercase, .toggleUppercase, .toggleDigits, .toggleSymbols,
              .regenerate, .usePassword, .closeGenerator:
