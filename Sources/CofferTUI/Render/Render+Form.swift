@@ -166,6 +166,8 @@ extension Render {
     static func fieldHint(_ field: ItemForm.Field, form: ItemForm) -> String? {
         let reveal = form.isRevealed ? "^R hides it" : "^R shows it"
         switch field {
+        // The hint line has no room left for ^K: a new item's title says it, where `n` puts the cursor.
+        case .title where form.isNew: return "^K: another kind than \(form.kind?.label.lowercased() ?? "this")"
         case .password: return "^G generates one · " + reveal
         case .totp: return "A base32 secret or an otpauth://totp/ URI (\(reveal))"
         case .kind(let name):

@@ -103,6 +103,18 @@ struct ItemForm: Sendable, Equatable {
         }
     }
 
+    /// A new item's form made of another kind: the title, origins, tags, notes, custom fields and
+    /// Disabled stay; each of the kind's own fields shows what was typed in a field of that name
+    /// before (stepping back to a login finds its username), or nothing.
+    mutating func changeKind(to kind: ItemKind) {
+        guard isNew else { return }
+        kindName = kind.name
+        for field in kind.fields where texts[.kind(field.name)] == nil { texts[.kind(field.name)] = TextField() }
+        problems = [:]
+        formProblems = []
+        if !fields.contains(focus) { focus = .title }
+    }
+
     /// The kind, when this version knows it.
     var kind: ItemKind? { ItemKind.named(kindName) }
 

@@ -48,7 +48,9 @@ enum KeyBindings {
                    contexts: [.list]),
 
         // Items.
-        KeyBinding(keys: [.character("n")], action: .newItem, description: "New item (asks its kind)", hint: "n new",
+        KeyBinding(keys: [.character("n")], action: .newItem, description: "New login (^K: kind)", hint: "n new",
+                   contexts: [.list, .detail]),
+        KeyBinding(keys: [.character("N")], action: .newItemOfKind, description: "New item, asks the kind",
                    contexts: [.list, .detail]),
         KeyBinding(keys: [.character("e")], action: .editItem, description: "Edit the item", hint: "e edit",
                    contexts: [.list, .detail], disabledReason: needsReadableItem),
@@ -149,6 +151,11 @@ enum KeyBindings {
                    hint: "^R reveal", contexts: [.form], disabledReason: { state in
                        guard case .form(let form) = state.page, !form.hasSecrets else { return nil }
                        return "Nothing here is masked."
+                   }),
+        KeyBinding(keys: [.control("k")], action: .changeKind, description: "Next kind (a new item)",
+                   contexts: [.form], disabledReason: { state in
+                       guard case .form(let form) = state.page, !form.isNew else { return nil }
+                       return "A saved item keeps its kind."
                    }),
         KeyBinding(keys: [.control("n")], action: .addCustomField, description: "Add a custom field",
                    hint: "^N add field", contexts: [.form], disabledReason: { state in

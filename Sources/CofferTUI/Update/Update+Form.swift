@@ -87,6 +87,8 @@ extension Update {
         case .insertNewline:
             form.texts[.notes]?.insert("\n")
             form.hasChanges = true
+        case .changeKind:
+            form.changeKind(to: form.kind.map(ItemKind.following) ?? .login)
         case .toggleCheckbox:
             if form.focus == .disabled {
                 form.isDisabled.toggle()

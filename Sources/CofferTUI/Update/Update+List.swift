@@ -35,6 +35,11 @@ extension Update {
             state.list.sort = state.list.sort == .title ? .modified : .title
             keepSelectionVisible(in: &state)
         case .newItem:
+            // A login's form at once, its kind changeable there (^K): `n` then a title typed at
+            // once must be the title. It asked the kind first, and the title's first letter
+            // picked one ("screen-1" made an SSH key named "creen-1").
+            state.page = .form(ItemForm())
+        case .newItemOfKind:
             state.overlay = .chooseKind(KindQuestion(askedOn: state.page.identity))
         case .cycleKindFilter:
             state.list.filter = TextField(ItemFilter.nextKind(in: state.list.filter.text))
