@@ -61,6 +61,37 @@ final class AttachmentCommandTests: XCTestCase {
         XCTAssertNil(try vault.vaultContents().range(of: Data("remember the PIN".utf8)))
     }
 
+    /// `--output` at a dangling symlink is refused without --force (`fileExists` follows the link,
+    /// so it was replaced), and its target is not created; a file planted at the old fixed
+    /// temporary name (`OUT.coffer-tmp`) does not block the write, nor is the vault blamed.
+    func testAnOutputAtADanglingSymlinkOrBesideAPlantedTemporaryFile() throws {
+        let vault = try makeVault()
+        let id = try vault.add("Passport", ["--kind", "identity", "--field", "first_name=Ann"])
+        try vault.ok(["attach", id, "-", "--name", "notes.txt"], stdin: Data("remember the PIN\n".utf8))
+        let link = vault.work.appendingPathComponent("link.txt").path
+        let target = vault.work.appendingPathComponent("nowhere.txt").path
+        XCTAssertEqual(symlink(target, link), 0)
+        assertError(try vault.run(["attachment", id, "notes.txt", "--output", link]), 1, mentions: ["link.txt exists", "--force"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target), "the link was followed")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), target, "the link was replaced")
+        try vault.ok(["attachment", id, "notes.txt", "--output", link, "--force"])
+        XCTAssertEqual(try String(contentsOfFile: link, encoding: .utf8), "remember the PIN\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target), "--force wrote through the link")
+
+        let output = vault.work.appendingPathComponent("out.txt").path
+        let planted = try vault.writeWorkFile("out.txt.coffer-tmp", "planted")
+        let written = try vault.run(["attachment", id, "notes.txt", "--output", output])
+        assertOK(written)
+        XCTAssertFalse(written.err.lowercased().contains("vault"), written.summary)
+        XCTAssertEqual(try String(contentsOfFile: output, encoding: .utf8), "remember the PIN\n")
+        XCTAssertEqual(try String(contentsOfFile: planted, encoding: .utf8), "planted")
+        // And `export`, which wrote through the same fixed name.
+        let exported = vault.work.appendingPathComponent("export.json").path
+        _ = try vault.writeWorkFile("export.json.coffer-tmp", "planted")
+        try vault.ok(["export", "--format", "json", exported])
+        XCTAssertTrue(try String(contentsOfFile: exported, encoding: .utf8).contains("Passport"))
+    }
+
     /// Coffer's JSON export carries the files' bytes; importing it keeps them with their items.
     func testTheJSONExportCarriesFilesAndTheImportKeepsThem() throws {
         let vault = try makeVault()

@@ -139,4 +139,18 @@ final class ExitCodeTests: XCTestCase {
         let missing = vault.work.appendingPathComponent("elsewhere.db").path
         assertError(try CofferProcess.run(["status"], home: home, environment: ["COFFER_VAULT": missing]), 1, mentions: [missing])
     }
+
+    /// Without `$XDG_DATA_HOME` (or with a relative one, which the XDG specification says to
+    /// ignore) the vault is `$HOME/.local/share/coffer/vault.db`, for the `$HOME` given: it was
+    /// the password database's home (`NSHomeDirectory()`), `/root/...` under `HOME=/elsewhere`.
+    func testWithoutXDGDataHomeTheVaultIsUnderHOME() throws {
+        // `status` names the vault it did not find, and creates nothing (wherever a regression looks).
+        let vault = try vault()
+        for (name, dataHome) in [("unset", ""), ("relative", "relative/data")] {
+            let home = vault.root.appendingPathComponent("home-\(name)")
+            let expected = home.appendingPathComponent(".local/share/coffer/vault.db").path
+            assertError(try CofferProcess.run(["status"], home: home, environment: ["XDG_DATA_HOME": dataHome]), 1,
+                        mentions: [expected])
+        }
+    }
 }

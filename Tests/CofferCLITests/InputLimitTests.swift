@@ -43,6 +43,22 @@ final class InputLimitTests: XCTestCase {
         try vault.ok(["list"])
     }
 
+    /// `recover --kit-file` says what is wrong with the kit's file in a sentence, as every other
+    /// file option does, never the name of the internal problem (`tooLarge(size:limit:)`).
+    func testAKitFileTooLargeOrReadableByOthersIsRefusedInASentence() throws {
+        let vault = try XCTUnwrap(vault)
+        let large = try vault.writeWorkFile("large.kit", String(repeating: "x", count: 70_000))
+        XCTAssertEqual(chmod(large, 0o600), 0)
+        let tooLarge = try vault.run(["recover", "--kit-file", large], unlock: false)
+        assertError(tooLarge, 1, mentions: ["The kit file", "large.kit is 68 KiB, over the limit of 64 KiB"])
+        XCTAssertFalse(tooLarge.err.contains("tooLarge"), tooLarge.summary)
+        let open = try vault.writeWorkFile("open.kit", "server: http://127.0.0.1:1/v1\n")
+        XCTAssertEqual(chmod(open, 0o644), 0)
+        let readable = try vault.run(["recover", "--kit-file", open], unlock: false)
+        assertError(readable, 1, mentions: ["open.kit can be read by other users (mode 644)", "chmod 600"])
+        XCTAssertFalse(readable.err.contains("readableByOthers"), readable.summary)
+    }
+
     /// `--password -` and `--totp -` read the values from stdin, in that order, so they never show
     /// in the process list; the help says why.
     func testSecretsGivenAsADashComeFromStandardInput() throws {

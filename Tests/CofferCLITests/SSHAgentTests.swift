@@ -350,4 +350,24 @@ final class SSHKeyRuleTests: XCTestCase {
         XCTAssertNotEqual(try agent.signAndVerify(publicKey: careful).status, 0)
         XCTAssertEqual(try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n").count, 2)
     }
+
+    /// "Confirm each use" takes yes or no: `confirm=maybe` was stored (exit 0) and the agent did
+    /// not confirm; now it is refused, naming the spellings, and `confirm=y` stores "yes", which
+    /// the agent confirms for (a refusing $SSH_ASKPASS fails the signature).
+    func testConfirmEachUseTakesOnlyYesOrNoOnTheCommandLine() throws {
+        let vault = try vault()
+        let line = try vault.ok(["ssh", "generate", "doubtful"]).line
+        assertError(try vault.run(["edit", "doubtful", "--field", "confirm=maybe"]), 2,
+                    mentions: ["Confirm each use", "yes, y, true, on, 1", "no, n, false, off, 0", "maybe"])
+        try vault.ok(["edit", "doubtful", "--field", "confirm=y"])
+        XCTAssertEqual(try vault.ok(["show", "doubtful", "--field", "confirm"]).line, "yes")
+        let refuse = vault.work.appendingPathComponent("refuse").path
+        try Data("#!/bin/sh\nexit 1\n".utf8).write(to: URL(fileURLWithPath: refuse))
+        chmod(refuse, 0o700)
+        let agent = try unlock(vault, environment: ["SSH_ASKPASS": refuse])
+        XCTAssertNotEqual(try agent.signAndVerify(publicKey: line).status, 0, "signed without asking")
+        try vault.ok(["lock"])
+        try vault.ok(["edit", "doubtful", "--field", "confirm=no"])
+        assertExit(try vault.run(["show", "doubtful", "--field", "confirm"]), 2)
+    }
 }

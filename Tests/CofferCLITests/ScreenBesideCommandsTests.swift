@@ -47,9 +47,9 @@ final class ScreenBesideCommandsTests: XCTestCase {
         var typed: [String] = []
         for round in 1...3 {
             let first = "screen-\(2 * round)", second = "screen-\(2 * round + 1)"
-            try screen.press("n", "Enter")
+            try screen.press("n")
             screen.expect("New item")
-            try screen.press(first, "Enter", "Escape", "n", "Enter", second, "Enter")
+            try screen.press(first, "Enter", "Escape", "n", second, "Enter")
             typed += [first, second]
             screen.expect("Saved “\(second)”")
             try screen.press("Escape")
@@ -122,7 +122,7 @@ extension ScreenBesideCommandsTests {
         defer { vault.destroy() }
         let screen = try ScreenSession(vault: vault.path, home: vault.root)
         try screen.unlock(passphrase: vault.passphrase)
-        try screen.press("n")
+        try screen.press("N")
         screen.expect("which kind?")
         try screen.press("c")
         screen.expect("New item · Card")

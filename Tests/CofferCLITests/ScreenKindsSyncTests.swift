@@ -24,9 +24,9 @@ final class ScreenKindsSyncTests: XCTestCase {
         try screen.type(text)
     }
 
-    /// `n`, the kind's key, and the new item's form of that kind.
+    /// `N`, the kind's key, and the new item's form of that kind.
     private func newItem(_ key: String, form: String, on screen: ScreenSession) throws {
-        try screen.press("n")
+        try screen.press("N")
         screen.expect("which kind?")
         try screen.press(key)
         screen.expect("New item · \(form)")

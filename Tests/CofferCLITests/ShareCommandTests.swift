@@ -241,6 +241,21 @@ final class ShareCommandTests: XCTestCase {
         XCTAssertTrue(byName.out.contains("★ Ann"), byName.summary)
     }
 
+    /// A member's name is anyone's text: with a newline, a bidi mark and DEL in it, `share members
+    /// --json` is still JSON (they are written `\n`, `\u200f`, `\u007f`) and gives the name back whole.
+    func testAMemberNameWithControlsKeepsTheMembersJSONValid() throws {
+        let eve = try person("Eve")
+        let name = "Eve\n\u{200F}\u{7F}"
+        assertOK(try eve.vault.run(["share", "create", "odd", "--as", name]))
+        let members = try eve.inShared("odd", ["share", "members", "--json"])
+        assertOK(members)
+        XCTAssertFalse(members.out.contains("\u{7F}") || members.out.contains("\u{200F}"), "a raw control in: \(members.summary)")
+        let object = try members.jsonObject()
+        let listed = try XCTUnwrap(object["members"] as? [[String: Any]], members.summary)
+        XCTAssertEqual(listed.compactMap { $0["name"] as? String }, [name])
+        XCTAssertEqual(listed.first?["you"] as? Bool, true)
+    }
+
     /// Ann, Bob and Cat share "home"; Cat wrote an item.
     func household() throws -> (ann: Member, bob: Member, cat: Member) {
         let ann = try person("Ann")

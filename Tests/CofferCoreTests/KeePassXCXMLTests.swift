@@ -97,6 +97,14 @@ final class KeePassXCXMLTests: XCTestCase {
              "kp.xml has a document type or entity declaration (<!…>), which a KeePass export never has"),
             ("a DTD declared through a UTF-7 encoding", Data(HostileXML.utf7.utf8),
              "kp.xml declares the encoding \"UTF-7\"; only UTF-8 is read"),
+            ("UTF-7 declared after 600 spaces", Data(("<?xml version=\"1.0\"" + String(repeating: " ", count: 600)
+                                                      + "encoding=\"UTF-7\"?><KeePassFile/>").utf8),
+             "kp.xml declares the encoding \"UTF-7\"; only UTF-8 is read"),
+            ("UTF-7 declared after newlines around =", Data("<?xml version=\"1.0\" encoding\r\n=\n'UTF-7'?><KeePassFile/>".utf8),
+             "kp.xml declares the encoding \"UTF-7\"; only UTF-8 is read"),
+            ("a declaration that never ends", Data(("<?xml version=\"1.0\"" + String(repeating: " ", count: 5_000)
+                                                   + "encoding=\"UTF-7\"?><KeePassFile/>").utf8),
+             "kp.xml has an XML declaration that does not end (no \"?>\" in its first 4096 bytes)"),
             ("UTF-16", HostileXML.utf16, "kp.xml is not a UTF-8 XML file (it holds NUL bytes)"),
             ("invalid UTF-8", Data([0x3C, 0x61, 0xC3, 0x28, 0x3E]), "kp.xml is not valid UTF-8"),
             ("empty", Data(), "kp.xml is empty"),

@@ -57,8 +57,6 @@ final class EndToEndSyncTests: XCTestCase {
 
         // Add an item and delete another, then sync with `s`.
         try tmux.send("n")
-        try expect(tmux, "which kind?")
-        try tmux.send("Enter")
         try expect(tmux, "New item · Login")
         try tmux.type("Added in the screen")
         try tmux.send("Enter")

@@ -92,8 +92,6 @@ final class EndToEndTests: XCTestCase {
         expect(tmux, "The vault is empty", timeout: 30)
 
         try tmux.send("n")
-        expect(tmux, "which kind?")
-        try tmux.send("Enter")
         expect(tmux, "New item · Login")
         try tmux.type("東京 Wiki")
         try tmux.send("Tab")

@@ -131,6 +131,21 @@ final class KindSnapshotTests: XCTestCase {
         assertSnapshot(frame(state(showing: .form(form))), named: "form-note")
     }
 
+    /// A custom field's label as wide as its column shows whole while another field has the focus
+    /// (it lost its first letter to a cursor column: "ecovery code"), and an unfocused value
+    /// longer than its column shows its start.
+    func testAnUnfocusedCustomFieldShowsItsLabelAndValueFromTheirStart() throws {
+        var item = Fixtures.recovery
+        let value = "first-" + String(repeating: "x", count: 80) + "-last"
+        item.entry.custom = [CustomField(id: "f-code", label: "Recovery code", value: value, type: .text)]
+        let form = ItemForm(editing: item)
+        XCTAssertEqual(form.focus, .title)
+        let grid = frame(state(showing: .form(form)))
+        let row = try XCTUnwrap((0..<24).map(grid.line).first { $0.contains("first-") }, grid.text)
+        XCTAssertTrue(row.contains("Recovery code first-xxx"), row)
+        XCTAssertFalse(row.contains("-last"), row)
+    }
+
     func testFormOfAnUnknownKind() {
         assertSnapshot(frame(state(showing: .form(ItemForm(editing: Fixtures.future)))), named: "form-unknown-kind")
     }

@@ -12,18 +12,44 @@ final class KindsUpdateTests: XCTestCase {
 
     // MARK: The kind question
 
-    func testNewItemAsksTheKindAndEnterMakesALogin() {
+    func testNewItemOfAKindAsksTheKindAndEnterMakesALogin() {
         let driver = kinds()
-        driver.press(.character("n")) { $0.overlay = .chooseKind(KindQuestion(askedOn: .list)) }
+        driver.press(.character("N")) { $0.overlay = .chooseKind(KindQuestion(askedOn: .list)) }
         driver.press(.enter) { state in
             state.overlay = nil
             state.page = .form(ItemForm(kind: .login))
         }
     }
 
+    /// `n` makes a login's form at once; ^K steps a new item's kind in place, keeping what was
+    /// typed (the title, and a login's username when it comes round again); a saved item keeps its kind.
+    func testNMakesALoginWhoseKindCtrlKChanges() {
+        let driver = kinds()
+        driver.press(.character("n")) { $0.page = .form(ItemForm(kind: .login)) }
+        driver.type("Visa")
+        _ = Update.apply(.key(.tab), to: &driver.state, now: now)
+        driver.type("alice")
+        for _ in 0..<2 { _ = Update.apply(.key(.control("k")), to: &driver.state, now: now) }
+        guard case .form(let card) = driver.state.page else { return XCTFail("the form closed") }
+        XCTAssertEqual(card.kindName, ItemKind.card.name)
+        XCTAssertEqual(card.text(.title), "Visa")
+        XCTAssertEqual(card.fields.first { $0 == .kind("cardholder") }, .kind("cardholder"))
+        XCTAssertEqual(card.focus, .title, "the username's row is gone: back to the title")
+        for _ in 0..<3 { _ = Update.apply(.key(.control("k")), to: &driver.state, now: now) }
+        guard case .form(let login) = driver.state.page else { return XCTFail("the form closed") }
+        XCTAssertEqual(login.kindName, ItemKind.login.name, "after the SSH key, a login again")
+        XCTAssertEqual(login.text(.username), "alice")
+
+        var editing = Fixtures.unlocked(items: Fixtures.kindItems)
+        editing.page = .form(ItemForm(editing: Fixtures.bank))
+        _ = Update.apply(.key(.control("k")), to: &editing, now: now)
+        XCTAssertEqual(editing.page, .form(ItemForm(editing: Fixtures.bank)))
+        XCTAssertEqual(editing.notice?.text, "A saved item keeps its kind.")
+    }
+
     func testTheQuestionMovesAndPicksByLetter() {
         let driver = kinds()
-        driver.press(.character("n")) { $0.overlay = .chooseKind(KindQuestion(askedOn: .list)) }
+        driver.press(.character("N")) { $0.overlay = .chooseKind(KindQuestion(askedOn: .list)) }
         driver.press(.down) { $0.overlay = .chooseKind(KindQuestion(cursor: 1, askedOn: .list)) }
         driver.press(.character("j")) { $0.overlay = .chooseKind(KindQuestion(cursor: 2, askedOn: .list)) }
         driver.press(.character("j")) { $0.overlay = .chooseKind(KindQuestion(cursor: 3, askedOn: .list)) }
@@ -37,7 +63,7 @@ final class KindsUpdateTests: XCTestCase {
         }
         for (letter, kind) in [("l", ItemKind.login), ("n", .note), ("c", .card), ("i", .identity), ("s", .sshKey)] {
             var state = Fixtures.unlocked()
-            for key in [Key.character("n"), .character(Character(letter))] { _ = Update.apply(.key(key), to: &state, now: now) }
+            for key in [Key.character("N"), .character(Character(letter))] { _ = Update.apply(.key(key), to: &state, now: now) }
             XCTAssertNil(state.overlay, letter)
             XCTAssertEqual(state.page, .form(ItemForm(kind: kind)), letter)
         }
@@ -45,7 +71,7 @@ final class KindsUpdateTests: XCTestCase {
 
     func testEscapeCancelsTheQuestionAndOtherKeysDoNothing() {
         let driver = kinds()
-        driver.press(.character("n")) { $0.overlay = .chooseKind(KindQuestion(askedOn: .list)) }
+        driver.press(.character("N")) { $0.overlay = .chooseKind(KindQuestion(askedOn: .list)) }
         driver.press(.character("x"))
         driver.press(.character("q"))  // not quit: the question takes the keys
         driver.press(.escape) { $0.overlay = nil }
@@ -56,7 +82,7 @@ final class KindsUpdateTests: XCTestCase {
     func testTheQuestionGoesWithItsPage() {
         var state = Fixtures.unlocked(items: Fixtures.kindItems)
         state.page = .detail(DetailState(itemID: "h8"))
-        _ = Update.apply(.key(.character("n")), to: &state, now: now)
+        _ = Update.apply(.key(.character("N")), to: &state, now: now)
         XCTAssertEqual(state.overlay, .chooseKind(KindQuestion(askedOn: .detail(itemID: "h8"))))
         _ = Update.apply(.reloaded(items: Fixtures.kindItems.filter { $0.id != "h8" }, summary: Fixtures.summary),
                          to: &state, now: now)
@@ -270,7 +296,7 @@ final class KindsUpdateTests: XCTestCase {
     /// password to fill on a card unless a hidden field is focused.
     func testANewCardIsSavedWithItsFields() {
         var state = Fixtures.unlocked(items: Fixtures.kindItems)
-        let keys: [Key] = [.character("n"), .character("c")] + "Visa".map(Key.character) + [.tab]
+        let keys: [Key] = [.character("N"), .character("c")] + "Visa".map(Key.character) + [.tab]
             + "Alice Smith".map(Key.character) + [.tab] + "4111".map(Key.character) + [.tab, .character("1"), .character("2"),
             .tab] + "2029".map(Key.character) + [.tab] + "737".map(Key.character) + [.control("n")]
             + "PIN hint".map(Key.character) + [.tab] + "the usual one".map(Key.character)
@@ -285,9 +311,41 @@ final class KindsUpdateTests: XCTestCase {
         XCTAssertEqual(Update.apply(.key(.enter), to: &state, now: now), [.saveItem(expected, base: nil)])
     }
 
+    /// An SSH key's "Confirm each use" is a checkbox, as Disabled is: it was free text, and `y` or
+    /// `on` read as yes to the user and as no to the agent (which confirmed for yes, true, 1).
+    /// Letters typed there write nothing; Space ticks it and the save writes "yes"; a key an older
+    /// screen stored with "on" opens ticked, and one stored "no" unticked.
+    func testAnSSHKeysConfirmEachUseIsACheckbox() throws {
+        func key(confirm: String) -> Item {
+            Item(id: "s12", title: "Deploy key", entry: Entry(kind: "ssh-key", fields: ["hosts": "github.com", "confirm": confirm]),
+                 created: Fixtures.visa.created, modified: Fixtures.visa.modified)
+        }
+        let older = ItemForm(editing: key(confirm: "on"))
+        XCTAssertTrue(older.isCheckbox(.kind("confirm")))
+        XCTAssertTrue(older.isOn(.kind("confirm")), "an older spelling of yes")
+        XCTAssertFalse(ItemForm(editing: key(confirm: "no")).isOn(.kind("confirm")))
+
+        var form = ItemForm(editing: key(confirm: "no"))
+        form.focus = .kind("confirm")
+        var state = Fixtures.unlocked(items: Fixtures.kindItems + [ScreenItem(key(confirm: "no"))])
+        state.page = .form(form)
+        for key in "yes".map(Key.character) { _ = Update.apply(.key(key), to: &state, now: now) }
+        guard case .form(let typed) = state.page else { return XCTFail("the form closed") }
+        XCTAssertEqual(typed.text(.kind("confirm")), "", "letters were typed into the checkbox")
+        XCTAssertFalse(typed.hasChanges)
+        _ = Update.apply(.key(.character(" ")), to: &state, now: now)
+        guard case .form(let ticked) = state.page else { return XCTFail("the form closed") }
+        XCTAssertTrue(ticked.isOn(.kind("confirm")))
+        let grid = Render.frame(state, size: .standard, now: now)
+        XCTAssertTrue(grid.text.contains("Confirm each use  [x] yes"), grid.text)
+        let effects = Update.apply(.key(.enter), to: &state, now: now)
+        guard case .saveItem(let saved, _)? = effects.first else { return XCTFail("not saved: \(effects)") }
+        XCTAssertEqual(saved.entry.fields["confirm"], FlagValue.on)
+    }
+
     func testAHiddenFieldTakesAGeneratedPassword() {
         var state = Fixtures.unlocked(items: Fixtures.kindItems)
-        for key: Key in [.character("n"), .character("n"), .control("n"), .tab, .control("t")] {
+        for key: Key in [.character("N"), .character("n"), .control("n"), .tab, .control("t")] {
             _ = Update.apply(.key(key), to: &state, now: now)
         }
         XCTAssertEqual(Update.apply(.key(.control("g")), to: &state, now: now), [.generatePassword(GeneratorSettings())])
@@ -385,8 +443,8 @@ final class KindsUpdateTests: XCTestCase {
                 }
             }
         }
-        let keys: [Key] = [.character("n"), .character("c")] + "Visa".map(Key.character)
-            + [.control("n")] + "Hint".map(Key.character) + [.enter, .escape, .character("n"), .character("c")]
+        let keys: [Key] = [.character("N"), .character("c")] + "Visa".map(Key.character)
+            + [.control("n")] + "Hint".map(Key.character) + [.enter, .escape, .character("N"), .character("c")]
             + "Amex".map(Key.character)
         let enter = keys.firstIndex(of: .enter) ?? 0
         let atOnce = Vault()

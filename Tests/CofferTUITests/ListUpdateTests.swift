@@ -82,6 +82,24 @@ final class ListUpdateTests: XCTestCase {
         XCTAssertEqual(driver.state.visibleItems.count, 7)
     }
 
+    /// `/` with a kept filter starts a new one (it appended: "mail" then `/bank` searched
+    /// "mailbank"); the keys after it are the new filter's, not the list's commands.
+    func testSlashWithAKeptFilterStartsANewOne() {
+        let driver = Driver(Fixtures.unlocked())
+        _ = Update.apply(.key(.character("/")), to: &driver.state, now: driver.clock.now)
+        driver.type("mail")
+        driver.press(.enter) { $0.list.isFilterFocused = false }
+        driver.press(.character("/")) { state in
+            state.list.filter = TextField()
+            state.list.isFilterFocused = true
+        }
+        driver.type("bank")
+        XCTAssertEqual(driver.state.list.filter.text, "bank")
+        XCTAssertEqual(driver.state.visibleItems.map(\.id), ["b2"])
+        driver.press(.character("d")) { $0.list.filter = TextField("bankd") }
+        XCTAssertNil(driver.state.overlay, "d deleted instead of being typed")
+    }
+
     func testSortByLastModified() {
         let driver = Driver(Fixtures.unlocked())
         driver.press(.character("t")) { $0.list.sort = .modified }

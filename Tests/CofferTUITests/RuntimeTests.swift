@@ -154,7 +154,7 @@ final class RuntimeTests: XCTestCase {
             + "abc".map { .key(.character($0)) } + [.key(.enter)]
         try await turn(runtime) { runtime.state.page == .list }
         XCTAssertTrue(FileManager.default.fileExists(atPath: path))
-        screen.pendingInput = [.key(.character("n")), .key(.enter)] + "Note".map { .key(.character($0)) } + [.key(.enter)]
+        screen.pendingInput = [.key(.character("n"))] + "Note".map { .key(.character($0)) } + [.key(.enter)]
         try await turn(runtime) {
             if case .detail = runtime.state.page { return true }
             return false

@@ -82,10 +82,10 @@ final class TypeAheadUpdateTests: XCTestCase {
 
     static func typing(_ text: String) -> [Key] { text.map { Key.character($0) } }
 
-    /// The form for a new login, opened from the list (`n`, then Enter: the kind a login).
+    /// The form for a new login, opened from the list (`n`).
     func newItemForm() -> Harness {
         let harness = Harness(Fixtures.unlocked())
-        harness.press([.character("n"), .enter])
+        harness.press([.character("n")])
         return harness
     }
 
@@ -105,11 +105,28 @@ final class TypeAheadUpdateTests: XCTestCase {
         return harness
     }
 
+    /// `n` then a title typed at once: the title, whole, of a login. `n` asked the kind first, whose
+    /// letters picked one: "screen-1" made an SSH key named "creen-1". The kind question is `N`'s.
+    func testATitleTypedRightAfterNIsTheTitle() throws {
+        let harness = Harness(Fixtures.unlocked())
+        let before = harness.sortedTitles
+        harness.press([.character("n")] + Self.typing("screen-1") + [.enter])
+        harness.finishWork()
+        XCTAssertEqual(harness.sortedTitles, (before + ["screen-1"]).sorted())
+        let saved = try XCTUnwrap(harness.state.items.first { $0.item?.title == "screen-1" }?.item)
+        XCTAssertEqual(saved.entry.kind, ItemKind.login.name)
+        XCTAssertNil(harness.state.overlay)
+
+        let asking = Harness(Fixtures.unlocked())
+        asking.press([.character("N")])
+        XCTAssertEqual(asking.state.overlay, .chooseKind(KindQuestion(askedOn: .list)), "N still asks the kind")
+    }
+
     /// Issue 30's keys: save and close, then a second new item. Wherever the save ends, the vault
     /// holds both titles as typed (no "Titleen-3" rename) and the second item's detail shows with
     /// no question over it: the same state as when each save ends before the next key.
     func testKeysTypedAheadOfASaveActOnThePageAfterIt() {
-        let keys = Self.typing("Title") + [.enter, .escape, .character("n"), .enter] + Self.typing("screen-3") + [.enter]
+        let keys = Self.typing("Title") + [.enter, .escape, .character("n")] + Self.typing("screen-3") + [.enter]
         let atOnce = newItemForm()
         for key in keys {
             atOnce.press(key)
@@ -160,7 +177,7 @@ final class TypeAheadUpdateTests: XCTestCase {
     /// (they were meant for the page after it), and only keys typed after the failure act on the
     /// form: the same state as when the failure comes before them.
     func testASaveThatFailsDropsTheKeysTypedMeanwhile() {
-        let keys = Self.typing("Title") + [.enter, .escape, .character("n"), .enter] + Self.typing("screen-3") + [.enter]
+        let keys = Self.typing("Title") + [.enter, .escape, .character("n")] + Self.typing("screen-3") + [.enter]
         let enter = 5
         for finishing in Array(enter..<keys.count) {
             let typed = run(keys, finishingAfter: finishing) {

@@ -25,7 +25,7 @@ struct KnownHosts: Sendable {
 
     /// `$HOME/.ssh/known_hosts` of the agent's environment (the user's own file), then the system's.
     static func load(environment: [String: String] = ProcessInfo.processInfo.environment) -> KnownHosts {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = UserDirectories.home(environment: environment)
         let texts = [home + "/.ssh/known_hosts", "/etc/ssh/ssh_known_hosts"].compactMap { path -> String? in
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
                   (attributes[.size] as? Int ?? .max) <= maximumSize else { return nil }

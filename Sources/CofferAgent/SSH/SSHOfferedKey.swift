@@ -17,6 +17,7 @@ struct SSHOfferedKey: Sendable {
         self.key = key
         title = item.title
         hosts = (item.entry.fields["hosts"] ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-        confirms = ["yes", "true", "1"].contains((item.entry.fields["confirm"] ?? "").lowercased())
+        // Failing safe: `y`, `on` or any text an older screen took but `no`, `false`… asks.
+        confirms = FlagValue.isOn(item.entry.fields["confirm"])
     }
 }

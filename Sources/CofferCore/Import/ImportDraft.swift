@@ -97,7 +97,7 @@ public struct ImportDraft: Sendable {
             for field in kind.fields where field.format != .text {
                 guard let value = fields[field.name] else { continue }
                 if let normalised = Self.normalised(value, as: field.format) {
-                    fields[field.name] = normalised
+                    fields[field.name] = normalised.isEmpty ? nil : normalised
                 } else {
                     fields[field.name] = nil
                     extra.append("\(field.label): \(value)")
@@ -111,13 +111,15 @@ public struct ImportDraft: Sendable {
     }
 
     /// A month as 1–12 without a leading zero; a year as four digits, two-digit years taken as 20YY;
-    /// nil when the value is neither.
+    /// nil when the value is neither. A flag is on or off (empty), read failing safe as stored
+    /// values are (`FlagValue.isOn`): an unknown spelling is not dropped into the notes as off.
     static func normalised(_ value: String, as format: KindField.Format) -> String? {
         guard format != .text else { return value }
+        if format == .flag { return FlagValue.isOn(value) ? FlagValue.on : FlagValue.off }
         let text = value.trimmingCharacters(in: .whitespaces)
         guard (1...4).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text) else { return nil }
         switch format {
-        case .text: return value
+        case .text, .flag: return value
         case .month: return (1...12).contains(number) ? String(number) : nil
         case .year: return text.count == 2 ? String(2000 + number) : text.count == 4 ? text : nil
         }

@@ -96,8 +96,13 @@ struct KeePassXMLDocument {
                 guard let base = bytes.baseAddress, !bytes.isEmpty else { return Refusal("is empty") }
                 if memchr(base, 0, bytes.count) != nil { return Refusal("is not a UTF-8 XML file (it holds NUL bytes)") }
                 if String(validating: bytes, as: UTF8.self) == nil { return Refusal("is not valid UTF-8") }
-                if let encoding = declaredEncoding(bytes), !["utf-8", "utf8"].contains(encoding.lowercased()) {
+                switch declaredEncoding(bytes) {
+                case .unterminated:
+                    return Refusal("has an XML declaration that does not end (no \"?>\" in its first \(declarationLimit) bytes)")
+                case .encoding(let encoding) where !["utf-8", "utf8"].contains(encoding.lowercased()):
                     return Refusal("declares the encoding \"\(encoding.prefix(40))\"; only UTF-8 is read")
+                case .encoding, .none:
+                    break
                 }
                 let comment = Array("<!--".utf8), cdata = Array("<![CDATA[".utf8)
                 // The XML declaration, if any, opens the file (after a byte order mark), with data.
@@ -121,18 +126,38 @@ struct KeePassXMLDocument {
             }
         }
 
-        /// The `encoding` of the XML declaration at the start (after a UTF-8 byte order mark), if any.
-        static func declaredEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        /// The most bytes an XML declaration may take, to its closing `?>`. Its spaces are free in
+        /// XML (`<?xml version="1.0"` + 600 spaces + `encoding="UTF-7"?>` is one), so the whole
+        /// declaration is read, not a fixed head of the file; KeePass writes some 40 bytes, and a
+        /// declaration longer than this is refused rather than read in part.
+        static let declarationLimit = 4_096
+
+        /// What the XML declaration at the start of a file says of its encoding.
+        enum DeclaredEncoding: Equatable {
+            /// No declaration: XML is then UTF-8 (or UTF-16 with a byte order mark, refused as NUL bytes).
+            case none
+            /// The declaration's `encoding`: empty when it is not a quoted value.
+            case encoding(String)
+            /// A declaration with no `?>` within `declarationLimit` bytes.
+            case unterminated
+        }
+
+        /// The `encoding` of the XML declaration at the start (after a UTF-8 byte order mark), read
+        /// to the declaration's `?>` however far it is within `declarationLimit`.
+        static func declaredEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> DeclaredEncoding {
             var start = 0
             if bytes.hasPrefix([0xEF, 0xBB, 0xBF], at: 0) { start = 3 }
-            guard bytes.hasPrefix(Array("<?xml".utf8), at: start) else { return nil }
-            let head = bytes[start..<min(bytes.count, start + 500)]
-            guard let end = head.firstIndex(of: UInt8(ascii: ">")) else { return nil }
+            guard bytes.hasPrefix(Array("<?xml".utf8), at: start) else { return .none }
+            let limit = min(bytes.count, start + declarationLimit)
+            let close = Array("?>".utf8)
+            guard let end = (start..<limit).first(where: { bytes.hasPrefix(close, at: $0) && $0 + close.count <= limit }) else {
+                return .unterminated
+            }
             let declaration = String(decoding: bytes[start..<end], as: UTF8.self)
-            guard let range = declaration.range(of: "encoding") else { return nil }
-            let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
-            guard let quote = rest.first, quote == "\"" || quote == "'" else { return "" }
-            return String(rest.dropFirst().prefix { $0 != quote })
+            guard let range = declaration.range(of: "encoding") else { return .none }
+            let rest = declaration[range.upperBound...].drop { $0 == "=" || $0.isWhitespace }
+            guard let quote = rest.first, quote == "\"" || quote == "'" else { return .encoding("") }
+            return .encoding(String(rest.dropFirst().prefix { $0 != quote }))
         }
     }
 }

@@ -52,9 +52,9 @@ public struct ItemKind: Sendable, Equatable {
         KindField("fingerprint", "Fingerprint"),
         KindField("comment", "Comment"),
         // Set by the user: the known_hosts names the key is offered to (none: every host), and
-        // "yes" to ask through $SSH_ASKPASS before each signature.
+        // whether to ask through $SSH_ASKPASS before each signature (`FlagValue`).
         KindField("hosts", "Hosts"),
-        KindField("confirm", "Confirm each use"),
+        KindField("confirm", "Confirm each use", format: .flag),
     ])
 
     /// The kinds this version knows, in the order `n` offers them.
@@ -103,6 +103,8 @@ public struct KindField: Sendable, Equatable {
         case month
         /// Four digits.
         case year
+        /// Yes or no (`FlagValue`): a checkbox on the screen, a fixed set of spellings on the command line.
+        case flag
     }
 
     /// The member name in `entry` (`number`), also what `--field` and `show --field` take.

@@ -62,7 +62,8 @@ public enum ItemValidation {
             check(value, "entry.\(name)", kind?.field(name)?.limit ?? shortTextLimit, into: &problems)
             guard let format = kind?.field(name)?.format, !value.isEmpty else { continue }
             switch format {
-            case .text: break
+            // A flag's stored text is any older screen's (free text then): it is read, not refused (`FlagValue.isOn`).
+            case .text, .flag: break
             case .month:
                 if !(1...12).contains(Int(value) ?? 0) {
                     problems.append(FieldProblem(field: "entry.\(name)", reason: "must be a month from 1 to 12"))

@@ -103,7 +103,10 @@ extension Render {
             let style = isFocused ? Style(isUnderlined: true) : Style.plain
             grid.fill(x: x, y: y, width: width, style: style)
             let shown = fieldText(text, isMasked: form.isSecret(field) && !form.isRevealed)
-            let (visible, cursorColumn) = scrolled(shown, cursor: text.cursor, width: width)
+            // Only the focused field keeps a column for its cursor and scrolls to it: an unfocused
+            // one shows from its start, or a label as wide as its column ("Recovery code" in 13)
+            // lost its first letter to a cursor that was not there.
+            let (visible, cursorColumn) = scrolled(shown, cursor: isFocused ? text.cursor : 0, width: width)
             grid.write(visible, x: x, y: y, style: style, maxWidth: width)
             if isFocused, showsCursor { grid.cursor = Grid.Position(x: x + cursorColumn, y: y) }
         }
@@ -114,10 +117,10 @@ extension Render {
             drawText(.customValue(id), x: valueX, width: valueWidth - formTypeWidth - 1)
             grid.write(TextLayout.truncated(TerminalText.line(type), to: formTypeWidth), x: valueX + valueWidth - formTypeWidth,
                        y: y, style: .dimmed)
-        case .disabled:
+        case _ where form.isCheckbox(field):
             let isFocused = form.focus == field && form.generator == nil
-            grid.write(form.label(field), x: x, y: y, style: isFocused ? .bold : .dimmed)
-            let mark = form.isDisabled ? "[x] yes, hide it from use" : "[ ] no"
+            grid.write(TextLayout.truncated(form.label(field), to: labelWidth - 1), x: x, y: y, style: isFocused ? .bold : .dimmed)
+            let mark = form.isOn(field) ? (field == .disabled ? "[x] yes, hide it from use" : "[x] yes") : "[ ] no"
             grid.write(mark, x: valueX, y: y, style: isFocused ? .underlined : .plain)
             if isFocused, showsCursor { grid.cursor = Grid.Position(x: valueX + 1, y: y) }
         default:
@@ -163,10 +166,13 @@ extension Render {
     static func fieldHint(_ field: ItemForm.Field, form: ItemForm) -> String? {
         let reveal = form.isRevealed ? "^R hides it" : "^R shows it"
         switch field {
+        // The hint line has no room left for ^K: a new item's title says it, where `n` puts the cursor.
+        case .title where form.isNew: return "^K: another kind than \(form.kind?.label.lowercased() ?? "this")"
         case .password: return "^G generates one · " + reveal
         case .totp: return "A base32 secret or an otpauth://totp/ URI (\(reveal))"
         case .kind(let name):
             switch form.kind?.field(name)?.format {
+            case .flag?: return "Space toggles"
             case .month?: return "1 to 12"
             case .year?: return "Four digits, e.g. 2031"
             default: return form.isSecret(field) ? reveal : nil

@@ -91,12 +91,28 @@ struct ItemForm: Sendable, Equatable {
         ]
         custom = []
         guard let kind = ItemKind.named(item.entry.kind) else { return }
-        for field in kind.fields { texts[.kind(field.name)] = TextField(item.entry[field: field.name] ?? "") }
+        for field in kind.fields {
+            let value = item.entry[field: field.name] ?? ""
+            // A yes-or-no field shows what the agent reads: any older spelling of yes (`y`, `on`) as ticked.
+            texts[.kind(field.name)] = TextField(field.format == .flag ? (FlagValue.isOn(value) ? FlagValue.on : FlagValue.off) : value)
+        }
         for field in item.entry.custom {
             custom.append(CustomRow(id: field.id, type: field.type))
             texts[.customLabel(field.id)] = TextField(field.label)
             texts[.customValue(field.id)] = TextField(field.value)
         }
+    }
+
+    /// A new item's form made of another kind: the title, origins, tags, notes, custom fields and
+    /// Disabled stay; each of the kind's own fields shows what was typed in a field of that name
+    /// before (stepping back to a login finds its username), or nothing.
+    mutating func changeKind(to kind: ItemKind) {
+        guard isNew else { return }
+        kindName = kind.name
+        for field in kind.fields where texts[.kind(field.name)] == nil { texts[.kind(field.name)] = TextField() }
+        problems = [:]
+        formProblems = []
+        if !fields.contains(focus) { focus = .title }
     }
 
     /// The kind, when this version knows it.
@@ -138,6 +154,19 @@ struct ItemForm: Sendable, Equatable {
         case .customValue(let id): return custom.first { $0.id == id }?.isSecret ?? false
         default: return false
         }
+    }
+
+    /// Whether `field` is a checkbox that Space toggles: Disabled, or a yes-or-no field of the kind
+    /// (`KindField.Format.flag`, an SSH key's "Confirm each use"), whose text is `FlagValue.on` or empty.
+    func isCheckbox(_ field: Field) -> Bool {
+        if field == .disabled { return true }
+        guard case .kind(let name) = field else { return false }
+        return kind?.field(name)?.format == .flag
+    }
+
+    /// Whether a checkbox is ticked.
+    func isOn(_ field: Field) -> Bool {
+        field == .disabled ? isDisabled : FlagValue.isOn(text(field))
     }
 
     /// Whether any field of the form is masked.

@@ -8,8 +8,15 @@ extension ItemKind {
         named(name)?.glyph ?? "?"
     }
 
-    /// The key that picks this kind when `n` asks which kind: its glyph in lower case (`c`: card).
+    /// The key that picks this kind when `N` asks which kind: its glyph in lower case (`c`: card).
     var key: Key { .character(Character(glyph.lowercased())) }
+
+    /// The kind after `kind` in the order `n` offers them, the first after the last (what ^K steps
+    /// through in a new item's form).
+    static func following(_ kind: ItemKind) -> ItemKind {
+        let index = known.firstIndex(of: kind).map { $0 + 1 } ?? 0
+        return known[index % known.count]
+    }
 
     /// The known kind `key` picks.
     static func picked(by key: Key) -> ItemKind? {

@@ -1,6 +1,7 @@
 import CofferCore
 
-/// `n`'s question: which kind of item to make (a login unless another is chosen). It belongs to
+/// `N`'s question: which kind of item to make (a login unless another is chosen); `n` makes a
+/// login's form at once, whose kind ^K changes, so that keys typed after `n` land in its title. It belongs to
 /// the page it was asked on, as a `Confirmation` does: when that page goes, the question goes.
 struct KindQuestion: Sendable, Equatable {
     /// Index into `ItemKind.known`: the kind Enter picks.

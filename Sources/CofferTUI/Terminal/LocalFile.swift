@@ -17,8 +17,7 @@ enum LocalFile {
     /// `path` with a leading `~/` taken as the home directory.
     static func expanded(_ path: String) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
-        return home + path.dropFirst()
+        return UserDirectories.home() + path.dropFirst()
     }
 
     /// Writes `data` to `path`, mode 0600. Without `replacing`, a file already there is refused

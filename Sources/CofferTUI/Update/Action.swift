@@ -5,7 +5,7 @@ enum Action: String, Sendable, Hashable, CaseIterable {
     // The list.
     case startFilter, keepFilter, clearFilter, toggleSort, cycleKindFilter
     // Items.
-    case newItem, editItem, deleteItem, copyPassword, copyUsername, copyOrigin, copyTOTP, copyField, toggleReveal
+    case newItem, newItemOfKind, editItem, deleteItem, copyPassword, copyUsername, copyOrigin, copyTOTP, copyField, toggleReveal
     // The kind of a new item.
     case chooseKind, cancelChoice
     // Everywhere.
@@ -13,7 +13,7 @@ enum Action: String, Sendable, Hashable, CaseIterable {
     // Passphrase prompts.
     case submitPassphrase, switchPassphraseField, clearOrQuit
     // The item form.
-    case nextField, previousField, save, cancelEdit, openGenerator, insertNewline, toggleDisabled
+    case nextField, previousField, save, cancelEdit, openGenerator, insertNewline, toggleCheckbox, changeKind
     case addCustomField, removeCustomField, moveCustomFieldUp, moveCustomFieldDown, cycleCustomFieldType
     // The generator.
     case longer, shorter, toggleWords, toggleLowercase, toggleUppercase, toggleDigits, toggleSymbols

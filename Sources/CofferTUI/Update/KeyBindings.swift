@@ -35,7 +35,7 @@ enum KeyBindings {
 
         // The list.
         KeyBinding(keys: [.character("/")], action: .startFilter,
-                   description: "Filter as you type", hint: "/ filter", contexts: [.list]),
+                   description: "New filter as you type", hint: "/ filter", contexts: [.list]),
         KeyBinding(keys: [.enter], action: .keepFilter, description: "Keep filter, browse",
                    hint: "↵ keep", contexts: [.filter]),
         KeyBinding(keys: [.escape], action: .clearFilter, description: "Clear the filter", hint: "Esc clear",
@@ -48,7 +48,9 @@ enum KeyBindings {
                    contexts: [.list]),
 
         // Items.
-        KeyBinding(keys: [.character("n")], action: .newItem, description: "New item (asks its kind)", hint: "n new",
+        KeyBinding(keys: [.character("n")], action: .newItem, description: "New login (^K: kind)", hint: "n new",
+                   contexts: [.list, .detail]),
+        KeyBinding(keys: [.character("N")], action: .newItemOfKind, description: "New item, asks the kind",
                    contexts: [.list, .detail]),
         KeyBinding(keys: [.character("e")], action: .editItem, description: "Edit the item", hint: "e edit",
                    contexts: [.list, .detail], disabledReason: needsReadableItem),
@@ -150,6 +152,11 @@ enum KeyBindings {
                        guard case .form(let form) = state.page, !form.hasSecrets else { return nil }
                        return "Nothing here is masked."
                    }),
+        KeyBinding(keys: [.control("k")], action: .changeKind, description: "Next kind (a new item)",
+                   contexts: [.form], disabledReason: { state in
+                       guard case .form(let form) = state.page, !form.isNew else { return nil }
+                       return "A saved item keeps its kind."
+                   }),
         KeyBinding(keys: [.control("n")], action: .addCustomField, description: "Add a custom field",
                    hint: "^N add field", contexts: [.form], disabledReason: { state in
                        guard case .form(let form) = state.page else { return nil }
@@ -173,10 +180,10 @@ enum KeyBindings {
                        if case .form(let form) = state.page, form.focus == .notes { return nil }
                        return "Only the notes hold several lines."
                    }),
-        KeyBinding(keys: [.character(" ")], action: .toggleDisabled, description: "Toggle the Disabled field",
+        KeyBinding(keys: [.character(" ")], action: .toggleCheckbox, description: "Toggle the checkbox",
                    contexts: [.form], disabledReason: { state in
-                       if case .form(let form) = state.page, form.focus == .disabled { return nil }
-                       return "Only on the Disabled field."
+                       if case .form(let form) = state.page, form.isCheckbox(form.focus) { return nil }
+                       return "Only on a checkbox (Disabled, an SSH key's Confirm each use)."
                    }),
 
         // The generator.

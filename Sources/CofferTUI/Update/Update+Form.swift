@@ -87,8 +87,14 @@ extension Update {
         case .insertNewline:
             form.texts[.notes]?.insert("\n")
             form.hasChanges = true
-        case .toggleDisabled:
-            form.isDisabled.toggle()
+        case .changeKind:
+            form.changeKind(to: form.kind.map(ItemKind.following) ?? .login)
+        case .toggleCheckbox:
+            if form.focus == .disabled {
+                form.isDisabled.toggle()
+            } else {
+                form.texts[form.focus] = TextField(form.isOn(form.focus) ? FlagValue.off : FlagValue.on)
+            }
             form.hasChanges = true
         case .usePassword:
             guard let preview = form.generator?.preview, let target = form.generatorTarget else { return [] }
@@ -310,7 +316,8 @@ extension Update {
     }
 
     static func typeForm(_ key: Key, in state: inout ScreenState) -> [Effect] {
-        guard case .form(var form) = state.page, form.focus != .disabled, !state.isSaving else { return [] }
+        // A checkbox takes Space, not text: "Confirm each use" was free text, and `y` meant no.
+        guard case .form(var form) = state.page, !form.isCheckbox(form.focus), !state.isSaving else { return [] }
         guard form.texts[form.focus]?.edit(with: key) == true else { return [] }
         form.hasChanges = true
         form.problems[form.focus] = nil

@@ -20,7 +20,11 @@ extension Update {
                 state.page = .list
             }
         case .startFilter:
+            // A new filter, as `/` starts a new search in less or vim: it appended to a kept one,
+            // so "mail" then `/bank` searched "mailbank".
+            state.list.filter = TextField()
             state.list.isFilterFocused = true
+            keepSelectionVisible(in: &state)
         case .keepFilter:
             state.list.isFilterFocused = false
         case .clearFilter:
@@ -31,6 +35,11 @@ extension Update {
             state.list.sort = state.list.sort == .title ? .modified : .title
             keepSelectionVisible(in: &state)
         case .newItem:
+            // A login's form at once, its kind changeable there (^K): `n` then a title typed at
+            // once must be the title. It asked the kind first, and the title's first letter
+            // picked one ("screen-1" made an SSH key named "creen-1").
+            state.page = .form(ItemForm())
+        case .newItemOfKind:
             state.overlay = .chooseKind(KindQuestion(askedOn: state.page.identity))
         case .cycleKindFilter:
             state.list.filter = TextField(ItemFilter.nextKind(in: state.list.filter.text))

@@ -145,7 +145,7 @@ enum Update {
         switch action {
         case .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom:
             return move(action, in: &state, now: now)
-        case .open, .back, .startFilter, .keepFilter, .clearFilter, .toggleSort, .cycleKindFilter, .newItem, .editItem,
+        case .open, .back, .startFilter, .keepFilter, .clearFilter, .toggleSort, .cycleKindFilter, .newItem, .newItemOfKind, .editItem,
              .deleteItem, .copyPassword, .copyUsername, .copyOrigin, .copyTOTP, .copyField, .reviewConflicts:
             return performBrowsing(action, in: &state, now: now)
         case .chooseKind:
@@ -171,7 +171,7 @@ enum Update {
             return [.redraw]
         case .submitPassphrase, .switchPassphraseField, .clearOrQuit:
             return performPassphrase(action, in: &state, now: now)
-        case .nextField, .previousField, .save, .cancelEdit, .openGenerator, .insertNewline, .toggleDisabled,
+        case .nextField, .previousField, .save, .cancelEdit, .openGenerator, .insertNewline, .toggleCheckbox, .changeKind,
              .addCustomField, .removeCustomField, .moveCustomFieldUp, .moveCustomFieldDown, .cycleCustomFieldType,
              .longer, .shorter, .toggleWords, .toggleLowercase, .toggleUppercase, .toggleDigits, .toggleSymbols,
              .regenerate, .usePassword, .closeGenerator:

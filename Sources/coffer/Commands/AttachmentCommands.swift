@@ -71,15 +71,18 @@ struct AttachmentCommand: AsyncParsableCommand {
         if output == nil, isatty(STDOUT_FILENO) != 0 {
             throw ValidationError("The file's bytes would go to the terminal; give --output PATH or pipe it.")
         }
-        if let output, !force, FileManager.default.fileExists(atPath: output) {
-            throw CommandFailure("\(TerminalText.line(output)) exists; give --force to replace it.")
-        }
+        // `lstat`, not `fileExists` (which follows a link): a dangling symlink at the path is
+        // something there too, and is replaced only with --force.
+        if let output, !force, PrivateFile.exists(output) { throw PrivateFile.Failure.exists(output) }
         let vault = try await global.itemVault()
         let item = try await target.item(in: vault)
         var (attachment, data) = try await vault.attachmentData(file, of: item)
         defer { wipe(&data) }
         if let output {
-            try SecretFile.write(data, to: output)
+            // A temporary file of an unpredictable name beside it, created exclusively (a file
+            // planted at a fixed `OUT.coffer-tmp` blocked the write), linked in only if the name
+            // is still free (a link planted since is refused), renamed over it with --force.
+            try PrivateFile.write(data, to: output, replacing: force)
             Terminal.write("Wrote “\(TerminalText.line(attachment.name))” (\(data.count) bytes) to \(TerminalText.line(output)).\n")
         } else {
             Output.raw(data)

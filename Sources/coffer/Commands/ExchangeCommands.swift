@@ -48,7 +48,7 @@ struct ExportCommand: AsyncParsableCommand {
             Output.raw(data)  // an export is for programs: its bytes stay as they are
             return
         }
-        try SecretFile.write(data, to: file)
+        try PrivateFile.write(data, to: file, replacing: true)
         Terminal.write("Exported \(items.count) item(s) to \(TerminalText.line(file)).\n")
     }
 }
@@ -228,27 +228,5 @@ final class ImportProgress: @unchecked Sendable {
 
     func finish() {
         if isShown && count >= 1_000 { Terminal.writeRaw("\rRead \(count) records.\n") }
-    }
-}
-
-/// Writes a file of secrets: created 0600 next to its destination, then renamed over it.
-enum SecretFile {
-    static func write(_ data: Data, to path: String) throws {
-        let temporary = path + ".coffer-tmp"
-        let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CoreError.storage(reason: "cannot create \(temporary): \(String(cString: strerror(errno)))") }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        do {
-            try handle.write(contentsOf: data)
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            unlink(temporary)
-            throw CoreError.storage(reason: "cannot write \(path): \(error.localizedDescription)")
-        }
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CoreError.storage(reason: "cannot write \(path): \(String(cString: strerror(errno)))")
-        }
     }
 }

@@ -153,7 +153,13 @@ struct RecoverCommand: AsyncParsableCommand {
     private func readKit() throws -> RecoveryKit {
         if let kitFile {
             guard server == nil, code == nil else { throw UsageError("Give the kit's file, or --server and --code, not both.") }
-            let data = try InputFile.read(kitFile, limit: 65_536, isSecret: true)
+            let data: Data
+            do {
+                data = try InputFile.read(kitFile, limit: 65_536, isSecret: true)
+            } catch {
+                // The problem's own name (`tooLarge(size:limit:)`) means nothing to the user: say it.
+                throw CommandFailure("The kit file \(InputFile.reason(error, path: kitFile)).")
+            }
             return try RecoveryKit(parsing: String(decoding: data, as: UTF8.self))
         }
         guard let server, let code else { throw UsageError("Give the kit's file (--kit-file), or its --server and --code.") }

@@ -91,7 +91,7 @@ struct SSHKeyRules: ParsableArguments {
     func apply(to item: Item) -> Item {
         var item = item
         if !hosts.isEmpty { item.entry.fields["hosts"] = hosts.joined(separator: " ") }
-        if confirm { item.entry.fields["confirm"] = "yes" }
+        if confirm { item.entry.fields["confirm"] = FlagValue.on }
         return item
     }
 }

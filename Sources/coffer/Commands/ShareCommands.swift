@@ -190,9 +190,10 @@ struct ShareCommand: AsyncParsableCommand {
                     ["id": member.person.id, "name": member.person.name, "account": member.person.account,
                      "added_by": member.addedBy, "added_at": member.addedAt, "you": member.person.id == you]
                 }
-                let data = try JSONSerialization.data(withJSONObject: ["vault": member.name, "epoch": state.epoch, "members": objects],
-                                                      options: [.sortedKeys])
-                Output.line(String(decoding: data, as: UTF8.self))
+                // Through the one `--json` writer: a member's name is a stranger's text, and its DEL,
+                // C1 or bidi controls must be `\uXXXX` there, or the terminal backstop of
+                // `Output.line` rewrote them inside the JSON's strings and the output was not JSON.
+                Output.line(try ItemExchange.text(["vault": member.name, "epoch": state.epoch, "members": objects]))
                 return
             }
             Output.line("\(TerminalText.name(member.name)) · epoch \(state.epoch) · \(members.count) member(s)")

@@ -25,9 +25,7 @@ struct GlobalOptions: ParsableArguments {
     static var defaultVaultPath: String {
         let environment = ProcessInfo.processInfo.environment
         if let path = environment["COFFER_VAULT"], !path.isEmpty { return path }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
-        return (dataHome as NSString).appendingPathComponent("coffer/vault.db")
+        return (UserDirectories.dataHome(environment: environment) as NSString).appendingPathComponent("coffer/vault.db")
     }
 
     var passphraseInput: PassphraseInput { PassphraseInput(file: passphraseFile) }

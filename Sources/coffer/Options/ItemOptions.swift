@@ -103,7 +103,7 @@ struct ItemOptions: ParsableArguments {
         }
         for label in removedFields { try Self.remove(label, from: &item.entry) }
         for (assignment, hidden) in orderedAssignments() {
-            if let (label, value) = Self.split(assignment) { Self.set(label, value, hidden: hidden, in: &item.entry) }
+            if let (label, value) = Self.split(assignment) { try Self.set(label, value, hidden: hidden, in: &item.entry) }
         }
         if let title { item.title = title }
         if let username { item.entry.username = username }
@@ -135,9 +135,19 @@ struct ItemOptions: ParsableArguments {
     }
 
     /// A field of the entry's kind (by name or label), else the custom field with that label
-    /// (case-insensitive), else a new custom field: text, or hidden with `hidden`.
-    static func set(_ label: String, _ value: String, hidden: Bool, in entry: inout Entry) {
+    /// (case-insensitive), else a new custom field: text, or hidden with `hidden`. A yes-or-no
+    /// field takes only the spellings `FlagValue` names: `confirm=maybe` was stored, and the agent
+    /// then did not confirm.
+    static func set(_ label: String, _ value: String, hidden: Bool, in entry: inout Entry) throws {
         if let field = ItemKind.named(entry.kind)?.field(label) {
+            if field.format == .flag {
+                guard let flag = FlagValue.normalized(value) else {
+                    throw UsageError("“\(field.label)” is yes or no: one of \(FlagValue.onSpellings.joined(separator: ", ")) or "
+                                     + "\(FlagValue.offSpellings.joined(separator: ", ")), not “\(TerminalText.line(value))”.")
+                }
+                entry[field: field.name] = flag
+                return
+            }
             entry[field: field.name] = value
         } else if let index = entry.custom.firstIndex(where: { $0.label.lowercased() == label.lowercased() }) {
             entry.custom[index].value = value

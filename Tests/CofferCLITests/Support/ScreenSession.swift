@@ -82,13 +82,11 @@ final class ScreenSession {
         expect("unlocked", timeout: 30, file: file, line: line)
     }
 
-    /// Adds a login from the list page (`n`, Enter for the kind, the title, Enter) and waits for
-    /// "Saved" (the screen's acknowledgement), then goes back to the list. Returns whether it came.
+    /// Adds a login from the list page (`n`, the title, Enter) and waits for "Saved" (the
+    /// screen's acknowledgement), then goes back to the list. Returns whether it came.
     @discardableResult
     func addItem(title: String, file: StaticString = #filePath, line: UInt = #line) throws -> Bool {
         try press("n")
-        expect("which kind?", file: file, line: line)
-        try press("Enter")
         expect("New item · Login", file: file, line: line)
         try type(title)
         try press("Enter")
