@@ -391,8 +391,10 @@ final class SyncFaultTests: KintoAccountTestCase {
 
     // MARK: - A hostile server
 
-    /// Records written straight to the account (not by a device): a ciphertext garbled.
-    func testGarbledCiphertextIsListedAsCorrupt() async throws {
+    /// Records written straight to the account (not by a device): a ciphertext garbled. A locked
+    /// device lists it as corrupt (it cannot tell); the next unlocked sync refuses it and puts its
+    /// own version back (issue 41: before, the item stayed corrupt on every device).
+    func testGarbledCiphertextIsListedAsCorruptUntilAnUnlockedSyncPutsOursBack() async throws {
         let (a, b, _) = try await pair()
         let victim = try await a.add("Victim", password: "v")
         let bystander = try await a.add("Bystander", password: "b")
@@ -406,8 +408,10 @@ final class SyncFaultTests: KintoAccountTestCase {
         record["encrypted"] = garbage.base64EncodedString()
         try await raw.put("items", victim.id, record)
 
+        await b.lock()
         let report = await b.sync()
         XCTAssertNil(report.error, report.message ?? "")
+        try await b.unlock()
         let listed = try await b.vault.listItems()
         let victimState = listed.first { $0.id == victim.id }?.state
         guard case .corrupt(let message)? = victimState else {
@@ -415,6 +419,10 @@ final class SyncFaultTests: KintoAccountTestCase {
         }
         XCTAssertTrue(message.contains("corrupted") || message.contains("authentication"), message)
         XCTAssertEqual(listed.first { $0.id == bystander.id }?.item?.entry.password, "b")
+        let unlocked = await b.sync()
+        XCTAssertEqual(unlocked.error, .forged, unlocked.message ?? "")
+        let restored = try await b.items()
+        XCTAssertEqual(restored[victim.id]?.entry.password, "v", "ours is back")
 
         // Sync keeps working around it.
         try await b.edit(bystander.id) { $0.entry.password = "b2" }

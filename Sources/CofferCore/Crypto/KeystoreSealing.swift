@@ -17,15 +17,22 @@ public enum KeystoreSealing {
 
     /// A complete record: the ring under `vaultKey`, and `vaultKey` wrapped under the passphrase keys.
     /// `lineage` says which keystore version this one was made from (see `Lineage.following`); the
-    /// new wrapping is tagged with its revision (`KeystoreWrappingTag`).
+    /// new wrapping is tagged with its revision (`KeystoreWrappingTag`), and above the wrapping it
+    /// replaces (`replacing`, when its tag checks out under `vaultKey`): revisions come from clocks,
+    /// and a device whose clock is behind must still make a newer wrapping (without this, such a
+    /// passphrase change lost to the old wrapping on every device).
     public static func seal(_ ring: KeyRing, vaultKey: SecureBuffer, keys: PassphraseKeys, kdf: KDFParameters,
-                            lineage: Lineage, lastModified: Int64) throws -> KeystoreRecord {
+                            lineage: Lineage, lastModified: Int64, replacing previous: KeystoreRecord? = nil) throws -> KeystoreRecord {
         let wrapped = try vaultKey.withUnsafeBytes {
             try Envelope.seal($0, key: keys.wrappingKey, collection: collection, id: vaultKeyID)
         }
         let record = KeystoreRecord(kdf: kdf, verifier: keys.verifier, wrappedKey: wrapped.base64EncodedString(),
                                     encrypted: try sealRing(ring, vaultKey: vaultKey, lineage: lineage), lastModified: lastModified)
-        return KeystoreWrappingTag.tagged(record, revision: Int64(clamping: lineage.revision), vaultKey: vaultKey)
+        var revision = Int64(clamping: lineage.revision)
+        if let previous, KeystoreWrappingTag.isAuthentic(previous, vaultKey: vaultKey), previous.wrappingRevision < Int64.max {
+            revision = max(revision, previous.wrappingRevision + 1)
+        }
+        return KeystoreWrappingTag.tagged(record, revision: revision, vaultKey: vaultKey)
     }
 
     /// The same passphrase wrapping as `wrapping`, with the ring sealed anew (merging key rings

@@ -22,7 +22,8 @@ extension Vault {
         let ring = try KeystoreSealing.openRing(keystore, vaultKey: vaultKey)
         let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
         let rewrapped = try KeystoreSealing.seal(ring, vaultKey: vaultKey, keys: keys, kdf: kdf,
-                                                 lineage: Lineage.following(keystore.encrypted, now: clock()), lastModified: 0)
+                                                 lineage: Lineage.following(keystore.encrypted, now: clock()), lastModified: 0,
+                                                 replacing: keystore)
         let database = try VaultDatabase.create(at: path) { db in
             try VaultDatabase.saveStableKeystore(keystore, in: db)
             try VaultDatabase.recordLocalChange(rewrapped, in: db)

@@ -512,12 +512,11 @@ public actor Vault {
         try database.write { db in
             try takeWaitingKeystore(session, revisionTime: revisionTime, in: db)
             // Keep keys another process added since this session unlocked (see saveKeystore).
-            if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {
-                _ = try absorbForWriting(current, into: session)
-            }
+            let current = try VaultDatabase.currentKeystore(in: db).flatMap { $0.isDeleted ? nil : $0 }
+            if let current { _ = try absorbForWriting(current, into: session) }
             let lineage = Lineage.following(try VaultDatabase.stableKeystore(in: db)?.encrypted, now: revisionTime)
             let record = try KeystoreSealing.seal(next.ring, vaultKey: next.vaultKey, keys: keys, kdf: kdf, lineage: lineage,
-                                                  lastModified: 0)
+                                                  lastModified: 0, replacing: current)
             try VaultDatabase.recordLocalChange(record, in: db)
             CrashPoint.reach("vault.passwd.inside-write")
         }
