@@ -36,7 +36,7 @@ enum KeyBindings {
         // The list.
         KeyBinding(keys: [.character("/")], action: .startFilter,
                    description: "New filter as you type", hint: "/ filter", contexts: [.list]),
-        KeyBinding(keys: [.enter], action: .keepFilter, description: "Keep filter, browse",
+        KeyBinding(keys: [.enter], action: .keepFilter, description: "Keep filter, browse (opens the only match)",
                    hint: "↵ keep", contexts: [.filter]),
         KeyBinding(keys: [.escape], action: .clearFilter, description: "Clear the filter", hint: "Esc clear",
                    contexts: [.list, .filter], disabledReason: { state in
