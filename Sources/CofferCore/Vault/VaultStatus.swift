@@ -10,6 +10,9 @@ public struct VaultStatus: Sendable, Equatable, Codable {
     public var pending: Int
     /// Local changes to the vault's own records (keystore, devices, members) not yet on the server.
     public var pendingVaultRecords: Int = 0
+    /// Every local change not yet on the server, items and the vault's own records: what a sync
+    /// still has to send.
+    public var allPendingChanges: Int { pending + pendingVaultRecords }
     /// Items changed here and on another device, waiting for an unlock to merge.
     public var conflicts: Int
     /// Merged items not yet reviewed (⚑).
