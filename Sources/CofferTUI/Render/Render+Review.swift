@@ -54,7 +54,8 @@ extension Render {
             let values = [field.label,
                           stamped(shown(.local), field.merged.localStamp, other: field.merged.remoteStamp, in: state.settings.timeZone),
                           stamped(shown(.remote), field.merged.remoteStamp, other: field.merged.localStamp, in: state.settings.timeZone),
-                          kept(field, shown: shown)]
+                          kept(field, otherSide: review.reviews[rows[index].review].devices?.otherSide(field.merged.remoteStamp),
+                               shown: shown)]
             for (value, (x, width)) in zip(values, zip(columns, [nameWidth, valueWidth, valueWidth, keptWidth])) {
                 grid.write(TextLayout.truncated(value, to: width), x: x, y: y, style: style, maxWidth: width)
             }
@@ -81,7 +82,9 @@ extension Render {
     }
 
     /// The Kept column: which value stays, and whether one device alone changed the field.
-    static func kept(_ field: FieldConflict, shown: (FieldConflict.Choice) -> String) -> String {
+    /// `otherSide` names the remote side's maker ("this device, another edit", a device's name,
+    /// "another device"); nil says "other device".
+    static func kept(_ field: FieldConflict, otherSide: String? = nil, shown: (FieldConflict.Choice) -> String) -> String {
         let isSwapped = field.chosen != field.mergeChoice
         let oneSide: String? = switch field.changedOn {
         case .both: nil
@@ -95,7 +98,7 @@ extension Render {
         case .combined:
             return (oneSide ?? "both") + ": " + shown(.combined) + yours
         case .local, .remote:
-            let side = field.chosen == .local ? "this device" : "other device"
+            let side = field.chosen == .local ? "this device" : (otherSide ?? "other device")
             if isSwapped { return side + yours }
             return (oneSide ?? newer).map { "\(side) (\($0))" } ?? side
         }
