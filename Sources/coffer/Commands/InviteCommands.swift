@@ -39,8 +39,10 @@ struct DeviceInviteCommand: AsyncParsableCommand {
 extension InvitationPrompt {
     /// Says, on stderr, what the seconds before the number wait for: the code is stretched with
     /// Argon2id before the rendezvous is found, then the other side's key is awaited. The command
-    /// was silent for 3–5 s and looked hung.
+    /// was silent for 3–5 s and looked hung. Only to a terminal, as the sync's progress: a script
+    /// reading stderr keeps one line for an error.
     static func sayClaiming() {
+        guard isatty(STDERR_FILENO) != 0 else { return }
         Terminal.write("Checking the code with the inviting side (a few seconds: the code is stretched first)…\n")
     }
 }
