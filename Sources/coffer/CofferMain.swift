@@ -116,7 +116,7 @@ struct Coffer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "coffer",
         abstract: "An encrypted password vault for the terminal, synced through a Kinto server.",
-        discussion: "With no command, opens the vault's screen.",
+        discussion: overview + "\n\n" + exitCodes,
         version: CofferVersion.string,
         subcommands: [
             InitCommand.self, AddCommand.self, EditCommand.self, RemoveCommand.self, ShowCommand.self,
@@ -128,6 +128,32 @@ struct Coffer: AsyncParsableCommand {
             ReadCommand.self, RunCommand.self, InjectCommand.self, GitCredentialCommand.self,
         ]
     )
+
+    /// What `--help` says first; the man page's DESCRIPTION is this too (its exit codes have a section).
+    static let overview = "With no command, opens the vault's screen. `coffer manual` prints the man page (roff: `coffer manual | man -l -`)."
+
+    /// The exit codes in `--help`, from the one table (`ExitStatus.meanings`): they were only in
+    /// the man page, which `--help` did not name.
+    /// Each meaning is wrapped here, under its first word: ArgumentParser's own wrapping starts
+    /// a continuation at the left edge, under the codes.
+    static var exitCodes: String {
+        var lines = ["EXIT CODES:"]
+        for (code, meaning) in ExitStatus.meanings {
+            var line = "  " + String(code).padding(toLength: 4, withPad: " ", startingAt: 0)
+            var hasWord = false
+            for word in meaning.split(separator: " ") {
+                if hasWord, line.count + 1 + word.count > 78 {
+                    lines.append(line)
+                    line = String(repeating: " ", count: 6)
+                    hasWord = false
+                }
+                line += (hasWord ? " " : "") + word
+                hasWord = true
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
 
     @OptionGroup var screen: ScreenArguments
 

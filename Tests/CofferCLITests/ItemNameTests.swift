@@ -47,6 +47,13 @@ final class ItemNameTests: XCTestCase {
                 XCTAssertTrue(line.contains(title) && line.contains(ids[title] ?? "?") && line.contains("user-"),
                               "candidate line for \(title): \(line)")
             }
+            // Aligned columns: every candidate's username and id start where the others' do.
+            let candidates = lines.dropFirst().map(String.init)
+            func column(of text: (String) -> String) -> Set<Int> {
+                Set(candidates.compactMap { line in line.range(of: text(line)).map { line.distance(from: line.startIndex, to: $0.lowerBound) } })
+            }
+            XCTAssertEqual(column { _ in "user-" }.count, 1, "usernames not aligned:\n\(result.err)")
+            XCTAssertEqual(column { line in ids.values.first { line.contains($0) } ?? "?" }.count, 1, "ids not aligned:\n\(result.err)")
         }
         let kept = try vault.okAll(["GitHub", "GitHub (work)", "GitLab"].map { ["show", ids[$0] ?? "?", "--field", "title"] })
         XCTAssertEqual(kept.map(\.line), ["GitHub", "GitHub (work)", "GitLab"], "rm removed nothing")
@@ -67,7 +74,8 @@ final class ItemNameTests: XCTestCase {
         XCTAssertEqual(edited.line, id)
         let history = try vault.ok(["history", "ZEBRA CROSSING", "--reveal"])
         XCTAssertTrue(history.out.contains("password: first"), history.summary)
-        try vault.ok(["rm", "crossing"])
+        let removed = try vault.ok(["rm", "crossing"])
+        XCTAssertEqual(removed.out, id + "\n", "rm prints the removed item's id on stdout, as edit does")
         assertError(try vault.run(["show", id]), 4, mentions: [id])
     }
 

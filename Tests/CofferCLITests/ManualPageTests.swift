@@ -26,4 +26,20 @@ final class ManualPageTests: XCTestCase {
         let requests = Set(page.split(separator: "\n").filter { $0.hasPrefix(".") }.map { String($0.prefix(3)) })
         XCTAssertTrue(requests.isSubset(of: [".TH", ".SH", ".SS", ".B ", ".TP", ".PP", ".nf", ".fi"]), "\(requests)")
     }
+
+    /// `--help` names `manual` and lists the exit codes (from the table the man page uses): a
+    /// person at the terminal had neither, and nothing said the man page existed.
+    func testHelpListsManualAndTheExitCodes() throws {
+        let result = try CofferProcess.run(["--help"])
+        assertOK(result)
+        let help = result.out
+        XCTAssertTrue(help.contains("\n  manual "), "manual is not among the listed commands:\n\(help)")
+        let exitCodes = try XCTUnwrap(help.components(separatedBy: "EXIT CODES:").dropFirst().first, help)
+        let codes = exitCodes.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            return line.hasPrefix("  ") && words.first.map { Int($0) != nil } == true ? String(words[0]) : nil
+        }
+        XCTAssertEqual(codes, ["0", "1", "2", "3", "4", "5", "6", "10", "11", "12", "13", "14", "15"], exitCodes)
+        XCTAssertTrue(exitCodes.contains("AMBIGUOUS") && exitCodes.contains("FORGED"), exitCodes)
+    }
 }

@@ -573,3 +573,4 @@ final class PairingTests: XCTestCase {
         XCTAssertTrue(hosted.err.contains("Done"), hosted.summary)
     }
 }
+

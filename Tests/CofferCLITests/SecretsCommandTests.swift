@@ -248,6 +248,16 @@ final class SecretsCommandTests: XCTestCase {
         }
     }
 
+    /// `run --help` says what --mask cannot see: the program's own writes to /dev/tty, and a value
+    /// split between stdout and stderr (each pipe is masked alone). It claimed more than it does.
+    func testRunHelpSaysWhatMaskCannotSee() throws {
+        let help = try CofferProcess.run(["run", "--help"])
+        assertOK(help)
+        let text = help.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(text.contains("/dev/tty"), help.out)
+        XCTAssertTrue(text.contains("a value split between stdout and stderr"), help.out)
+    }
+
     /// In a terminal (tmux): the program has the terminal on stdin and stdout, Ctrl-C reaches it
     /// (no signal left blocked or ignored), and with --mask coffer waits for it and passes its status on.
     func testTheProgramKeepsTheTerminalAndGetsCtrlC() throws {

@@ -17,6 +17,8 @@ final class StatusTests: XCTestCase {
         XCTAssertTrue(initial["account"] is NSNull)
         XCTAssertTrue(initial["clockSkewMs"] is NSNull, "no sync, no measured offset")
         let basePending = try XCTUnwrap(initial["pending"] as? Int)
+        XCTAssertEqual(basePending, 0, "a new vault's first keystore is not an item a person would call pending")
+        XCTAssertEqual(initial["pendingVaultRecords"] as? Int, 1, "the keystore waits for the first sync, counted apart")
 
         let first = try vault.add("one")
         _ = try vault.add("two")

@@ -85,6 +85,7 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(status["account"] as? String, account.user)
         XCTAssertTrue(status["lastError"] is NSNull, "\(status)")
         XCTAssertEqual(status["pending"] as? Int, 0, "signup ran the first sync")
+        XCTAssertEqual(status["pendingVaultRecords"] as? Int, 0, "the keystore too")
         XCTAssertNotNil(status["lastSync"] as? String, "\(status)")
         let onServer = try SyncCommandServer.recordIDs(server: server, account: account, collection: "items")
         XCTAssertEqual(onServer, [id])
@@ -221,6 +222,7 @@ final class SyncCommandTests: XCTestCase {
         status = try b.status()
         XCTAssertEqual(status["lastError"] as? String, "SYNC_AUTH")
         XCTAssertEqual(status["pending"] as? Int, 1, "the edit waits")
+        XCTAssertEqual(status["pendingVaultRecords"] as? Int, 0)
         // Signing in again with the new password (the account holds this very vault) fixes it.
         assertOK(try b.run(["account", "login", "--server", server.absoluteString, "--user", account.user,
                             "--password-file", try passwordFile(b, newPassword)], unlock: false))
@@ -250,7 +252,8 @@ final class SyncCommandTests: XCTestCase {
         assertError(try a.run(["sync"], unlock: false), 10, mentions: ["reach"])
         let status = try a.status()
         XCTAssertEqual(status["lastError"] as? String, "OFFLINE")
-        XCTAssertEqual(status["pending"] as? Int, 2, "the new item and its key wait")
+        XCTAssertEqual(status["pending"] as? Int, 1, "the new item waits")
+        XCTAssertEqual(status["pendingVaultRecords"] as? Int, 1, "and its key")
         XCTAssertEqual(status["items"] as? Int, 2)
     }
 }

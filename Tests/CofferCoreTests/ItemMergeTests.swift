@@ -134,6 +134,25 @@ final class ItemMergeTests: XCTestCase {
         }
     }
 
+    /// Both sides changed the username from the same value: each recorded "username (was “u0”)",
+    /// and the merged history listed it twice, one under the other. Once is enough; and a merge
+    /// redone on its own result adds no second copy of its step.
+    func testOneMergeLeavesNoRepeatedAdjacentHistoryEntries() {
+        let local = edited(stable, at: at(10)) { $0.entry.username = "fromA" }
+        let remote = edited(stable, at: at(20)) { $0.entry.username = "fromB" }
+        let merged = ItemMerge.merge(local: local, stable: stable, remote: remote, now: now).merged
+        let patches = merged.history.map(\.patch)
+        XCTAssertEqual(patches.filter { $0 == .object(["username": .string("u0")]) }.count, 1, "\(patches)")
+        for (older, newer) in zip(patches.dropFirst(), patches) {
+            XCTAssertNotEqual(older, newer, "a repeated entry: \(patches)")
+        }
+        let again = ItemMerge.merge(local: merged, stable: stable, remote: remote, now: at(200)).merged
+        let againPatches = again.history.map(\.patch)
+        for (older, newer) in zip(againPatches.dropFirst(), againPatches) {
+            XCTAssertNotEqual(older, newer, "a repeated entry after merging again: \(againPatches)")
+        }
+    }
+
     func testWithoutABaseTheLaterWinsAndEveryDifferenceIsAReviewRow() {
         for field in fields {
             let local = setting(field, to: field.local, in: stable, at: at(20))

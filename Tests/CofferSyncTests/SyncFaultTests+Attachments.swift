@@ -90,7 +90,7 @@ extension SyncFaultTests {
                 let (_, bytesB) = try await device.vault.attachmentData("b.bin", of: holderB)
                 XCTAssertEqual(bytesB, fileB.bytes, "\(scenario): B's file on \(device.name)")
             }
-            XCTAssertEqual(try device.status().pending, 0, "\(scenario): \(device.name)")
+            XCTAssertEqual(try device.status().allPendingChanges, 0, "\(scenario): \(device.name)")
         }
     }
 }

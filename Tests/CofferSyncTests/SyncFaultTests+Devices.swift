@@ -120,7 +120,7 @@ extension SyncFaultTests {
             let onA = try await a.items()
             XCTAssertEqual(onA[item.id]?.entry.password, "pb\(seed)", "\(scenario): B's item reached A")
         }
-        XCTAssertEqual(try b.status().pending, 0, scenario)
+        XCTAssertEqual(try b.status().allPendingChanges, 0, scenario)
     }
 
     /// The lock was applied once (the recipient locked, and after its unlock the next sync does not

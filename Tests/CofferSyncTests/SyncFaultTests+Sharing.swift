@@ -82,7 +82,7 @@ extension SyncFaultTests {
         for index in 0...((seed / 3) % 3) { fromB[try await b.add("By Bob \(index) (\(scenario))", password: "pb\(index)").id] = "pb\(index)" }
         let itemsBefore = try await b.items()
         let rosterBefore = try b.vault.database.meta(.rosterEntries)
-        let pendingBefore = try b.status().pending
+        let pendingBefore = try b.status().allPendingChanges
         let (served, _) = try await vault.roster(as: ann, server: server.url)
         XCTAssertEqual(try b.vault.verifiedRoster().count, served.count - 1, "\(scenario): Bob's copy is an entry behind")
 
@@ -111,7 +111,7 @@ extension SyncFaultTests {
             let itemsAfter = try await b.items()
             XCTAssertEqual(itemsAfter, itemsBefore, "\(scenario): Bob's items")
             XCTAssertEqual(try b.vault.database.meta(.rosterEntries), rosterBefore, "\(scenario): Bob's verified roster")
-            XCTAssertEqual(try b.status().pending, pendingBefore, "\(scenario): Bob's pending changes")
+            XCTAssertEqual(try b.status().allPendingChanges, pendingBefore, "\(scenario): Bob's pending changes")
         }
 
         // Ann edits meanwhile; the next syncs (no fault) converge with every edit in place.
@@ -134,7 +134,7 @@ extension SyncFaultTests {
         }
         for copy in [a, b] {
             XCTAssertEqual(try copy.vault.verifiedRoster(), served, "\(scenario): \(copy.name)'s verified roster")
-            XCTAssertEqual(try copy.status().pending, 0, "\(scenario): \(copy.name)")
+            XCTAssertEqual(try copy.status().allPendingChanges, 0, "\(scenario): \(copy.name)")
         }
     }
 
@@ -306,7 +306,7 @@ extension SyncFaultTests {
         await a.syncExpectingSuccess()
         let onA = try await a.items()
         for (id, password) in passwords { XCTAssertEqual(onA[id]?.entry.password, password, scenario) }
-        XCTAssertEqual(try a.status().pending, 0, scenario)
+        XCTAssertEqual(try a.status().allPendingChanges, 0, scenario)
     }
 
     /// The fault hit one request, the step's own; then the proxy passes again (a delayed request

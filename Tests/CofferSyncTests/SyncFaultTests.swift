@@ -123,7 +123,7 @@ final class SyncFaultTests: KintoAccountTestCase {
         let fromB = try await b.add("Added on B (\(scenario))", password: "pb")
         var alsoFromB: [String] = []
         for index in 0..<moreOnB { alsoFromB.append(try await b.add("More on B \(index) (\(scenario))", password: "pb\(index)").id) }
-        let pendingBefore = try b.status().pending
+        let pendingBefore = try b.status().allPendingChanges
         XCTAssertEqual(pendingBefore, 3 + moreOnB, "\(scenario): the shared item, B's new items and B's keystore")
 
         if clientTimeout != 5 { b.use(server: proxy.url, credentials: credentials, timeout: clientTimeout) }
@@ -194,8 +194,8 @@ final class SyncFaultTests: KintoAccountTestCase {
         XCTAssertEqual(final[fromB.id]?.entry.password, "pb", scenario)
         for (index, id) in alsoFromA.enumerated() { XCTAssertEqual(final[id]?.entry.password, "pa\(index)", scenario) }
         for (index, id) in alsoFromB.enumerated() { XCTAssertEqual(final[id]?.entry.password, "pb\(index)", scenario) }
-        XCTAssertEqual(try a.status().pending, 0, scenario)
-        XCTAssertEqual(try b.status().pending, 0, scenario)
+        XCTAssertEqual(try a.status().allPendingChanges, 0, scenario)
+        XCTAssertEqual(try b.status().allPendingChanges, 0, scenario)
         XCTAssertEqual(try b.status().conflicts, 0, scenario)
         XCTAssertNil(try b.status().lastError, scenario)
     }
@@ -261,7 +261,7 @@ final class SyncFaultTests: KintoAccountTestCase {
         let report = await b.sync()
         XCTAssertEqual(report.error, .offline, report.message ?? "")
         XCTAssertEqual(try b.status().lastError, "OFFLINE")
-        XCTAssertEqual(try b.status().pending, 1, "the edit waits")
+        XCTAssertEqual(try b.status().allPendingChanges, 1, "the edit waits")
 
         b.use(server: server.url, credentials: credentials)
         await b.syncExpectingSuccess()
@@ -278,7 +278,7 @@ final class SyncFaultTests: KintoAccountTestCase {
         let report = await b.sync()
         XCTAssertEqual(report.error, .syncAuth, report.message ?? "")
         XCTAssertEqual(try b.status().lastError, "SYNC_AUTH")
-        XCTAssertEqual(try b.status().pending, 2, "the item and the keystore wait")
+        XCTAssertEqual(try b.status().allPendingChanges, 2, "the item and the keystore wait")
 
         b.use(server: server.url, credentials: credentials)
         await b.syncExpectingSuccess()
@@ -298,7 +298,7 @@ final class SyncFaultTests: KintoAccountTestCase {
         try await proxy.setFault(.resetAfter, match: "/batch")
         let lost = await b.sync()
         XCTAssertEqual(lost.error, .network, lost.message ?? "")
-        XCTAssertEqual(try b.status().pending, 2, "no answer: the item and the keystore stay pending")
+        XCTAssertEqual(try b.status().allPendingChanges, 2, "no answer: the item and the keystore stay pending")
         let raw = RawAccount(server: server, credentials: credentials)
         let onServer = try await raw.ids("items")
         XCTAssertEqual(onServer, [item.id], "the server applied the write")
@@ -308,7 +308,7 @@ final class SyncFaultTests: KintoAccountTestCase {
         XCTAssertNil(next.error, next.message ?? "")
         XCTAssertEqual(next.uploaded, 1, "only the keystore goes up; the item was acknowledged by the fetch")
         XCTAssertEqual(next.downloaded, 0, "our own write is not a change from another device")
-        XCTAssertEqual(try b.status().pending, 0)
+        XCTAssertEqual(try b.status().allPendingChanges, 0)
         let batches = try await proxy.log().dropFirst(logBefore).filter { $0.path.contains("/batch") }
         XCTAssertEqual(batches.count, 1, "one batch: the keystore")
         let stillOne = try await raw.ids("items")
@@ -450,7 +450,7 @@ final class SyncFaultTests: KintoAccountTestCase {
 
         let report = await b.sync()
         XCTAssertNil(report.error, report.message ?? "")
-        XCTAssertEqual(try b.status().pending, 0)
+        XCTAssertEqual(try b.status().allPendingChanges, 0)
         await a.syncExpectingSuccess()
         try await assertConverged([a, b])
         let onA = try await a.items()

@@ -20,7 +20,7 @@ final class SyncFetchLimitTests: KintoAccountTestCase {
             itemsMarker = try device.vault.database.syncRead { try $0.marker(.items) }
             keystoresMarker = try device.vault.database.syncRead { try $0.marker(.keystores) }
             itemIDs = Set(try await device.items().keys)
-            pending = try device.status().pending
+            pending = try device.status().allPendingChanges
         }
     }
 
@@ -79,7 +79,7 @@ final class SyncFetchLimitTests: KintoAccountTestCase {
         try await assertConverged([a, b])
         let onB = try await b.items()
         for id in fromA { XCTAssertNotNil(onB[id], id) }
-        XCTAssertEqual(try b.status().pending, 0)
+        XCTAssertEqual(try b.status().allPendingChanges, 0)
         XCTAssertNil(try b.status().lastError)
     }
 

@@ -99,7 +99,7 @@ final class SyncRecoveryTests: XCTestCase {
         try await a.edit(items[0].id) { $0.title = "One, edited after the loss" }
         let report = await a.sync()
         XCTAssertNil(report.error, report.message ?? "")
-        XCTAssertEqual(try a.status().pending, 0)
+        XCTAssertEqual(try a.status().allPendingChanges, 0)
 
         let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials)
         let onB = try await b.items()
@@ -121,7 +121,7 @@ final class SyncRecoveryTests: XCTestCase {
         XCTAssertEqual(pushed.uploaded, 10_001)
         let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials)
         XCTAssertEqual(try b.status().items, 10_000)
-        XCTAssertEqual(try b.status().pending, 0)
+        XCTAssertEqual(try b.status().allPendingChanges, 0)
         let onB = try await b.items()
         XCTAssertEqual(onB[items[9_999].id]?.entry.password, "pw-9999")
         try await assertConverged([a, b])

@@ -60,7 +60,7 @@ final class SyncRemovalInFlightTests: XCTestCase {
         let afterRemoval = try await a.items()
         XCTAssertNil(afterRemoval[item.id])
         await a.syncExpectingSuccess()
-        XCTAssertEqual(try a.status().pending, 0)
+        XCTAssertEqual(try a.status().allPendingChanges, 0)
         let records = try await RawAccount(server: server, credentials: credentials).records("items")
         XCTAssertFalse(records.contains { $0["id"] as? String == item.id }, "sent to the server")
     }
@@ -85,7 +85,7 @@ final class SyncRemovalInFlightTests: XCTestCase {
         let onA = try await a.items(), onB = try await b.items()
         XCTAssertNil(onA[id], "back on a", file: file, line: line)
         XCTAssertNil(onB[id], "on b", file: file, line: line)
-        XCTAssertEqual(try a.status().pending, 0, "nothing stays pending on a", file: file, line: line)
+        XCTAssertEqual(try a.status().allPendingChanges, 0, "nothing stays pending on a", file: file, line: line)
         try await assertConverged([a, b], file: file, line: line)
     }
 }

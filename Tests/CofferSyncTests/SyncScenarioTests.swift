@@ -29,7 +29,7 @@ final class SyncScenarioTests: XCTestCase {
         let report = await a.sync()
         XCTAssertNil(report.error, report.message ?? "")
         XCTAssertEqual(report.uploaded, 2, "the item and the keystore")
-        XCTAssertEqual(try a.status().pending, 0)
+        XCTAssertEqual(try a.status().allPendingChanges, 0)
         let b = try await Device.join("b", in: directory, server: server.url, credentials: credentials)
         let items = try await b.items()
         XCTAssertEqual(items[item.id]?.entry.password, "s3cret")
@@ -144,7 +144,7 @@ final class SyncScenarioTests: XCTestCase {
         XCTAssertNil(report.error, report.message ?? "")
         let kept = try await b.items()[item.id]
         XCTAssertEqual(kept?.entry.username, "new", "update is favoured over remove")
-        XCTAssertEqual(try b.status().pending, 0)
+        XCTAssertEqual(try b.status().allPendingChanges, 0)
         try await assertConverged([a, b])
     }
 
@@ -175,7 +175,7 @@ final class SyncScenarioTests: XCTestCase {
         await b.syncExpectingSuccess()
         let gone = try await b.items()[item.id]
         XCTAssertNil(gone)
-        XCTAssertEqual(try b.status().pending, 0)
+        XCTAssertEqual(try b.status().allPendingChanges, 0)
         try await assertConverged([a, b])
     }
 

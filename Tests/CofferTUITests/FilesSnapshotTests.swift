@@ -15,6 +15,19 @@ final class FilesSnapshotTests: XCTestCase {
         XCTAssertTrue(grid.text.contains("photo.jpg  48.2 kB  (has not arrived from the server yet)"), grid.text)
     }
 
+    /// The item page's hint line names the file keys (w, a, x), also for an item without files:
+    /// a had no hint, and w and x were cut at the line's end.
+    func testTheHintLineNamesTheFileKeys() {
+        let hintLine = { (state: ScreenState) -> String in
+            Render.frame(state, size: .standard, now: self.now).text.split(separator: "\n", omittingEmptySubsequences: false)[22].description
+        }
+        XCTAssertTrue(hintLine(FilesUpdateTests.detail()).contains("w/a/x files"), hintLine(FilesUpdateTests.detail()))
+        var withoutFiles = Fixtures.unlocked()
+        withoutFiles.page = .detail(DetailState(itemID: "a1"))
+        XCTAssertTrue(hintLine(withoutFiles).contains("w/a/x files"), hintLine(withoutFiles))
+        XCTAssertTrue(hintLine(withoutFiles).contains("? help"), hintLine(withoutFiles))
+    }
+
     /// A file whose name holds terminal controls shows them as text.
     func testAFilesNameGoesThroughTerminalText() {
         var state = FilesUpdateTests.detail()

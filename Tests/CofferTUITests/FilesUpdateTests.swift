@@ -41,7 +41,7 @@ final class FilesUpdateTests: XCTestCase {
 
     func testSaveAsksForAPathInTheCurrentDirectoryThenSavesThere() {
         var state = Self.detail()
-        XCTAssertTrue(KeyBindings.hints(for: state).contains("w save"))
+        XCTAssertTrue(KeyBindings.hints(for: state).contains("w/a/x files"))
         XCTAssertEqual(press([.character("w")], in: &state), [])
         guard case .path(let prompt) = state.overlay else { return XCTFail("no prompt: \(String(describing: state.overlay))") }
         XCTAssertEqual(prompt.path.text, "/home/alice/scan.pdf")

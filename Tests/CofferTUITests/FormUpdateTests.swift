@@ -27,7 +27,7 @@ final class FormUpdateTests: XCTestCase {
         var saved = Fixtures.bank
         saved.entry.username = "alice.smit"
         driver.press(.enter, effects: [.saveItem(saved, base: Fixtures.bank)]) { state in
-            state.awaiting = AwaitedWork(.save(closesForm: false))
+            state.awaiting = AwaitedWork(.save)
         }
         driver.clock.advance(1)
         saved.modified = Timestamp(driver.clock.now)
@@ -169,7 +169,7 @@ final class FormUpdateTests: XCTestCase {
         let driver = editing(Fixtures.bank)
         _ = Update.apply(.key(.character("e")), to: &driver.state, now: driver.clock.now)
         guard case .form(var form) = driver.state.page else { return XCTFail("no form") }
-        driver.state.awaiting = AwaitedWork(.save(closesForm: false))
+        driver.state.awaiting = AwaitedWork(.save)
         driver.send(.itemSaveFailed(.invalid([FieldProblem(field: "entry.notes", reason: "contains a NUL character"),
                                               FieldProblem(field: "history", reason: "has more than 100 entries")]))) { state in
             state.awaiting = nil

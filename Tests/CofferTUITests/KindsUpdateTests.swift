@@ -273,7 +273,7 @@ final class KindsUpdateTests: XCTestCase {
                               CustomField(id: "new-field-1", label: "Branch", value: "Elm St", type: .text),
                               Fixtures.visa.entry.custom[2]]
         driver.press(.enter, effects: [.saveItem(saved, base: Fixtures.visa)]) { state in
-            state.awaiting = AwaitedWork(.save(closesForm: false))
+            state.awaiting = AwaitedWork(.save)
         }
     }
 

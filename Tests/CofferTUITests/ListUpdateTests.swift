@@ -74,12 +74,35 @@ final class ListUpdateTests: XCTestCase {
     func testEnterKeepsTheFilterAndEscClearsIt() {
         let driver = Driver(Fixtures.unlocked())
         _ = Update.apply(.key(.character("/")), to: &driver.state, now: driver.clock.now)
-        driver.type("mail")
+        driver.type("finance")
         driver.press(.enter) { $0.list.isFilterFocused = false }
-        XCTAssertEqual(driver.state.visibleItems.map(\.id), ["c3"])
-        driver.press(.character("j"), effects: []) // one row: nowhere to go
+        XCTAssertEqual(driver.state.visibleItems.map(\.id), ["b2", "e5"])
+        XCTAssertEqual(driver.state.page, .list, "two matches: Enter only ends typing")
         driver.press(.escape) { $0.list.filter = TextField() }
         XCTAssertEqual(driver.state.visibleItems.count, 7)
+    }
+
+    /// Enter on a filter that leaves one item opens it: it only ended typing, and a second Enter
+    /// was needed for the one item the filter had found.
+    func testEnterOpensTheOnlyMatch() {
+        let driver = Driver(Fixtures.unlocked())
+        _ = Update.apply(.key(.character("/")), to: &driver.state, now: driver.clock.now)
+        driver.type("mail")
+        XCTAssertEqual(driver.state.visibleItems.map(\.id), ["c3"])
+        driver.press(.enter) { state in
+            state.list.isFilterFocused = false
+            state.list.selectedID = "c3"
+            state.page = .detail(DetailState(itemID: "c3"))
+        }
+        driver.press(.escape) { $0.page = .list }
+        XCTAssertEqual(driver.state.list.filter.text, "mail", "the filter is kept behind the item")
+    }
+
+    func testEnterWithNoMatchOnlyEndsTyping() {
+        let driver = Driver(Fixtures.unlocked())
+        _ = Update.apply(.key(.character("/")), to: &driver.state, now: driver.clock.now)
+        driver.type("zzzz")
+        driver.press(.enter) { $0.list.isFilterFocused = false }
     }
 
     /// `/` with a kept filter starts a new one (it appended: "mail" then `/bank` searched
@@ -87,7 +110,7 @@ final class ListUpdateTests: XCTestCase {
     func testSlashWithAKeptFilterStartsANewOne() {
         let driver = Driver(Fixtures.unlocked())
         _ = Update.apply(.key(.character("/")), to: &driver.state, now: driver.clock.now)
-        driver.type("mail")
+        driver.type("finance")
         driver.press(.enter) { $0.list.isFilterFocused = false }
         driver.press(.character("/")) { state in
             state.list.filter = TextField()

@@ -132,7 +132,7 @@ final class MembersPageTests: XCTestCase {
         state.list.selectedID = state.visibleItems.first?.id
         let frame = Render.frame(state, size: .standard, now: now)
         XCTAssertTrue(frame.text.hasPrefix(" Coffer · family · shared "), frame.text)
-        XCTAssertTrue(frame.text.contains("🔓 │"), "the lock indicator stays: \(frame.text)")
+        XCTAssertTrue(frame.line(frame.size.height - 1).hasPrefix(" 🔓"), "the lock indicator stays: \(frame.text)")
     }
 
     /// A vault name someone else chose (an invitation's answer names the vault) is escaped in the title.

@@ -151,9 +151,10 @@ final class TypeAheadUpdateTests: XCTestCase {
         }
     }
 
-    /// Esc during a save closes the form once it is saved: back to the list (a new item) on the
-    /// item, or to the item's detail (an edit); never a "Discard your changes?" over a page.
-    func testEscapeDuringASaveClosesTheFormAfterIt() {
+    /// Esc during a save waits for it and then acts on the saved item's page: back to the list,
+    /// for a new item and for an edit alike (an edit's Esc closed the form onto the item's page,
+    /// the page the save showed anyway, and seemed dropped); never a "Discard your changes?".
+    func testEscapeDuringASaveActsAfterIt() {
         let typed = newItemForm()
         typed.press(Self.typing("Title") + [.enter, .escape])
         XCTAssertNil(typed.state.overlay, "nothing to discard: the changes are being saved")
@@ -169,7 +170,8 @@ final class TypeAheadUpdateTests: XCTestCase {
         edit.press([.character("e"), .end] + Self.typing("!") + [.enter, .escape])
         edit.finishWork()
         XCTAssertEqual(edit.titles[Fixtures.bank.id], "Bank!")
-        XCTAssertEqual(edit.state.page, .detail(DetailState(itemID: Fixtures.bank.id)))
+        XCTAssertEqual(edit.state.page, .list, "the Esc typed during the save went back from the item")
+        XCTAssertEqual(edit.state.list.selectedID, Fixtures.bank.id)
         XCTAssertNil(edit.state.overlay)
     }
 

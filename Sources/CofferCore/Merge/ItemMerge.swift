@@ -151,6 +151,11 @@ public enum ItemMerge {
         for id in Self.customIDs(local, remote) { keepDropped(\.[custom: id]) }
         working.entry = beforeMerge
         working.replaceEntry(with: mergedEntry, at: now)
+        // The merge's own entry may say what an entry it kept already says (a merge redone after
+        // a push that failed): one is enough.
+        if beforeMerge != mergedEntry, working.history.count > 1, working.history[0].patch == working.history[1].patch {
+            working.history.remove(at: 0)
+        }
         working.modified = max(now, working.created)
         return Outcome(merged: working, conflicts: conflicts)
     }
@@ -194,12 +199,20 @@ public enum ItemMerge {
 
     /// Entries only local has come first (they are newer), then entries only remote has, then the
     /// shared older ones, at most `Item.historyLimit`.
+    ///
+    /// Local entries that say what the first remote-only entry says (both sides made the same
+    /// change, so each recorded "username (was “x”)") are left out where they would stand next to
+    /// it: history listed the change twice. Local's go, not remote's: a conflicting local change
+    /// was never on the server, so no other device looks for its entry to tell descent.
     public static func mergeHistories(local: [HistoryEntry], remote: [HistoryEntry]) -> [HistoryEntry] {
         let localSet = Set(local.map(HistoryKey.init))
         let remoteSet = Set(remote.map(HistoryKey.init))
-        let localOnly = local.filter { !remoteSet.contains(HistoryKey($0)) }
+        var localOnly = local.filter { !remoteSet.contains(HistoryKey($0)) }
         let remoteOnly = remote.filter { !localSet.contains(HistoryKey($0)) }
         let shared = local.filter { remoteSet.contains(HistoryKey($0)) }
+        while let last = localOnly.last, let first = remoteOnly.first, last.patch == first.patch {
+            localOnly.removeLast()
+        }
         return Array((localOnly + remoteOnly + shared).prefix(Item.historyLimit))
     }
 

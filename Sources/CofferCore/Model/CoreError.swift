@@ -96,7 +96,7 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
         case .noItemNamed(let name):
             return "No item has the id or title “\(TerminalText.name(name, limit: 80))” (`coffer list` shows them)."
         case .ambiguousName(let name, let candidates):
-            let lines = candidates.map { "  \(line($0.title ?? "(unreadable)"))  \(line($0.username ?? ""))  \(line($0.id))" }
+            let lines = Self.aligned(candidates.map { [line($0.title ?? "(unreadable)"), line($0.username ?? ""), line($0.id)] })
             return "“\(TerminalText.name(name, limit: 80))” names \(candidates.count) items; give more of the title, or the id:\n"
                 + lines.joined(separator: "\n")
         case .invalidTOTP(let problem):

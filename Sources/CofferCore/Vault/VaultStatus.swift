@@ -4,8 +4,15 @@ import GRDB
 /// What `coffer status` and the locked screen show; readable without the passphrase.
 public struct VaultStatus: Sendable, Equatable, Codable {
     public var items: Int
-    /// Local changes not yet on the server.
+    /// Local item changes not yet on the server: what a person calls pending. The vault's own
+    /// records (its keystore, devices, members) are counted apart, in `pendingVaultRecords`: a new
+    /// vault's first keystore is one such change, and "1 pending" on an empty vault read as a lost item.
     public var pending: Int
+    /// Local changes to the vault's own records (keystore, devices, members) not yet on the server.
+    public var pendingVaultRecords: Int = 0
+    /// Every local change not yet on the server, items and the vault's own records: what a sync
+    /// still has to send.
+    public var allPendingChanges: Int { pending + pendingVaultRecords }
     /// Items changed here and on another device, waiting for an unlock to merge.
     public var conflicts: Int
     /// Merged items not yet reviewed (⚑).
@@ -92,7 +99,8 @@ extension VaultDatabase {
               AND EXISTS (SELECT 1 FROM items AS i WHERE i.id = p.id)
             """) ?? 0
         status.items = stable - replaced + local.itemsKept
-        status.pending = local.all
+        status.pending = local.items
+        status.pendingVaultRecords = local.all - local.items
         status.conflicts = try conflictCount(in: db)
         status.unreviewed = try VaultDatabase.reviewCount(in: db)
     }

@@ -49,8 +49,9 @@ extension Render {
         if !form.editsFields {
             rows += [.blank, .note("A kind from a newer version (“\(TerminalText.line(form.kindName))”): its fields stay as they are.")]
         }
-        if case .save(let closesForm)? = state.awaiting?.kind {
-            rows += [.blank, .saving(closesForm ? "Saving… then closing" : "Saving…")]
+        if let awaiting = state.awaiting, awaiting.kind == .save {
+            // An Esc typed meanwhile acts once saved: say so, or it looks ignored.
+            rows += [.blank, .saving(awaiting.keys.contains(.escape) ? "Saving… then back (Esc)" : "Saving…")]
         }
         return (rows, focused)
     }

@@ -1,4 +1,5 @@
 import CofferCore
+import Foundation
 
 /// The conflict review page: per merged item, each field where the two versions differ.
 extension Render {
@@ -50,13 +51,11 @@ extension Render {
                 if field.isSecret, !review.isRevealed { return value.isEmpty ? "—" : DetailLayout.mask }
                 return value.isEmpty ? "—" : TerminalText.line(value)
             }
-            /// A value changed on both sides, with when that side changed it (the Airmail journal: the later won).
-            func timed(_ value: String, _ stamp: FieldStamp?) -> String {
-                guard let stamp else { return value }
-                return value + " · " + Format.dateTime(stamp.at.date, in: state.settings.timeZone)
-            }
-            let values = [field.label, timed(shown(.local), field.merged.localStamp),
-                          timed(shown(.remote), field.merged.remoteStamp), kept(field, shown: shown)]
+            let values = [field.label,
+                          stamped(shown(.local), field.merged.localStamp, other: field.merged.remoteStamp, in: state.settings.timeZone),
+                          stamped(shown(.remote), field.merged.remoteStamp, other: field.merged.localStamp, in: state.settings.timeZone),
+                          kept(field, otherSide: review.reviews[rows[index].review].devices?.otherSide(field.merged.remoteStamp),
+                               shown: shown)]
             for (value, (x, width)) in zip(values, zip(columns, [nameWidth, valueWidth, valueWidth, keptWidth])) {
                 grid.write(TextLayout.truncated(value, to: width), x: x, y: y, style: style, maxWidth: width)
             }
@@ -70,8 +69,22 @@ extension Render {
         }
     }
 
+    /// A value changed on both sides, after when that side changed it (the Airmail journal: the
+    /// later won): to the second, the date only when the two sides' dates differ, and first, so a
+    /// long value is what is cut. Both read "2026-12-07 01:…" when the time came after the value
+    /// and was cut at the minute, and the times were what told the two apart.
+    static func stamped(_ value: String, _ stamp: FieldStamp?, other: FieldStamp?, in zone: TimeZone) -> String {
+        guard let stamp else { return value }
+        let day = Format.date(stamp.at, in: zone)
+        let sameDay = other.map { Format.date($0.at, in: zone) == day } ?? true
+        let time = Format.clockTime(stamp.at.date, in: zone)
+        return (sameDay ? time : String(day.dropFirst(5)) + " " + time) + " " + value
+    }
+
     /// The Kept column: which value stays, and whether one device alone changed the field.
-    static func kept(_ field: FieldConflict, shown: (FieldConflict.Choice) -> String) -> String {
+    /// `otherSide` names the remote side's maker ("this device, another edit", a device's name,
+    /// "another device"); nil says "other device".
+    static func kept(_ field: FieldConflict, otherSide: String? = nil, shown: (FieldConflict.Choice) -> String) -> String {
         let isSwapped = field.chosen != field.mergeChoice
         let oneSide: String? = switch field.changedOn {
         case .both: nil
@@ -85,7 +98,7 @@ extension Render {
         case .combined:
             return (oneSide ?? "both") + ": " + shown(.combined) + yours
         case .local, .remote:
-            let side = field.chosen == .local ? "this device" : "other device"
+            let side = field.chosen == .local ? "this device" : (otherSide ?? "other device")
             if isSwapped { return side + yours }
             return (oneSide ?? newer).map { "\(side) (\($0))" } ?? side
         }

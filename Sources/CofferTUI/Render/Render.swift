@@ -108,7 +108,7 @@ enum Render {
             return
         }
         if let notice = state.notice {
-            grid.write(" " + notice.text, x: 0, y: y, style: notice.isError ? .error : .accent)
+            drawNotice(notice, bottom: y, into: &grid)
             return
         }
         // Help's hint always shows, at the end: it leads to every other key.
@@ -122,6 +122,23 @@ enum Render {
             x += drawHint(hint, x: x, y: y, into: &grid) + 2
         }
         if let helpHint { drawHint(helpHint, x: x, y: y, into: &grid) }
+    }
+
+    /// A notice on the hint line, or on two lines (the page's last row and the hint line) when it
+    /// is longer than the screen is wide: cut at the edge, "…the other value in history (⚑, v to
+    /// revi" could not be read to its end. Past two lines the second ends in "…".
+    static func drawNotice(_ notice: Notice, bottom y: Int, into grid: inout Grid) {
+        let style: Style = notice.isError ? .error : .accent
+        let width = grid.size.width - 1
+        var lines = TextLayout.wrapped(TextLayout.singleLine(notice.text), to: width)
+        if lines.count > 2 {
+            lines = [lines[0], TextLayout.truncated(lines[1...].joined(separator: " "), to: width)]
+        }
+        for (offset, line) in lines.reversed().enumerated() {
+            let row = y - offset
+            grid.fill(y: row, style: Style())
+            grid.write(" " + line, x: 0, y: row, style: style)
+        }
     }
 
     /// "n new": the key in bold, its meaning dimmed.

@@ -30,12 +30,16 @@ enum StatusBar {
         return segments
     }
 
-    /// Pending changes, conflicts (⚠) and merges to review (⚑); "counting…" until the first count.
+    /// Pending item changes, conflicts (⚠) and merges to review (⚑); "counting…" until the first
+    /// count. A warning sign is shown only when there is something to warn of: "⚠ 0 conflicts"
+    /// read as trouble where there was none.
     private static func countSegments(_ state: ScreenState) -> [Segment] {
         guard state.summary.isCounted else { return [Segment(full: "counting…", short: "…")] }
         let conflicts = state.summary.conflicts
-        var segments = [Segment(full: "\(state.summary.pending) pending", short: "↑\(state.summary.pending)"),
-                        Segment(full: "⚠ \(Format.count(conflicts, "conflict"))", short: "⚠\(conflicts)")]
+        var segments = [Segment(full: "\(state.summary.pending) pending", short: "↑\(state.summary.pending)")]
+        if conflicts > 0 {
+            segments.append(Segment(full: "⚠ \(Format.count(conflicts, "conflict"))", short: "⚠\(conflicts)"))
+        }
         let unreviewed = state.unreviewedCount
         if unreviewed > 0 {
             segments.append(Segment(full: "⚑ \(unreviewed) to review", short: "⚑\(unreviewed)"))

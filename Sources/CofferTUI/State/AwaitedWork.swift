@@ -8,9 +8,10 @@
 /// may be text typed into a form).
 struct AwaitedWork: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
-        /// The form's save. `closesForm`: Esc came while it ran, so once saved the form closes to
-        /// where it was opened from, instead of showing the saved item.
-        case save(closesForm: Bool)
+        /// The form's save. An Esc typed while it runs waits with the other keys and acts on the
+        /// saved item's page (back to the list): it closed the form to where it was opened from,
+        /// which for an edit was that same page, so the Esc seemed dropped.
+        case save
         /// A deletion the user confirmed.
         case deletion(itemID: String)
         /// The merged items to review (`v`).

@@ -2,8 +2,10 @@ import CofferCore
 
 /// The vault's stored reviews as the screen shows them, and the user's choices in the vault's terms.
 extension ConflictReview {
-    public init(_ review: ItemReview) {
+    /// `devices` names the other side's maker per field (`ReviewDevices`); nil keeps "other device".
+    public init(_ review: ItemReview, devices: ReviewDevices? = nil) {
         self.init(itemID: review.id, title: review.title, fields: review.conflicts.map(FieldConflict.init))
+        self.devices = devices
     }
 
     /// The choices the user swapped, for `Vault.resolveReview(_:choosing:)`: the merge's own are

@@ -12,6 +12,8 @@ public struct ConflictReview: Sendable, Equatable, Identifiable {
     public internal(set) var itemID: String
     var title: String
     var fields: [FieldConflict]
+    /// Who made the other side of each field, when the vault could say (`ReviewDevices`).
+    var devices: ReviewDevices?
 
     public var id: String { itemID }
 

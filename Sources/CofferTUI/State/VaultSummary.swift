@@ -7,7 +7,8 @@ import Foundation
 /// A copy of `VaultStatus` with dates parsed, so the screen's state can be built in tests.
 struct VaultSummary: Sendable, Equatable {
     var items: Int
-    /// Local changes not yet on the server.
+    /// Local item changes not yet on the server (the vault's own records are not counted: see
+    /// `VaultStatus.pending`).
     var pending: Int
     /// Items changed here and elsewhere, waiting for an unlock to merge (⚠).
     var conflicts: Int

@@ -7,16 +7,21 @@ struct KeyBinding: Sendable {
     /// The short form in the hint line; nil keeps the binding out of it.
     var hint: String?
     var contexts: Set<KeyContext>
+    /// Where the hint shows; nil: everywhere the binding works. The item page's line has no room
+    /// for every key, and its own (the files' w, a, x) were cut for list keys such as `n new`.
+    var hintContexts: Set<KeyContext>?
     /// Why the binding does nothing in this state (shown when pressed, and in help); nil when enabled.
     var disabledReason: @Sendable (ScreenState) -> String?
 
     init(keys: [Key], action: Action, description: String, hint: String? = nil, contexts: Set<KeyContext>,
+                hintContexts: Set<KeyContext>? = nil,
                 disabledReason: @escaping @Sendable (ScreenState) -> String? = { _ in nil }) {
         self.keys = keys
         self.action = action
         self.description = description
         self.hint = hint
         self.contexts = contexts
+        self.hintContexts = hintContexts
         self.disabledReason = disabledReason
     }
 

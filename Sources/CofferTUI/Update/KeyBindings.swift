@@ -36,7 +36,7 @@ enum KeyBindings {
         // The list.
         KeyBinding(keys: [.character("/")], action: .startFilter,
                    description: "New filter as you type", hint: "/ filter", contexts: [.list]),
-        KeyBinding(keys: [.enter], action: .keepFilter, description: "Keep filter, browse",
+        KeyBinding(keys: [.enter], action: .keepFilter, description: "Keep filter, browse (opens the only match)",
                    hint: "↵ keep", contexts: [.filter]),
         KeyBinding(keys: [.escape], action: .clearFilter, description: "Clear the filter", hint: "Esc clear",
                    contexts: [.list, .filter], disabledReason: { state in
@@ -49,7 +49,7 @@ enum KeyBindings {
 
         // Items.
         KeyBinding(keys: [.character("n")], action: .newItem, description: "New login (^K: kind)", hint: "n new",
-                   contexts: [.list, .detail]),
+                   contexts: [.list, .detail], hintContexts: [.list]),
         KeyBinding(keys: [.character("N")], action: .newItemOfKind, description: "New item, asks the kind",
                    contexts: [.list, .detail]),
         KeyBinding(keys: [.character("e")], action: .editItem, description: "Edit the item", hint: "e edit",
@@ -89,15 +89,18 @@ enum KeyBindings {
                    }),
 
         // An item's files (on its detail page).
+        // One hint for the three file keys, shown while a file can be added: w and x had their
+        // own, shown only with ▸ on a file and cut at the line's end, and a had none, so the
+        // page never said it held files.
         KeyBinding(keys: [.character("w")], action: .saveFile, description: "Save the file at ▸ to a path",
-                   hint: "w save", contexts: [.detail], disabledReason: needsArrivedFile),
+                   contexts: [.detail], disabledReason: needsArrivedFile),
         KeyBinding(keys: [.character("a")], action: .addFile, description: "Add a file (at most 16 MiB)",
-                   contexts: [.detail], disabledReason: { state in
+                   hint: "w/a/x files", contexts: [.detail], disabledReason: { state in
                        needsReadableItem(state) ?? (state.currentItem?.item.map { $0.attachments.count >= Attachment.countLimit } == true
                            ? "An item holds at most \(Attachment.countLimit) files." : nil)
                    }),
         KeyBinding(keys: [.character("x")], action: .removeFile, description: "Remove the file at ▸ (asks first)",
-                   hint: "x remove", contexts: [.detail], disabledReason: { needsFile($0) }),
+                   contexts: [.detail], disabledReason: { needsFile($0) }),
         KeyBinding(keys: [.enter], action: .submitPath, description: "Save or add, at this path", hint: "↵ go",
                    contexts: [.pathPrompt], disabledReason: { state in
                        guard case .path(let prompt) = state.overlay, !prompt.path.text.isEmpty else { return "Type a path." }
@@ -276,7 +279,7 @@ enum KeyBindings {
 
         // Everywhere.
         KeyBinding(keys: [.character("s"), .function(5)], action: .syncNow, description: "Sync now", hint: "s sync",
-                   contexts: browsing, disabledReason: needsAccount),
+                   contexts: browsing, hintContexts: browsing.subtracting([.detail]), disabledReason: needsAccount),
         KeyBinding(keys: [.function(5)], action: .syncNow, description: "Sync now", contexts: [.locked, .filter, .form],
                    disabledReason: needsAccount),
         KeyBinding(keys: [.character("L")], action: .lock, description: "Lock now",
@@ -302,7 +305,10 @@ enum KeyBindings {
 
     /// The hint line: enabled bindings with a hint.
     static func hints(for state: ScreenState) -> [String] {
-        bindings(in: .current(of: state)).filter { $0.disabledReason(state) == nil }.compactMap(\.hint)
+        let context = KeyContext.current(of: state)
+        return bindings(in: context)
+            .filter { $0.hintContexts?.contains(context) ?? true }
+            .filter { $0.disabledReason(state) == nil }.compactMap(\.hint)
     }
 
     // MARK: Reasons

@@ -16,22 +16,18 @@ extension Update {
             state.notice = Notice(savedMessage(item, mergedConflicts: mergedConflicts), until: now.addingTimeInterval(Notice.lifetime))
             let effects = [.reload] + schedule(state.scheduler.handle(.localChange, now: now), in: &state, now: now)
             // The form's own save: its page comes now, then the keys typed while it ran act on it.
-            guard case .save(let closesForm)? = state.awaiting?.kind,
-                  let keys = endAwaiting(.save(closesForm: closesForm), in: &state) else { return effects }
+            guard let keys = endAwaiting(.save, in: &state) else { return effects }
             state.list.selectedID = item.id
-            if closesForm {
-                leaveForm(&state)
-            } else if case .form = state.page {
+            if case .form = state.page {
                 state.page = .detail(DetailState(itemID: item.id))
             }
             keepSelectionVisible(in: &state)
             return effects + replay(keys, in: &state, now: now)
         case .itemSaveFailed(let failure):
-            guard case .save(let closesForm)? = state.awaiting?.kind,
-                  let keys = endAwaiting(.save(closesForm: closesForm), in: &state),
+            guard let keys = endAwaiting(.save, in: &state),
                   case .form(var form) = state.page else { return [] }
             // The form stays with its error; what was typed for the page after it is dropped.
-            if closesForm || !keys.isEmpty {
+            if !keys.isEmpty {
                 state.notice = Notice("Not saved, so the form stays open; the keys typed meanwhile were not used.",
                                       isError: true, until: now.addingTimeInterval(Notice.lifetime))
             }
@@ -207,7 +203,7 @@ extension Update {
             place(problems, in: &form)
             return []
         }
-        state.awaiting = AwaitedWork(.save(closesForm: false))
+        state.awaiting = AwaitedWork(.save)
         return [.saveItem(item, base: form.base)]
     }
 

@@ -26,7 +26,14 @@ extension Update {
             state.list.isFilterFocused = true
             keepSelectionVisible(in: &state)
         case .keepFilter:
+            // Typing until one item is left and pressing Enter means "that one", as in fzf; with
+            // several (or none) Enter only ends typing, so the list can be browsed.
             state.list.isFilterFocused = false
+            let matches = state.visibleItems
+            if matches.count == 1, let only = matches.first {
+                state.list.selectedID = only.id
+                state.page = .detail(DetailState(itemID: only.id))
+            }
         case .clearFilter:
             state.list.filter = TextField()
             state.list.isFilterFocused = false

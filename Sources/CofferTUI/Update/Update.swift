@@ -84,10 +84,7 @@ enum Update {
     /// A key: handled now, or kept for the page that awaited work will show (`AwaitedWork`).
     static func press(_ key: Key, in state: inout ScreenState, now: Date) -> [Effect] {
         guard var awaiting = state.awaiting else { return handle(key, in: &state, now: now) }
-        if awaiting.kind == .save(closesForm: false), awaiting.keys.isEmpty, key == .escape {
-            // Esc on the form while it saves: nothing is left to discard, so close once saved.
-            awaiting.kind = .save(closesForm: true)
-        } else if awaiting.keys.count < AwaitedWork.limit {
+        if awaiting.keys.count < AwaitedWork.limit {
             awaiting.keys.append(key)
         } else {
             state.notice = Notice("Still waiting for the last action: this key was not kept.", isError: true,
@@ -232,7 +229,7 @@ enum Update {
             return openVaults(in: &state, now: state.lastInput)
         case .keepAsNewItem(let item):
             guard case .form = state.page else { return [] }
-            state.awaiting = AwaitedWork(.save(closesForm: false))
+            state.awaiting = AwaitedWork(.save)
             return [.saveItem(item, base: nil)]
         case .signOutDevice, .removeDevice, .allowInvitation, .allowMember:
             return confirmed(confirmation.action)

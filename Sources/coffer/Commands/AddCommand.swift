@@ -63,8 +63,12 @@ struct RemoveCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var target: ItemNameArgument
 
+    /// Prints the removed item's id on stdout, as `edit` prints the one it changed: a script that
+    /// took the item by name learns which one went, and silence read as "nothing happened".
     func run() async throws {
         let vault = try await global.itemVault()
-        try await vault.remove(try await target.item(in: vault).id)
+        let id = try await target.item(in: vault).id
+        try await vault.remove(id)
+        Output.line(id)
     }
 }

@@ -36,6 +36,17 @@ struct DeviceInviteCommand: AsyncParsableCommand {
     }
 }
 
+extension InvitationPrompt {
+    /// Says, on stderr, what the seconds before the number wait for: the code is stretched with
+    /// Argon2id before the rendezvous is found, then the other side's key is awaited. The command
+    /// was silent for 3–5 s and looked hung. Only to a terminal, as the sync's progress: a script
+    /// reading stderr keeps one line for an error.
+    static func sayClaiming() {
+        guard isatty(STDERR_FILENO) != 0 else { return }
+        Terminal.write("Checking the code with the inviting side (a few seconds: the code is stretched first)…\n")
+    }
+}
+
 /// The inviting side's run: wait for a claim, answer it with what `decide` gives (nil declines),
 /// remove the rendezvous; the leftover record in `meta` goes with it.
 enum InvitationPrompt {
@@ -151,6 +162,7 @@ struct ReceiveCommand: AsyncParsableCommand {
         let code = try InvitationCode(parsing: code)
         let url = try AccountOptions.serverURL(server)
         let vault = try await global.itemVault()
+        InvitationPrompt.sayClaiming()
         let guest = try await AccountOptions.mapped { try await InvitationGuest.claim(server: url, code: code, kind: .item, name: name) }
         let payload = try await InvitationPrompt.acceptAnswer(of: guest, asking: "does the sender's screen show this number?")
         let received = try SentItem.item(from: payload, now: .now())

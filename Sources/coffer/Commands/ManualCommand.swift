@@ -1,12 +1,12 @@
 import Foundation
 import ArgumentParser
 
-/// `coffer manual` (hidden): the man page, coffer(1), in roff, written from the command
+/// `coffer manual` (listed in `--help`, which names it): the man page, coffer(1), in roff, written from the command
 /// definitions (each command's abstract, discussion and help) and `ExitStatus.meanings`, so it
 /// cannot drift from the binary. `make install` runs it.
 struct ManualCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "manual", abstract: "Print the man page (roff).",
-                                                    shouldDisplay: false)
+    static let configuration = CommandConfiguration(commandName: "manual",
+                                                    abstract: "Print the man page, coffer(1), in roff (`coffer manual | man -l -`).")
 
     func run() {
         print(ManualPage.roff(), terminator: "")
@@ -26,7 +26,7 @@ enum ManualPage {
             ".SH DESCRIPTION",
             escaped(root.abstract),
             ".PP",
-            escaped(root.discussion),
+            escaped(Coffer.overview),
             ".PP",
             "The vault path defaults to \\fB$COFFER_VAULT\\fR, then \\fB$XDG_DATA_HOME/coffer/vault.db\\fR "
                 + "(\\fI~/.local/share/coffer/vault.db\\fR). A passphrase is read from the terminal without echo; "

@@ -12,8 +12,10 @@ struct RunCommand: AsyncParsableCommand {
             + "to no item (exit 4), to several (exit 6) or to no such field (exit 2) starts nothing and names its "
             + "variable. The program runs in coffer's place, with the terminal; its exit status is coffer's (127: not "
             + "found). With --mask its stdout and stderr go through pipes and every resolved value is written as "
-            + "<concealed by coffer>; a signal N that ends it gives 128+N. A dotenv file decides which secrets the program "
-            + "sees: use only your own.")
+            + "<concealed by coffer>; a signal N that ends it gives 128+N. --mask cannot see what the program writes to "
+            + "/dev/tty (it opens the terminal itself, as ssh and sudo do for prompts), a value split between stdout and "
+            + "stderr (each pipe is masked on its own), or a value encoded (base64, hex). A dotenv file decides which "
+            + "secrets the program sees: use only your own.")
 
     /// A dotenv file is a few lines; far beyond that it is a mistake (or a device that never ends).
     static let envFileLimit = 1 << 20

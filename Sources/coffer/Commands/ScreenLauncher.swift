@@ -19,7 +19,8 @@ enum ScreenLauncher {
                 }
             },
             loadReviews: { vault in
-                try await vault.reviews().map(ConflictReview.init)
+                let devices = await ReviewDevices.read(from: vault)
+                return try await vault.reviews().map { ConflictReview($0, devices: devices) }
             },
             resolveReview: { vault, review in
                 try await vault.resolveReview(review.itemID, choosing: review.swappedChoices)

@@ -126,6 +126,7 @@ struct ShareCommand: AsyncParsableCommand {
             } catch {
                 throw UsageError(error.description)
             }
+            InvitationPrompt.sayClaiming()
             let claimed = try await AccountOptions.mapped {
                 try await InvitationGuest.claim(server: member.account.server, code: parsed, kind: .share, name: name)
             }

@@ -17,7 +17,8 @@ struct StatusCommand: AsyncParsableCommand {
         let agent = try? AgentVault.status(vaultPath: path)
         if output.json {
             let object: [String: Any] = [
-                "locked": agent == nil, "agent": agent.map(Self.json) as Any? ?? NSNull(), "items": status.items, "pending": status.pending, "conflicts": status.conflicts,
+                "locked": agent == nil, "agent": agent.map(Self.json) as Any? ?? NSNull(), "items": status.items, "pending": status.pending,
+                "pendingVaultRecords": status.pendingVaultRecords, "conflicts": status.conflicts,
                 "lastSync": status.lastSync as Any? ?? NSNull(), "lastError": status.lastError as Any? ?? NSNull(),
                 "account": status.account as Any? ?? NSNull(),
                 "clockSkewMs": status.clockSkewMs as Any? ?? NSNull(),
@@ -39,7 +40,8 @@ struct StatusCommand: AsyncParsableCommand {
         var lines = [
             "vault      \(line(path)) " + (agent == nil ? "🔒" : "🔓"),
             "items      \(status.items)",
-            "pending    \(status.pending) local change(s) not yet synced",
+            "pending    \(status.pending) item change(s) not yet synced"
+                + (status.pendingVaultRecords > 0 ? ", and \(status.pendingVaultRecords) of the vault's keys, devices or members" : ""),
             "conflicts  \(status.conflicts) waiting for unlock",
         ]
         lines.append("agent      " + (agent.map { agent in

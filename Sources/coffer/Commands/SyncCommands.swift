@@ -123,6 +123,7 @@ struct JoinCommand: AsyncParsableCommand {
     static func accountFromInvitation(code text: String, server: String, name: String) async throws -> SyncAccount {
         let code = try InvitationCode(parsing: text)  // a typo stops here, before any request
         let url = try AccountOptions.serverURL(server)
+        InvitationPrompt.sayClaiming()
         let guest = try await AccountOptions.mapped { try await InvitationGuest.claim(server: url, code: code, kind: .device, name: name) }
         let payload = try await InvitationPrompt.acceptAnswer(of: guest, asking: "does the other device show this number?")
         guard let object = try? JSONSerialization.jsonObject(with: payload) as? [String: String],

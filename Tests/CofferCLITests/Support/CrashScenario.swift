@@ -427,7 +427,7 @@ final class CrashScenario {
             let integrity = sqliteIntegrity(device.path)
             if integrity != "ok" { problems.append("integrity_check on \(device.name): \(integrity)") }
             let status = try device.status()
-            let pending = status["pending"] as? Int ?? -1, conflicts = status["conflicts"] as? Int ?? -1
+            let pending = (status["pending"] as? Int ?? -1) + (status["pendingVaultRecords"] as? Int ?? 0), conflicts = status["conflicts"] as? Int ?? -1
             if pending != 0 || conflicts != 0 {
                 problems.append("after recovery \(device.name) has pending \(pending), conflicts \(conflicts) "
                     + "(last error \(status["lastError"] ?? "none"))")
