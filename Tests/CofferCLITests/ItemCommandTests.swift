@@ -202,7 +202,7 @@ final class ItemCommandTests: XCTestCase {
         let id = try vault.add("Doomed")
         let count = try vault.itemCount()
         let removed = try vault.ok(["rm", id])
-        XCTAssertEqual(removed.out, "")
+        XCTAssertEqual(removed.line, id, "rm prints the id it removed, as edit does (issue 43, finding 12)")
         for result in try vault.runAll([["show", id], ["rm", id], ["history", id], ["edit", id, "--title", "back"]]) {
             assertError(result, 4, mentions: [id])
         }

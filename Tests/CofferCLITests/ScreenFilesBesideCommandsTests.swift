@@ -26,7 +26,7 @@ final class ScreenFilesBesideCommandsTests: XCTestCase {
 
         // Username, password, tags, notes, then the file.
         for _ in 0..<4 { try screen.press("j") }
-        screen.expect("w save")
+        screen.expect("▸ Files      scan.pdf")
         let target = vault.root.appendingPathComponent("saved copy.pdf")
         try save(on: screen, to: target)
         screen.expect("Saved “scan.pdf” (150.0 kB)")
