@@ -49,8 +49,7 @@ extension Vault {
                     try VaultDatabase.savePending(rebased, in: db)
                 } else {
                     let lineage = Lineage.following(kept.encrypted, outranking: stable.encrypted, now: revisionTime)
-                    var again = try ItemSealing.seal(item, ring: session.ring, lineage: lineage, lastModified: stable.lastModified)
-                    again.lastModified = stable.lastModified
+                    let again = try ItemSealing.seal(item, ring: session.ring, lineage: lineage, lastModified: stable.lastModified)
                     try VaultDatabase.savePending(
                         PendingChange(collection: .items, id: id, source: .local, action: .update,
                                       lastModified: stable.lastModified, record: try RecordCoding.encode(again)), in: db)
