@@ -74,13 +74,14 @@ extension Vault {
             let lineage = Lineage.following(try VaultDatabase.stableKeystore(in: db)?.encrypted, now: revisionTime)
             try VaultDatabase.recordLocalChange(try KeystoreSealing.seal(ring, vaultKey: vaultKey, keys: session.keys, kdf: session.kdf,
                                                                           lineage: lineage, lastModified: 0), in: db)
-            try Self.sealAgain(try VaultDatabase.currentItems(in: db), opening: session.ring, sealing: ring, revisionTime: revisionTime, in: db)
+            try Self.sealAgain(try VaultDatabase.currentItems(in: db), opening: session.ring, sealing: ring, signer: session.signer,
+                               revisionTime: revisionTime, in: db)
             CrashPoint.reach("share.rekey.inside-write")
             try VaultDatabase.setMeta(.shareRekey, nil, in: db)
             try VaultDatabase.setMeta(.shareResealed, String(generation), in: db)
             next = ring
         }
-        if let next { self.session = UnlockedSession(keys: session.keys, ring: next, vaultKey: vaultKey, kdf: session.kdf) }
+        if let next { self.session = UnlockedSession(keys: session.keys, ring: next, vaultKey: vaultKey, kdf: session.kdf, signer: session.signer) }
     }
 
     /// Seals again, under the ring's current keys, every item only a retired key opens (sealed
@@ -103,7 +104,8 @@ extension Vault {
             var addedKeys = false
             for current in stale where session.ring.addKey(for: current.record.id) { addedKeys = true }
             if addedKeys { try saveKeystore(session, revisionTime: revisionTime, in: db) }
-            let count = try Self.sealAgain(stale, opening: session.ring, sealing: session.ring, revisionTime: revisionTime, in: db)
+            let count = try Self.sealAgain(stale, opening: session.ring, sealing: session.ring, signer: session.signer,
+                                           revisionTime: revisionTime, in: db)
             try VaultDatabase.setMeta(.shareResealed, String(generation), in: db)
             return count
         }
@@ -113,15 +115,16 @@ extension Vault {
     /// current key as a local change: a stable version as an edit of it, a local change in its
     /// place (still based on the version it was made from). What does not open is left as it is.
     @discardableResult
-    static func sealAgain(_ items: [CurrentItemRecord], opening: KeyRing, sealing: KeyRing, revisionTime: Timestamp,
-                          in db: Database) throws -> Int {
+    static func sealAgain(_ items: [CurrentItemRecord], opening: KeyRing, sealing: KeyRing, signer: ItemSigner?,
+                          revisionTime: Timestamp, in db: Database) throws -> Int {
         var count = 0
         for current in items {
             guard let item = try? ItemSealing.open(current.record, ring: opening) else { continue }
             let lineage = current.hasLocalChange
                 ? (Lineage.of(current.record.encrypted) ?? .following(nil, now: revisionTime))
                 : Lineage.following(current.record.encrypted, now: revisionTime)
-            try VaultDatabase.recordLocalChange(try ItemSealing.seal(item, ring: sealing, lineage: lineage), in: db)
+            try VaultDatabase.recordLocalChange(try ItemSealing.seal(item, ring: sealing, lineage: lineage, lastModified: 0, signer: signer),
+                                                in: db)
             count += 1
         }
         return count

@@ -100,7 +100,16 @@ extension Vault {
             try unlockKeystore(passphrase: secrets.epochKey)
             epoch = secrets.epoch
         }
+        // Before the generations: a rekey seals (and signs) every item.
+        signItems(as: secrets)
         try takeGenerations(epoch: epoch)
+    }
+
+    /// Every item version this session writes is signed as the member `secrets` belongs to
+    /// (`ItemSignature`); a new copy (`share create`, `share join`) is unlocked without them.
+    public func signItems(as secrets: MemberSecrets) {
+        guard let vaultID = sharedVaultID else { return }
+        session?.signer = ItemSigner(keys: secrets.person, vaultID: vaultID)
     }
 
     /// After unlocking: a keystore of a later generation that the server sent and that waits

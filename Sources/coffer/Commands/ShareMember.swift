@@ -63,6 +63,7 @@ struct ShareMember {
         let copy = try keystore.map {
             try Vault.join(at: path, keystore: $0, passphrase: secrets.epochKey, deviceName: deviceName, meta: meta)
         } ?? Vault.create(at: path, passphrase: secrets.epochKey, kdf: MemberSecrets.keystoreKDF(epochKey: secrets.epochKey), deviceName: deviceName, meta: meta)
+        await copy.signItems(as: secrets)
         CrashPoint.reach("share.copy.after-file")
         try await Self.sync(copy)
         return copy
