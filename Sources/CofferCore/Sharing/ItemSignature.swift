@@ -53,6 +53,14 @@ public enum ItemSignature {
         return bytes
     }
 
+    /// The person id a version claims as its signer, unverified (nil: unsigned or malformed):
+    /// enough to pick the records whose Kinto `write` may be someone's who left.
+    public static func claimedSigner(of signature: String?) -> String? {
+        guard let signature, signature.utf8.count <= 4 * ((length + 2) / 3), let blob = Data(base64Encoded: signature),
+              blob.count == length else { return nil }
+        return Hex.lowercase(blob.prefix(idLength))
+    }
+
     /// Who a version is from, as far as the roster can tell.
     public enum Verdict: Sendable, Equatable {
         /// Signed by this member of the roster.

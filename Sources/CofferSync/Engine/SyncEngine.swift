@@ -158,7 +158,6 @@ public actor SyncEngine {
         CrashPoint.reach("sync.apply.after")
         report.uploaded = acknowledgements.count
         logger.info("apply: \(acknowledgements.count) changes are stable")
-        if shared != nil { try await AuthorPermissionStep.run(after: acknowledgements, context) }
         let filesRemoved = try await AttachmentStep.removeRemoved(context)
         let filesReceived = try await AttachmentStep.fetch(context)
         if filesRemoved + filesReceived > 0 {
