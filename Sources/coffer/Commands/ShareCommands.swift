@@ -218,7 +218,10 @@ struct ShareCommand: AsyncParsableCommand {
         func run() async throws {
             let member = try ShareMember.shared(global)
             let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
-            guard let secrets = try member.vault.memberSecrets(passphrase: passphrase) else { throw CoreError.wrongPassphrase }
+            // One Argon2id: its keys open the member secrets now and the vault again after the removal.
+            let keys = try await member.vault.unlock(passphrase: passphrase)
+            defer { keys.wrappingKey.wipe() }
+            guard let secrets = try member.vault.memberSecrets(keys: keys) else { throw CoreError.wrongPassphrase }
             let decided = try member.vault.verifiedRoster()
             let entries = try await AccountOptions.mapped { try await member.refreshRoster() }
             let state = try SharedRoster.verify(entries, vaultID: member.vaultID, continuing: [], vault: member.name)
@@ -242,7 +245,7 @@ struct ShareCommand: AsyncParsableCommand {
                 // The sync fetches the new epoch's key sealed to us; unlocking takes it and wraps
                 // the keystore under it; the next sync sends that keystore.
                 try await ShareMember.sync(member.vault)
-                try await member.vault.unlock(passphrase: passphrase)
+                try await member.vault.unlock(keys: keys)
                 try await ShareMember.sync(member.vault)
             }
         }
