@@ -30,7 +30,7 @@ final class SyncConcurrentFetchTests: XCTestCase {
         let itemsBefore = try await b.items()
         XCTAssertNil(itemsBefore[doomed.id])
 
-        let outcome = try FetchStep.store(page, etag: etag, .items, SyncContext(vault: b.vault, client: client),
+        let outcome = try await FetchStep.store(page, etag: etag, .items, SyncContext(vault: b.vault, client: client),
                                           fetchedSince: before, serverHasEverything: false)
         XCTAssertEqual(outcome.received, 0, "the overtaken page is dropped")
         let itemsAfter = try await b.items()

@@ -604,6 +604,8 @@ final class SyncFaultTests: KintoAccountTestCase {
 struct RawAccount {
     let server: TestServer
     let credentials: KintoCredentials
+    /// A shared vault's bucket, or the account's own.
+    var bucket = "default"
 
     func request(_ method: String, _ path: String, body: Data? = nil) async throws -> Data {
         var request = URLRequest(url: server.url.appendingPathComponent(path))
@@ -625,7 +627,7 @@ struct RawAccount {
 
     /// A record's JSON object without the server's `last_modified`.
     func record(_ collection: String, _ id: String) async throws -> [String: Any] {
-        let data = try await request("GET", "buckets/default/collections/\(collection)/records/\(id)")
+        let data = try await request("GET", "buckets/\(bucket)/collections/\(collection)/records/\(id)")
         var record = try XCTUnwrap(try jsonObject(data)["data"] as? [String: Any])
         record.removeValue(forKey: "last_modified")
         return record
@@ -635,13 +637,13 @@ struct RawAccount {
     func put(_ collection: String, _ id: String, _ record: [String: Any]) async throws {
         var record = record
         record.removeValue(forKey: "id")
-        _ = try await request("PUT", "buckets/default/collections/\(collection)/records/\(id)",
+        _ = try await request("PUT", "buckets/\(bucket)/collections/\(collection)/records/\(id)",
                               body: try JSONSerialization.data(withJSONObject: ["data": record]))
     }
 
     /// Ids of the live records of a collection, sorted.
     func ids(_ collection: String) async throws -> [String] {
-        let data = try await request("GET", "buckets/default/collections/\(collection)/records")
+        let data = try await request("GET", "buckets/\(bucket)/collections/\(collection)/records")
         let records = try XCTUnwrap(try jsonObject(data)["data"] as? [[String: Any]])
         return records.compactMap { $0["id"] as? String }.sorted()
     }

@@ -81,6 +81,9 @@ public enum ItemSignature {
             keys = members.compactMapValues { try? Curve25519.Signing.PublicKey(rawRepresentation: $0.person.signingKey) }
         }
 
+        /// Whether `personID` is a member of the roster this checker was made from.
+        public func knows(_ personID: String) -> Bool { keys[personID] != nil }
+
         public func verdict(_ record: ItemRecord) -> Verdict {
             guard let text = record.signature else { return .unsigned }
             guard text.utf8.count <= 4 * ((ItemSignature.length + 2) / 3), let blob = Data(base64Encoded: text),

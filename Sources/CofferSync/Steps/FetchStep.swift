@@ -32,7 +32,7 @@ enum FetchStep {
             context.logger.warning("fetch \(collection.rawValue): the server lost data (marker \(marker), ETag \(etag)); full re-sync")
             return try await resynchronize(collection, context, fetchedSince: marker)
         }
-        let outcome = try store(records, etag: etag, collection, context, fetchedSince: marker, serverHasEverything: false)
+        let outcome = try await store(records, etag: etag, collection, context, fetchedSince: marker, serverHasEverything: false)
         context.progress(SyncProgress(step: .fetch, collection: collection.rawValue, done: outcome.received,
                                       total: outcome.received))
         return outcome
@@ -43,7 +43,7 @@ enum FetchStep {
                                       fetchedSince marker: String?) async throws -> Outcome {
         guard case .changes(let records, let etag) = try await context.client.fetchChanges(collection: collection, since: nil)
         else { return Outcome(fullResync: true) }
-        var outcome = try store(records, etag: etag, collection, context, fetchedSince: marker, serverHasEverything: true)
+        var outcome = try await store(records, etag: etag, collection, context, fetchedSince: marker, serverHasEverything: true)
         outcome.fullResync = true
         return outcome
     }
@@ -51,10 +51,10 @@ enum FetchStep {
     /// Read → decide → plan → execute, in one transaction. `marker` is the one the records were
     /// fetched since.
     static func store(_ records: [Data], etag: String, _ collection: CollectionName, _ context: SyncContext,
-                      fetchedSince marker: String?, serverHasEverything: Bool) throws -> Outcome {
+                      fetchedSince marker: String?, serverHasEverything: Bool) async throws -> Outcome {
         // Decode and check everything before writing anything: a refused record stores nothing.
         let incoming = try records.map { try IncomingRecord.decode($0, in: collection) }
-        let gate = collection == .items ? try SignatureGate.make(context) : nil
+        let gate = collection == .items ? try await SignatureGate.current(for: incoming, context) : nil
         return try context.database.syncWrite { store in
             // Another sync of this vault (an agent's timer beside a `coffer sync`) stored a fetch
             // while this one was on the network: that page is newer than ours, and ours would

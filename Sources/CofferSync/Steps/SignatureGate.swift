@@ -31,6 +31,21 @@ struct SignatureGate {
         }
     }
 
+    /// The gate for these records: when one claims a signer the stored roster does not list, the
+    /// roster is read again first — a person added after this sync's roster step may have written
+    /// already (their `add` is on the server before their first write), and their version must
+    /// not be refused, or the marker would move past it for good.
+    static func current(for records: [IncomingRecord], _ context: SyncContext) async throws -> SignatureGate? {
+        guard let gate = try make(context), let vaultID = context.vault.sharedVaultID else { return nil }
+        let strangers = records.contains { record in
+            guard case .item(let item) = record.value, let claimed = ItemSignature.claimedSigner(of: item.signature) else { return false }
+            return !gate.checker.knows(claimed)
+        }
+        guard strangers else { return gate }
+        try await RosterStep.run(context, vaultID: vaultID)
+        return try make(context)
+    }
+
     /// Whether `record` may go on to fetch's rules; `stable` reads the version this device holds.
     func judge(_ record: IncomingRecord, firstDownload: Bool, stable: () throws -> ItemRecord?) rethrows -> Judgement {
         guard case .item(let item) = record.value, !item.isDeleted else { return .accept(record) }
