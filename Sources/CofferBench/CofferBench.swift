@@ -13,16 +13,20 @@ import GRDB
 //   CofferBench listing N     — a Kinto listing page of N item records read by the fetch step's
 //                               one-pass reader, against JSONSerialization parsing the same page
 //                               (what the reader replaced did that and more): best of 5, in ms.
+//   CofferBench signatures N  — N shared-vault item versions signed by a member, checked as a
+//                               first download's fetch checks them (`ItemSignature.Checker`):
+//                               best of 5, in ms.
 @main
 enum CofferBench {
     static func main() async throws {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        guard arguments.count == 2, ["reconcile", "relist", "listing"].contains(arguments[0]),
+        guard arguments.count == 2, ["reconcile", "relist", "listing", "signatures"].contains(arguments[0]),
               let count = Int(arguments[1]), count > 0 else {
-            FileHandle.standardError.write(Data("usage: CofferBench reconcile|relist|listing N\n".utf8))
+            FileHandle.standardError.write(Data("usage: CofferBench reconcile|relist|listing|signatures N\n".utf8))
             exit(2)
         }
         if arguments[0] == "listing" { return print(try listing(count)) }
+        if arguments[0] == "signatures" { return print(try signatures(count)) }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -50,6 +54,27 @@ enum CofferBench {
             ((try JSONSerialization.jsonObject(with: page) as? [String: Any])?["data"] as? [Any])?.count ?? 0
         }
         return #"{"records": \#(count), "bytes": \#(page.count), "reader_ms": \#(reader), "jsonserialization_ms": \#(foundation)}"#
+    }
+
+    static func signatures(_ count: Int) throws -> String {
+        let member = PersonKeys()
+        let vaultID = SharedVaultID.random()
+        let entry = try RosterChain.creation(of: vaultID, name: "Ann", account: "ann", by: member,
+                                             epochKey: SecureBuffer.random(count: EpochCommitment.keyLength))
+        let state = try RosterChain.verify(entries: [entry], vaultID: vaultID).get()
+        let blob = String(repeating: "A", count: 700)
+        let records = try (0..<count).map { index in
+            try ItemSignature.signed(ItemRecord(id: "item-\(index)", isActive: true, originHashes: ["0123456789abcdef"], tagHashes: [],
+                                                encrypted: blob, lastModified: 0), as: member, in: vaultID)
+        }
+        var fastest = Double.infinity
+        for _ in 0..<5 {
+            let start = DispatchTime.now()
+            let checker = ItemSignature.Checker(vaultID: vaultID, members: state.members)
+            guard records.allSatisfy({ if case .member = checker.verdict($0) { true } else { false } }) else { return "{}" }
+            fastest = min(fastest, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6)
+        }
+        return #"{"records": \#(count), "verify_ms": \#(fastest)}"#
     }
 
     static func relist(_ count: Int, in path: String) async throws -> String {

@@ -78,8 +78,15 @@ extension Vault {
             // sees a real new generation that way until it takes the epoch's key).
             absorbed = try absorbKeystore(remote, into: session)
         }
-        // A shared vault's later generation this session cannot open yet (§17): both wait.
-        if case .unopenable? = absorbed, isShared { return .waiting }
+        // A shared vault's keystore this session cannot open (§17) waits — a later generation under
+        // an epoch key not taken yet, or a lagging member's under an older one — unless it claims
+        // the very wrapping this session opens with (its parameters and salt come from the epoch
+        // key) while this copy holds the newest epoch's key: then it is not ours (issue 41,
+        // finding 1 in a shared vault). Held until then, it replaces nothing.
+        if case .unopenable? = absorbed, isShared {
+            let claimsOurWrapping = remote.kdf == session.kdf ? try holdsTheNewestEpochKey() : false
+            if !claimsOurWrapping { return .waiting }
+        }
         let remoteOpens: Bool
         if let absorbed, absorbed != .unopenable { remoteOpens = true } else { remoteOpens = false }
         var remoteClaim = KeystoreWrappingTag.claim(of: remote, vaultKey: session.vaultKey)

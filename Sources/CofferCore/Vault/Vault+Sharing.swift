@@ -208,3 +208,15 @@ extension Vault {
         }
     }
 }
+
+extension Vault {
+    /// Whether this copy holds the key of the newest epoch its verified roster knows (no newer
+    /// seal waits to be opened): every member wraps the keystore under that key, so a keystore
+    /// this copy cannot open is not a member's.
+    func holdsTheNewestEpochKey() throws -> Bool {
+        guard let vaultID = sharedVaultID, try database.meta(.sharePendingSeal) == nil,
+              let held = try database.meta(.shareEpoch).flatMap(UInt64.init),
+              case .success(let state) = RosterChain.verify(entries: try verifiedRoster(), vaultID: vaultID) else { return false }
+        return held >= state.epoch
+    }
+}

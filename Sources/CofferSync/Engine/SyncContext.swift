@@ -20,12 +20,12 @@ struct SyncContext: Sendable {
     var database: VaultDatabase { vault.database }
 
     /// Whether what the server sends of `collection` waits beside the stable copy until an unlocked
-    /// sync has authenticated it, instead of replacing it while locked. A personal vault's keystore
-    /// does: a locked device cannot check it, and one garbage keystore over the stable one had
-    /// locked every device out for good (issue 41). A shared vault's keystore still goes to stable
-    /// while locked (its epochs take a new generation that way, §17).
+    /// sync has authenticated it, instead of replacing it while locked. Every keystore does: a
+    /// locked device cannot check it, and one garbage keystore over the stable one had locked
+    /// every device out for good (issue 41). In a shared vault a new generation waits the same way
+    /// and is taken at the unlock (`Vault.takeGenerations`), the stable one still opening.
     func holdsUntilAuthenticated(_ collection: CollectionName) -> Bool {
-        collection == .keystores && vault.sharedVaultID == nil
+        collection == .keystores
     }
 
     /// Whether a stable item a fetch replaces is kept until an unlocked sync opened the newcomer
