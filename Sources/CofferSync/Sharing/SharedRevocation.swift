@@ -3,7 +3,8 @@ import Foundation
 
 /// Taking a member out of a shared vault (architecture §17, "Revoking"): the roster's `remove`
 /// with a new epoch, that epoch's key sealed to everyone left, the person's account out of the
-/// bucket's group, and every record's author permissions cleared, so the server refuses them.
+/// bucket's group, the bucket's, collections' and groups' permissions brought back to what the
+/// roster implies, and every record's author permissions cleared, so the server refuses them.
 ///
 /// Not yet: a fresh vault key and item keys with every item sealed again. Until then what the
 /// person held keeps opening what the server would still give them — and it gives them nothing.
@@ -47,6 +48,9 @@ public struct SharedRevocation: Sendable {
         /// The position of the removal whose item records are left to the push of the new keys
         /// (`itemsRewrittenBySealing`); nil when nothing is left to it.
         public var removalLeftToSealing: Int? = nil
+        /// What of the bucket's, collections' and groups' permissions could not be brought back
+        /// to what the roster implies (`SharedPermissions`), one sentence each; empty when right.
+        public var permissionsLeft: [String] = []
     }
 
     /// Removes `personID` (the revoker themselves: leaving), continuing the roster this device
@@ -158,11 +162,14 @@ public struct SharedRevocation: Sendable {
         // Someone leaving cannot take their own permissions off (Kinto gives them back to
         // whoever rewrites): the next member device that sees the roster does it (`RosterStep`).
         guard person.id != secrets.person.id else { return Outcome(entries: entries, state: state, rewritten: 0, unrewritten: 0, raced: false) }
+        // Only the revoker's own account may stay (Kinto puts it back on whatever it rewrites):
+        // the bucket's creator and anything a member granted themselves go.
+        let permissions = try await SharedPermissions.restore(with: client, allowing: [])
         let leftToSealing: Set<String> = itemsRewrittenBySealing ? [CollectionName.items.rawValue] : []
         let (rewritten, unrewritten) = try await SharedRoster.clearAuthorPermissions(with: client, except: leftToSealing)
         let removal = removalAt ?? appended.count - 1
         if unrewritten == 0, leftToSealing.isEmpty { try await SharedRoster.markRewritten(after: removal, with: client) }
         return Outcome(entries: entries, state: state, rewritten: rewritten, unrewritten: unrewritten, raced: raced,
-                       removalLeftToSealing: leftToSealing.isEmpty ? nil : removal)
+                       removalLeftToSealing: leftToSealing.isEmpty ? nil : removal, permissionsLeft: permissions.unresolved)
     }
 }
