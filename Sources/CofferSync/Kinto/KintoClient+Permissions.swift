@@ -33,6 +33,10 @@ extension KintoClient {
     /// Every permission list of this client's bucket (one GET for the bucket, one per listing,
     /// one per collection and group).
     ///
+    /// Kinto shows an object's permissions only to a principal its own `write` names (inherited
+    /// access is not enough: a member reads `{}`), so a list this account cannot see comes back
+    /// empty. Collections and groups are listed through the bucket's grant.
+    ///
     /// - Throws: `KintoError.unauthorized` when this account may not read the bucket (Kinto
     ///   answers 403 even to a member once the bucket's `write` no longer names the group).
     public func sharedPermissions() async throws -> SharedBucketPermissions {
@@ -54,14 +58,14 @@ extension KintoClient {
         try await replacePermissions(at: "/buckets/\(bucket)", kinds: Self.bucketPermissionKinds, write: writers)
     }
 
-    /// Takes every permission of its own off a collection: the bucket's grant reaches it anyway.
-    public func clearCollectionPermissions(_ id: String) async throws {
-        try await replacePermissions(at: "/buckets/\(bucket)/collections/\(id)", kinds: Self.collectionPermissionKinds, write: [])
+    /// Replaces a collection's permissions with `write` for `writers` and nothing else.
+    public func setCollectionPermissions(_ id: String, write writers: [String]) async throws {
+        try await replacePermissions(at: "/buckets/\(bucket)/collections/\(id)", kinds: Self.collectionPermissionKinds, write: writers)
     }
 
-    /// Takes every permission of its own off a group (its members stay).
-    public func clearGroupPermissions(_ id: String) async throws {
-        try await replacePermissions(at: "/buckets/\(bucket)/groups/\(id)", kinds: Self.groupPermissionKinds, write: [])
+    /// Replaces a group's permissions with `write` for `writers` and nothing else (its members stay).
+    public func setGroupPermissions(_ id: String, write writers: [String]) async throws {
+        try await replacePermissions(at: "/buckets/\(bucket)/groups/\(id)", kinds: Self.groupPermissionKinds, write: writers)
     }
 
     /// Deletes a group (a 404: gone already).

@@ -6,9 +6,10 @@ import Foundation
 /// sync of a member who finds it (`RosterStep`).
 ///
 /// What cannot be made right: the writer's own account stays on `write` of everything it
-/// rewrites (Kinto 26.5 adds it back), and a bucket whose `write` no longer names the group (a
-/// member replaced it by their own account) refuses every other account, so nobody else can even
-/// read it: that is reported, never hidden.
+/// rewrites (Kinto 26.5 adds it back), and a bucket whose `write` names neither the group nor
+/// this account (a member replaced it by their own account) refuses this account, which cannot
+/// even read it: that is reported, never hidden. The members still sync through the group on
+/// each collection's `write`.
 public enum SharedPermissions {
     /// What a restore did and what it left.
     public struct Outcome: Sendable, Equatable {
@@ -65,8 +66,8 @@ public enum SharedPermissions {
     private static func apply(_ fix: SharedPermissionPlan.Fix, with client: KintoClient) async throws {
         switch fix {
         case .bucket: try await client.setBucketPermissions(write: [client.membersPrincipal])
-        case .collection(let id): try await client.clearCollectionPermissions(id)
-        case .membersGroup: try await client.clearGroupPermissions(KintoClient.membersGroup)
+        case .collection(let id): try await client.setCollectionPermissions(id, write: [client.membersPrincipal])
+        case .membersGroup: try await client.setGroupPermissions(KintoClient.membersGroup, write: [client.membersPrincipal])
         case .deleteGroup(let id): try await client.deleteGroup(id)
         }
     }
