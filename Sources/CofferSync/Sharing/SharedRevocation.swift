@@ -164,12 +164,19 @@ public struct SharedRevocation: Sendable {
         guard person.id != secrets.person.id else { return Outcome(entries: entries, state: state, rewritten: 0, unrewritten: 0, raced: false) }
         // Only the revoker's own account may stay (Kinto puts it back on whatever it rewrites):
         // the bucket's creator and anything a member granted themselves go.
-        let permissions = try await SharedPermissions.restore(with: client, allowing: [])
+        // A failure here is reported, not thrown: the removal holds, and running the revocation
+        // again would begin one more epoch. The next member sync that sees the removal retries.
+        let permissionsLeft: [String]
+        do {
+            permissionsLeft = try await SharedPermissions.restore(with: client, allowing: []).unresolved
+        } catch {
+            permissionsLeft = ["the permissions could not be checked (\((error as? KintoError)?.userMessage ?? "\(error)"))"]
+        }
         let leftToSealing: Set<String> = itemsRewrittenBySealing ? [CollectionName.items.rawValue] : []
         let (rewritten, unrewritten) = try await SharedRoster.clearAuthorPermissions(with: client, except: leftToSealing)
         let removal = removalAt ?? appended.count - 1
         if unrewritten == 0, leftToSealing.isEmpty { try await SharedRoster.markRewritten(after: removal, with: client) }
         return Outcome(entries: entries, state: state, rewritten: rewritten, unrewritten: unrewritten, raced: raced,
-                       removalLeftToSealing: leftToSealing.isEmpty ? nil : removal, permissionsLeft: permissions.unresolved)
+                       removalLeftToSealing: leftToSealing.isEmpty ? nil : removal, permissionsLeft: permissionsLeft)
     }
 }
