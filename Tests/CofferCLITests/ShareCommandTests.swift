@@ -284,7 +284,7 @@ final class ShareCommandTests: XCTestCase {
     /// vault locks as the new epoch's key arrives (it could not open Ann's version, and would take
     /// it for a damaged one to replace), so the merge waits (exit 12, as any two-device change);
     /// the next `sync --unlock` takes the new keys, merges and sends.
-    func syncAfterTheRevocation(_ bob: Member, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func syncAfterTheRevocation(_ bob: Member, file: StaticString = #filePath, line: UInt = #line) throws {
         let first = try bob.inShared("home", ["sync", "--unlock"], file: file, line: line)
         assertExit(first, 12, file: file, line: line)
         XCTAssertTrue(first.err.contains("wait for an unlock to be merged"), first.summary, file: file, line: line)
