@@ -284,7 +284,7 @@ final class ShareCommandTests: XCTestCase {
     /// vault locks as the new epoch's key arrives (it could not open Ann's version, and would take
     /// it for a damaged one to replace), so the merge waits (exit 12, as any two-device change);
     /// the next `sync --unlock` takes the new keys, merges and sends.
-    private func syncAfterTheRevocation(_ bob: Member, file: StaticString = #filePath, line: UInt = #line) throws {
+    func syncAfterTheRevocation(_ bob: Member, file: StaticString = #filePath, line: UInt = #line) throws {
         let first = try bob.inShared("home", ["sync", "--unlock"], file: file, line: line)
         assertExit(first, 12, file: file, line: line)
         XCTAssertTrue(first.err.contains("wait for an unlock to be merged"), first.summary, file: file, line: line)
@@ -356,9 +356,10 @@ final class ShareCommandTests: XCTestCase {
         XCTAssertEqual(Self.meta(dan.sharedPath("home"), "share_epoch"), "3")
         assertError(try ann.inShared("home", ["share", "revoke", "Ann"]), 2, mentions: ["share leave"])
         assertError(try ann.inShared("home", ["share", "revoke", "Nobody"]), 2, mentions: ["No member"])
-        // Bob began the epoch of his leaving, so he knows its key: `share rotate` replaces the keys.
+        // Bob began the epoch of his leaving, so he knows its key: `share rotate` replaces the keys
+        // for what is written from then on (what he read stays sealed as he read it).
         XCTAssertTrue(try serverItems(bucket, as: ann).contains { (try? ItemSealing.open($0, ring: bobsKeys.ring)) != nil },
-                      "before the rotation, what Bob's keys open is still on the server")
+                      "what Bob read is sealed as he read it")
         // A rotation that dies after its entry (epoch 4's key reached nobody) is replaced by the next.
         let dead = try CofferProcess.run(["--vault", ann.sharedPath("home"), "--passphrase-file", ann.vault.passphraseFile,
                                           "share", "rotate"], home: ann.vault.root,
@@ -367,11 +368,20 @@ final class ShareCommandTests: XCTestCase {
         let rotated = try ann.inShared("home", ["share", "rotate"])
         assertOK(rotated)
         XCTAssertTrue(rotated.err.contains("Epoch 5 begins: the vault's keys are replaced"), rotated.summary)
-        for record in try serverItems(bucket, as: ann) {
-            XCTAssertThrowsError(try ItemSealing.open(record, ring: bobsKeys.ring), "item \(record.id) opened with Bob's keys")
+        assertOK(try ann.inShared("home", ["add", "--title", "Rotated", "--password", "canary-rotated"]))
+        assertOK(try ann.inShared("home", ["edit", "Door", "--password", "canary-door-3"]))
+        assertOK(try ann.inShared("home", ["sync"]))
+        let (annsKeys, _) = try keys(of: ann)
+        let titled = try serverItems(bucket, as: ann).compactMap { record in
+            (try? ItemSealing.open(record, ring: annsKeys.ring)).map { ($0.title, record) }
+        }
+        let written = titled.filter { ["Rotated", "Door"].contains($0.0) }
+        XCTAssertEqual(written.count, 2, "the new item and the edit: \(titled.map(\.0))")
+        for (title, record) in written {
+            XCTAssertThrowsError(try ItemSealing.open(record, ring: bobsKeys.ring), "\(title), written after the rotation, opened with Bob's keys")
         }
         assertOK(try dan.inShared("home", ["sync"]))
-        XCTAssertEqual(try dan.titles(in: "home"), ["After", "Cat's bike", "Door"])
+        XCTAssertEqual(try dan.titles(in: "home"), ["After", "Cat's bike", "Door", "Rotated"])
         XCTAssertEqual(Self.meta(dan.sharedPath("home"), "share_epoch"), "5")
     }
 
@@ -390,7 +400,6 @@ final class ShareCommandTests: XCTestCase {
         }
         let seals = try bucketAnswer(bucket, path: "/collections/seals/records", as: member.account).body
         XCTAssertTrue(seals.contains("\"rewritten-"), "the removal is marked rewritten: \(seals)", file: file, line: line)
-        XCTAssertEqual(Self.meta(member.sharedPath("home"), "share_rewrite") ?? "", "", file: file, line: line)
     }
 
     /// The keys `member`'s copy of "home" holds now (the test keeps them), and its epoch key.
@@ -429,10 +438,14 @@ final class ShareCommandTests: XCTestCase {
 
         let after = try serverItems()
         XCTAssertEqual(after.count, 3)
-        for record in after {
-            XCTAssertThrowsError(try ItemSealing.open(record, ring: catsKeys.ring), "item \(record.id) opened with Cat's old keys")
-            XCTAssertTrue(Set(record.originHashes + record.tagHashes).isDisjoint(with: before.flatMap { $0.originHashes + $0.tagHashes }))
-        }
+        // Nothing is sealed again (a revocation is O(members)): what Cat read stays as she read
+        // it, and what is written after the new keys does not open with hers.
+        let (annsKeys, _) = try keys(of: ann)
+        let written = try XCTUnwrap(after.first { (try? ItemSealing.open($0, ring: annsKeys.ring))?.title == "After" })
+        XCTAssertThrowsError(try ItemSealing.open(written, ring: catsKeys.ring), "the item written after the revocation opened with Cat's old keys")
+        XCTAssertTrue(Set(written.originHashes + written.tagHashes).isDisjoint(with: before.flatMap { $0.originHashes + $0.tagHashes }))
+        XCTAssertEqual(after.filter { (try? ItemSealing.open($0, ring: catsKeys.ring)) != nil }.count, 2,
+                       "Door (Bob's edit made before he took the new keys) and Cat's bike stay as they were sealed")
         let keystore = try bucketAnswer(bucket, path: "/collections/keystores/records/default", as: ann.account)
         let record = try RecordCoding.decode(KeystoreRecord.self, from: String(decoding: try JSONSerialization.data(
             withJSONObject: (try JSONSerialization.jsonObject(with: Data(keystore.body.utf8)) as? [String: Any])?["data"] ?? [:]), as: UTF8.self))
@@ -450,7 +463,6 @@ final class ShareCommandTests: XCTestCase {
             let merged = listed.filter { ($0["badges"] as? [String] ?? []).contains("merged") }.compactMap { $0["title"] as? String }
             XCTAssertTrue(Set(merged).isSubset(of: ["Door"]), "\(member.name): \(merged)")
         }
-        XCTAssertEqual(Self.meta(bob.sharedPath("home"), "share_resealed"), "2")
         XCTAssertNil(Self.meta(ann.sharedPath("home"), "share_rekey"), "the epoch Ann began has its new keys")
     }
 
@@ -502,10 +514,13 @@ final class ShareCommandTests: XCTestCase {
             // The vault has new keys all the same: a dead revoker's device makes them at its next
             // unlock, or the member whose rotation replaced the key that reached nobody does.
             for member in [ann, bob, dan, ann] { assertOK(try member.inShared("home", ["sync", "--unlock"])) }
-            for record in try serverItems(bucket, as: ann) {
-                XCTAssertThrowsError(try ItemSealing.open(record, ring: catsKeys.ring), "\(point): item \(record.id) opened with Cat's old keys")
-            }
-            XCTAssertEqual(try dan.titles(in: "home"), ["Cat's bike", "Door"], point)
+            assertOK(try dan.inShared("home", ["add", "--title", "Later", "--password", "canary-later"]))
+            assertOK(try dan.inShared("home", ["sync"]))
+            let (dansKeys, _) = try keys(of: dan)
+            let later = try XCTUnwrap(try serverItems(bucket, as: ann).first { (try? ItemSealing.open($0, ring: dansKeys.ring))?.title == "Later" }, point)
+            XCTAssertThrowsError(try ItemSealing.open(later, ring: catsKeys.ring), "\(point): an item written with the new keys opened with Cat's old keys")
+            assertOK(try ann.inShared("home", ["sync"]))
+            XCTAssertEqual(try ann.titles(in: "home"), ["Cat's bike", "Door", "Later"], point)
         }
     }
 

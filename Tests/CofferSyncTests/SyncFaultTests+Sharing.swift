@@ -244,7 +244,8 @@ extension SyncFaultTests {
 
         let seconds = FaultMatrix.seconds(for: kind)
         let faulted = SharedRevocation(client: vault.client(of: ann, server: proxy.url, timeout: FaultMatrix.clientTimeout(for: kind)),
-                                       vaultID: vault.vaultID, vault: vault.name, secrets: secrets, raceGrace: 0)
+                                       vaultID: vault.vaultID, vault: vault.name, secrets: secrets, raceGrace: 0,
+                                       itemsToRewrite: { [a] in try a.vault.itemIDs(signedByNoneOf: $0) })
         let logBefore = try await proxy.log().count
         try await proxy.setFault(kind, count: 1, match: step.match(), seconds: seconds)
         let (expected, lands) = Self.expectedRosterWrite(kind)
@@ -266,7 +267,8 @@ extension SyncFaultTests {
         if outcome == nil {
             // Done again, without the fault, as `share revoke` run again does.
             let again = SharedRevocation(client: vault.client(of: ann, server: proxy.url), vaultID: vault.vaultID,
-                                         vault: vault.name, secrets: secrets, raceGrace: 0)
+                                         vault: vault.name, secrets: secrets, raceGrace: 0,
+                                         itemsToRewrite: { [a] in try a.vault.itemIDs(signedByNoneOf: $0) })
             do {
                 outcome = try await again.remove(bob.keys.id, continuing: served, decidedOn: decided)
             } catch {

@@ -6,7 +6,7 @@ import Foundation
 /// change, every listed-but-unsynced item and every downloaded record goes through it.
 enum ItemRecordJSON {
     static func encode(_ record: ItemRecord) -> String {
-        var writer = ItemJSONWriter(capacity: 160 + record.encrypted.utf8.count + 65 * (record.originHashes.count + record.tagHashes.count))
+        var writer = ItemJSONWriter(capacity: 160 + record.encrypted.utf8.count + (record.signature?.utf8.count ?? 0) + 65 * (record.originHashes.count + record.tagHashes.count))
         if record.isDeleted {
             writer.raw(#"{"deleted":true,"id":"#)
             writer.string(record.id)
@@ -24,6 +24,10 @@ enum ItemRecordJSON {
             writer.integer(record.lastModified)
             writer.raw(#","origins":"#)
             writer.strings(record.originHashes)
+            if let signature = record.signature {
+                writer.raw(#","signature":"#)
+                writer.string(signature)
+            }
             writer.raw(#","tags":"#)
             writer.strings(record.tagHashes)
             writer.raw("}")
@@ -34,7 +38,7 @@ enum ItemRecordJSON {
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ItemRecord {
         var scanner = JSONScanner(bytes)
         var id: String?, active: String?, origins: [String]?, tags: [String]?, encrypted: String?
-        var lastModified: Int64?, deleted: Bool?
+        var lastModified: Int64?, deleted: Bool?, signature: String?
         var members = try MemberLoop<RecordMember>(&scanner, "an item record")
         while let name = try members.next(&scanner) {
             switch name {
@@ -45,6 +49,7 @@ enum ItemRecordJSON {
             case .encrypted: encrypted = try scanner.readString("encrypted")
             case .lastModified: lastModified = try scanner.skipNull() ? nil : try scanner.readWholeNumber("last_modified")
             case .deleted: deleted = try scanner.skipNull() ? nil : try scanner.readBool()
+            case .signature: signature = try scanner.skipNull() ? nil : try scanner.readString("signature")
             }
         }
         try scanner.expectEnd()
@@ -55,12 +60,12 @@ enum ItemRecordJSON {
         guard let tags else { throw ItemJSONError.missingMember("tags") }
         guard let encrypted else { throw ItemJSONError.missingMember("encrypted") }
         return ItemRecord(id: id, isActive: active == "active", originHashes: origins, tagHashes: tags,
-                          encrypted: encrypted, lastModified: lastModified ?? 0)
+                          encrypted: encrypted, lastModified: lastModified ?? 0, signature: signature)
     }
 }
 
 enum RecordMember: Int, ItemJSONMember {
-    case id, active, origins, tags, encrypted, lastModified, deleted
+    case id, active, origins, tags, encrypted, lastModified, deleted, signature
 
     init?(bytes: UnsafeBufferPointer<UInt8>) {
         switch bytes.count {
@@ -70,6 +75,7 @@ enum RecordMember: Int, ItemJSONMember {
         case 7 where spells(bytes, "origins"): self = .origins
         case 7 where spells(bytes, "deleted"): self = .deleted
         case 9 where spells(bytes, "encrypted"): self = .encrypted
+        case 9 where spells(bytes, "signature"): self = .signature
         case 13 where spells(bytes, "last_modified"): self = .lastModified
         default: return nil
         }

@@ -13,9 +13,13 @@ public struct ItemRecord: Sendable, Equatable, Codable {
     /// The server's timestamp; 0 if never synced.
     public var lastModified: Int64
     public var isDeleted: Bool
+    /// In a shared vault, the member who wrote this version and their signature over it
+    /// (`ItemSignature`, base64; issue 42); nil in a personal vault and on versions written before
+    /// 2026-12-07. An older version skips the member and writes its versions without one.
+    public var signature: String?
 
     public init(id: String, isActive: Bool, originHashes: [String], tagHashes: [String], encrypted: String,
-                lastModified: Int64) {
+                lastModified: Int64, signature: String? = nil) {
         self.id = id
         self.isActive = isActive
         self.originHashes = originHashes
@@ -23,6 +27,7 @@ public struct ItemRecord: Sendable, Equatable, Codable {
         self.encrypted = encrypted
         self.lastModified = lastModified
         self.isDeleted = false
+        self.signature = signature
     }
 
     public static func tombstone(id: String, lastModified: Int64) -> ItemRecord {
@@ -33,7 +38,7 @@ public struct ItemRecord: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, active, origins, tags, encrypted, deleted
+        case id, active, origins, tags, encrypted, deleted, signature
         case lastModified = "last_modified"
     }
 
@@ -58,6 +63,7 @@ public struct ItemRecord: Sendable, Equatable, Codable {
             originHashes = try container.decode([String].self, forKey: .origins)
             tagHashes = try container.decode([String].self, forKey: .tags)
             encrypted = try container.decode(String.self, forKey: .encrypted)
+            signature = try container.decodeIfPresent(String.self, forKey: .signature)
         }
     }
 
@@ -72,6 +78,7 @@ public struct ItemRecord: Sendable, Equatable, Codable {
             try container.encode(originHashes, forKey: .origins)
             try container.encode(tagHashes, forKey: .tags)
             try container.encode(encrypted, forKey: .encrypted)
+            try container.encodeIfPresent(signature, forKey: .signature)
         }
     }
 }

@@ -3,8 +3,13 @@ import Foundation
 
 /// Turns an item into its record (hashes, `active`, ciphertext) and back.
 public enum ItemSealing {
-    /// `lineage` says which version this one was made from (see `Lineage.following`).
+    /// `lineage` says which version this one was made from (see `Lineage.following`); `signer`
+    /// signs it, in a shared vault (`ItemSignature`).
     public static func seal(_ item: Item, ring: KeyRing, lineage: Lineage, lastModified: Int64 = 0) throws -> ItemRecord {
+        try seal(item, ring: ring, lineage: lineage, lastModified: lastModified, signer: nil)
+    }
+
+    static func seal(_ item: Item, ring: KeyRing, lineage: Lineage, lastModified: Int64, signer: ItemSigner?) throws -> ItemRecord {
         guard let key = ring.withKey(for: item.id, { SymmetricKey(data: $0) }) else {
             throw CoreError.itemKeyMissing(id: item.id)
         }
@@ -12,11 +17,12 @@ public enum ItemSealing {
         defer { wipe(&plaintext) }
         let sealed = try Envelope.seal(plaintext, symmetricKey: key, collection: CollectionName.items.rawValue, id: item.id,
                                        lineage: lineage)
-        return ItemRecord(
+        let record = ItemRecord(
             id: item.id, isActive: !item.disabled,
             originHashes: uniqueSorted(item.origins.map { SearchHash.hash(SearchHash.normalizedOrigin($0), key: ring.hashingKey) }),
             tagHashes: uniqueSorted(item.tags.map { SearchHash.hash(SearchHash.normalizedTag($0), key: ring.hashingKey) }),
             encrypted: sealed.base64EncodedString(), lastModified: lastModified)
+        return try signer.map { try ItemSignature.signed(record, by: $0) } ?? record
     }
 
     /// Opens a record: `itemKeyMissing` if its key has not arrived, `tampered` if it fails authentication.

@@ -21,10 +21,10 @@ extension VaultDatabase {
             return
         }
         try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO items (id, last_modified, active, origins, tags, encrypted) VALUES (?, ?, ?, ?, ?, ?)"
+            sql: "INSERT OR REPLACE INTO items (id, last_modified, active, origins, tags, encrypted, signature) VALUES (?, ?, ?, ?, ?, ?, ?)"
         ).execute(arguments: [record.id, record.lastModified, record.isActive ? 1 : 0,
                               record.originHashes.joined(separator: " "), record.tagHashes.joined(separator: " "),
-                              record.encrypted])
+                              record.encrypted, record.signature])
     }
 
     static func itemRecord(from row: Row) -> ItemRecord {
@@ -33,7 +33,8 @@ extension VaultDatabase {
             return text.isEmpty ? [] : text.split(separator: " ").map(String.init)
         }
         return ItemRecord(id: row["id"], isActive: (row["active"] as Int) != 0, originHashes: hashes("origins"),
-                          tagHashes: hashes("tags"), encrypted: row["encrypted"], lastModified: row["last_modified"])
+                          tagHashes: hashes("tags"), encrypted: row["encrypted"], lastModified: row["last_modified"],
+                          signature: row["signature"])
     }
 
     // MARK: Stable keystore

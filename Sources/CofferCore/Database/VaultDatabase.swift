@@ -357,11 +357,8 @@ public enum MetaKey: String, Sendable, CaseIterable {
     /// The epoch this device began with a removal or a rotation: at the unlock that takes its
     /// key, this device gives the vault a new vault key and item keys (`Vault+Generations.swift`).
     case shareRekey = "share_rekey"
-    /// The key ring generation whose retired keys this device last sealed its items away from.
-    case shareResealed = "share_resealed"
-    /// The roster position of a removal whose item records this device's new keys rewrite: the
-    /// sync that sends the items sealed again clears the rest and marks it (`AuthorPermissionStep`).
-    case shareRewrite = "share_rewrite"
+    // `share_resealed` and `share_rewrite` (before 2026-12-08: every item sealed again after a
+    // revocation) are no longer read; a file that has them keeps them, unused.
     /// The roster collection's ETag when `roster_entries` was stored: the next sync asks for
     /// the changes since.
     case rosterMarker = "roster_marker"

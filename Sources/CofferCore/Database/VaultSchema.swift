@@ -134,6 +134,14 @@ enum VaultSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v9-item-signatures") { db in
+            // Issue 42: a shared vault's stable item keeps its writer's signature, so a version
+            // this device sends again (put back over a forgery, re-uploaded) is still a member's.
+            // A version before 2026-12-08 never reads the column; it writes NULL there on INSERT
+            // OR REPLACE, and its merge (an upsert) leaves a stale one, which only a re-upload
+            // sends and every device judges by the ciphertext it already holds.
+            try db.execute(sql: "ALTER TABLE items ADD COLUMN signature TEXT")
+        }
         return migrator
     }
 }

@@ -49,9 +49,10 @@ struct ReconcilePlan {
     /// (`pending_by_action`, a third of this step), and INSERT OR REPLACE deletes and re-inserts.
     func execute(in db: Database, now: Timestamp) throws {
         let saveStable = try db.cachedStatement(sql: """
-            INSERT INTO items (id, last_modified, active, origins, tags, encrypted) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO items (id, last_modified, active, origins, tags, encrypted, signature) VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (id) DO UPDATE SET last_modified = excluded.last_modified, active = excluded.active,
-                origins = excluded.origins, tags = excluded.tags, encrypted = excluded.encrypted
+                origins = excluded.origins, tags = excluded.tags, encrypted = excluded.encrypted,
+                signature = excluded.signature
             """)
         for record in toStable {
             if record.isDeleted {
@@ -60,7 +61,8 @@ struct ReconcilePlan {
             }
             try saveStable.execute(arguments: [record.id, record.lastModified, record.isActive ? 1 : 0,
                                                record.originHashes.joined(separator: " "),
-                                               record.tagHashes.joined(separator: " "), record.encrypted])
+                                               record.tagHashes.joined(separator: " "), record.encrypted,
+                                               record.signature])
         }
         let queue = try db.cachedStatement(sql: "UPDATE pending SET last_modified = ?, record = ? WHERE key = ?")
         let setAction = try db.cachedStatement(sql: "UPDATE pending SET action = ? WHERE key = ?")

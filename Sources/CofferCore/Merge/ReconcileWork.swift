@@ -95,7 +95,7 @@ enum ReconcileWork {
     /// Returns only when no batch is being worked out any more, also when `body` throws.
     ///
     /// `now` stamps the merged fields, `revisionTime` the new versions' lineages (`Vault.writeTimes`).
-    static func forEachBatch(of pairs: [ReconcilePair], ring: KeyRing, now: Timestamp, revisionTime: Timestamp,
+    static func forEachBatch(of pairs: [ReconcilePair], ring: KeyRing, signer: ItemSigner? = nil, now: Timestamp, revisionTime: Timestamp,
                              _ body: (ArraySlice<ReconcilePair>, UnsafeBufferPointer<Result<ReconcileOutcome, Error>>) throws -> Void)
         rethrows {
         guard !pairs.isEmpty else { return }
@@ -108,7 +108,7 @@ enum ReconcileWork {
             let work: @Sendable (Int) -> Void = { index in
                 for position in range(of: index, in: pairs) {
                     slots.base?[position] = Result {
-                        try outcome(of: pairs[position], ring: ring, now: now, revisionTime: revisionTime)
+                        try outcome(of: pairs[position], ring: ring, signer: signer, now: now, revisionTime: revisionTime)
                     }
                 }
                 done[index].signal()
@@ -142,7 +142,8 @@ enum ReconcileWork {
         (batch * batchSize)..<min(pairs.count, (batch + 1) * batchSize)
     }
 
-    static func outcome(of pair: ReconcilePair, ring: KeyRing, now: Timestamp,
+    /// `signer` signs what it seals, in a shared vault.
+    static func outcome(of pair: ReconcilePair, ring: KeyRing, signer: ItemSigner? = nil, now: Timestamp,
                         revisionTime: Timestamp) throws -> ReconcileOutcome {
         let facts = try pair.facts(ring: ring)
         var opened: ReconcileFacts.Remote?
@@ -169,7 +170,7 @@ enum ReconcileWork {
             let local = try ItemSealing.open(facts.local, ring: ring)
             let ours = try ItemSealing.seal(local, ring: ring,
                                             lineage: .following(facts.remote.encrypted, outranking: facts.local.encrypted, now: revisionTime),
-                                            lastModified: facts.remote.lastModified)
+                                            lastModified: facts.remote.lastModified, signer: signer)
             return .replace(remote: facts.remote, ours: try localChange(ours))
         case .merge:
             let local = try ItemSealing.open(facts.local, ring: ring)
@@ -191,7 +192,7 @@ enum ReconcileWork {
             // remote is an older version the server served back.
             let ours = try ItemSealing.seal(outcome.merged, ring: ring,
                                             lineage: .following(facts.remote.encrypted, outranking: facts.local.encrypted, now: revisionTime),
-                                            lastModified: facts.remote.lastModified)
+                                            lastModified: facts.remote.lastModified, signer: signer)
             let review = ItemReview(outcome: outcome)
             return .merge(remote: facts.remote, ours: try localChange(ours), review: review,
                           sealedReview: try ItemReviewSealing.seal(review, ring: ring))

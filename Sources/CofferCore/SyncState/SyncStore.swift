@@ -118,6 +118,11 @@ public struct SyncStore {
         try String.fetchAll(db, sql: "SELECT id FROM \(collection.rawValue)")
     }
 
+    /// The stable item `id`, decoded.
+    public func stableItem(_ id: String) throws -> ItemRecord? {
+        try VaultDatabase.stableItem(id, in: db)
+    }
+
     /// A stable record as JSON text (to queue it again after the server lost it).
     public func stableText(_ collection: CollectionName, _ id: String) throws -> String? {
         switch collection {

@@ -92,8 +92,7 @@ extension Vault {
             item.modified = max(now, item.created)
             try ItemValidation.validate(item)
             let stableBase = try VaultDatabase.stableItem(itemID, in: db)?.encrypted
-            try VaultDatabase.recordLocalChange(try ItemSealing.seal(item, ring: session.ring,
-                                                                     lineage: .following(stableBase, now: revisionTime)), in: db)
+            try VaultDatabase.recordLocalChange(try session.seal(item, lineage: .following(stableBase, now: revisionTime)), in: db)
             CrashPoint.reach("\(crashLabel).inside-write")
             return item
         }

@@ -3,9 +3,10 @@ import GRDB
 
 /// A shared vault's key ring generations (architecture §17, "New keys at a revocation"): the
 /// member device that begins an epoch by a removal gives the vault a new vault key, hashing key
-/// and item keys, and seals every item again; every other device takes the new ring when it
-/// arrives and seals again what only a retired key opens. Someone removed keeps the old keys,
-/// which open nothing written since.
+/// and item keys; every other device takes the new ring when it arrives. Nothing is sealed again
+/// (a revocation costs O(members), issue 42): an item keeps its old key, retired, until its next
+/// edit. Someone removed keeps the old keys, which open nothing written with the new ones; what
+/// they write with the old ones, no member's device takes (`ItemSignature`).
 extension Vault {
     /// How a stored keystore's ring went into a session's.
     enum Absorbed {
@@ -58,9 +59,8 @@ extension Vault {
     }
 
     /// Begins key ring generation `generation` on the device that began the epoch: a new vault
-    /// key wrapped under the epoch's key, a fresh hashing key and item keys, and every item this
-    /// device can open sealed again as a local change (each pushed with `If-Match`, so an edit
-    /// made meanwhile elsewhere comes back as a conflict and is merged, not lost). One transaction.
+    /// key wrapped under the epoch's key, a fresh hashing key and item keys, the old ones retired
+    /// (they still open every version sealed before). One transaction; O(items) of keys, no item written.
     func rekey(to generation: UInt32) throws {
         let session = try unlockedSession()
         let revisionTime = writeTimes.revision
@@ -74,56 +74,10 @@ extension Vault {
             let lineage = Lineage.following(try VaultDatabase.stableKeystore(in: db)?.encrypted, now: revisionTime)
             try VaultDatabase.recordLocalChange(try KeystoreSealing.seal(ring, vaultKey: vaultKey, keys: session.keys, kdf: session.kdf,
                                                                           lineage: lineage, lastModified: 0), in: db)
-            try Self.sealAgain(try VaultDatabase.currentItems(in: db), opening: session.ring, sealing: ring, revisionTime: revisionTime, in: db)
             CrashPoint.reach("share.rekey.inside-write")
             try VaultDatabase.setMeta(.shareRekey, nil, in: db)
-            try VaultDatabase.setMeta(.shareResealed, String(generation), in: db)
             next = ring
         }
-        if let next { self.session = UnlockedSession(keys: session.keys, ring: next, vaultKey: vaultKey, kdf: session.kdf) }
-    }
-
-    /// Seals again, under the ring's current keys, every item only a retired key opens (sealed
-    /// before this device took the generation), giving an item the ring lacks a key for a fresh
-    /// one. Once per generation per device (`meta.share_resealed`). Returns how many.
-    @discardableResult
-    public func sealAgainUnderCurrentGeneration() throws -> Int {
-        let session = try unlockedSession()
-        let generation = session.ring.generation
-        guard generation > 0, try database.meta(.shareResealed) != String(generation) else { return 0 }
-        let revisionTime = writeTimes.revision
-        return try database.write { db in
-            // Only what a retired key opens: an item whose key has not arrived yet must not get
-            // a fresh one here, or the union of keys would keep ours when its own arrives.
-            let stale = try VaultDatabase.currentItems(in: db).filter { current in
-                session.ring.hasRetiredKeys(for: current.record.id)
-                    && (try? ItemSealing.open(current.record, ring: session.ring, allowingRetired: false)) == nil
-                    && (try? ItemSealing.open(current.record, ring: session.ring)) != nil
-            }
-            var addedKeys = false
-            for current in stale where session.ring.addKey(for: current.record.id) { addedKeys = true }
-            if addedKeys { try saveKeystore(session, revisionTime: revisionTime, in: db) }
-            let count = try Self.sealAgain(stale, opening: session.ring, sealing: session.ring, revisionTime: revisionTime, in: db)
-            try VaultDatabase.setMeta(.shareResealed, String(generation), in: db)
-            return count
-        }
-    }
-
-    /// Each of `items` opened with `opening` (retired keys too) and sealed with `sealing`'s
-    /// current key as a local change: a stable version as an edit of it, a local change in its
-    /// place (still based on the version it was made from). What does not open is left as it is.
-    @discardableResult
-    static func sealAgain(_ items: [CurrentItemRecord], opening: KeyRing, sealing: KeyRing, revisionTime: Timestamp,
-                          in db: Database) throws -> Int {
-        var count = 0
-        for current in items {
-            guard let item = try? ItemSealing.open(current.record, ring: opening) else { continue }
-            let lineage = current.hasLocalChange
-                ? (Lineage.of(current.record.encrypted) ?? .following(nil, now: revisionTime))
-                : Lineage.following(current.record.encrypted, now: revisionTime)
-            try VaultDatabase.recordLocalChange(try ItemSealing.seal(item, ring: sealing, lineage: lineage), in: db)
-            count += 1
-        }
-        return count
+        if let next { self.session = UnlockedSession(keys: session.keys, ring: next, vaultKey: vaultKey, kdf: session.kdf, signer: session.signer) }
     }
 }

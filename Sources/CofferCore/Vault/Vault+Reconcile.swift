@@ -18,7 +18,7 @@ extension Vault {
         return try database.write { db in
             let pairs = try ReconcilePair.all(in: db)
             var merged: [String] = []
-            try ReconcileWork.forEachBatch(of: pairs, ring: session.ring, now: now, revisionTime: revisionTime) { batch, outcomes in
+            try ReconcileWork.forEachBatch(of: pairs, ring: session.ring, signer: session.signer, now: now, revisionTime: revisionTime) { batch, outcomes in
                 var plan = ReconcilePlan()
                 for (pair, outcome) in zip(batch, outcomes) { plan.take(try outcome.get(), of: pair.rows) }
                 try plan.execute(in: db, now: now)

@@ -28,7 +28,7 @@ extension Vault {
                 guard let lineage = Lineage.of(record.encrypted), lineage.revision < floor,
                       session.ring.contains(id) else { continue }
                 let item = try ItemSealing.open(record, ring: session.ring)
-                let sealed = try ItemSealing.seal(item, ring: session.ring, lineage: Lineage(revision: floor, parent: lineage.parent))
+                let sealed = try session.seal(item, lineage: Lineage(revision: floor, parent: lineage.parent))
                 var raised = change
                 raised.record = try RecordCoding.encode(sealed)
                 try VaultDatabase.savePending(raised, in: db)

@@ -60,8 +60,8 @@ extension Vault {
     /// it is opened with their private key, checked against the roster's commitment and kept in
     /// place of the old one; a keystore still wrapped under the old key is wrapped under the new
     /// one here (the member who began the epoch may not have done it yet). Then the key ring's
-    /// generations: a later one waiting on the server is taken, the device that began the epoch
-    /// gives the vault new keys (`rekey`), and items only a retired key opens are sealed again.
+    /// generations: a later one waiting on the server is taken, and the device that began the
+    /// epoch gives the vault new keys (`rekey`).
     /// Returns the person's passphrase keys.
     func unlockShared(passphrase: SecureBuffer) throws -> PassphraseKeys {
         guard let vaultID = sharedVaultID, let stored = try database.meta(.shareMember) else {
@@ -100,13 +100,21 @@ extension Vault {
             try unlockKeystore(passphrase: secrets.epochKey)
             epoch = secrets.epoch
         }
+        // Before the generations: a rekey seals (and signs) every item.
+        signItems(as: secrets)
         try takeGenerations(epoch: epoch)
+    }
+
+    /// Every item version this session writes is signed as the member `secrets` belongs to
+    /// (`ItemSignature`); a new copy (`share create`, `share join`) is unlocked without them.
+    public func signItems(as secrets: MemberSecrets) {
+        guard let vaultID = sharedVaultID else { return }
+        session?.signer = ItemSigner(keys: secrets.person, vaultID: vaultID)
     }
 
     /// After unlocking: a keystore of a later generation that the server sent and that waits
     /// beside this device's own change is taken now (its items open at once; the next sync
-    /// merges the two records); the epoch this device began gets its new keys; what only a
-    /// retired key opens is sealed again.
+    /// merges the two records); the epoch this device began gets its new keys.
     private func takeGenerations(epoch: UInt64) throws {
         let session = try unlockedSession()
         // What a lagging device took in while locked is checked here (`absorbKeystore` for the rest).
@@ -127,7 +135,7 @@ extension Vault {
                 try database.setMeta(.shareRekey, nil)  // another member began it (after ours reached nobody)
             }
         }
-        try sealAgainUnderCurrentGeneration()
+        try signAgainWhatFormerMembersSigned()
     }
 
     /// Whether the roster entry that began `epoch` was signed by the person this copy belongs to.
@@ -183,5 +191,20 @@ extension Vault {
         }
         try database.setMeta(.shareMember, try secrets.sealed(under: keys, kdf: kdf, vaultID: vaultID))
         return true
+    }
+}
+
+extension Vault {
+    /// The stable items whose last version no one in `members` signed: a version signed by
+    /// someone who left, or unsigned (written before signatures, by anyone). Kinto gives `write`
+    /// on a record to whoever wrote it last, so these are the item records a revocation
+    /// rewrites: O(what they wrote), not O(items) (issue 42).
+    public nonisolated func itemIDs(signedByNoneOf members: Set<String>) throws -> [String] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, signature FROM items").compactMap { row in
+                let signer = ItemSignature.claimedSigner(of: row["signature"])
+                return signer.map(members.contains) == true ? nil : row["id"] as String
+            }
+        }
     }
 }

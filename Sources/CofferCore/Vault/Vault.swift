@@ -384,7 +384,7 @@ public actor Vault {
             // this body again with the keys already in the ring, and must still store them.
             for item in items { _ = session.ring.addKey(for: item.id) }
             for item in items {
-                try VaultDatabase.recordLocalChange(try ItemSealing.seal(item, ring: session.ring, lineage: .following(nil, now: revisionTime)), in: db)
+                try VaultDatabase.recordLocalChange(try session.seal(item, lineage: .following(nil, now: revisionTime)), in: db)
             }
             CrashPoint.reach("\(crashLabel).inside-write")
             if !items.isEmpty { try saveKeystore(session, revisionTime: revisionTime, in: db) }
@@ -433,7 +433,7 @@ public actor Vault {
             try ItemValidation.validate(saved.item)
             // Sealed here: the new version is made from the server version stable holds now.
             let stableBase = try VaultDatabase.stableItem(edited.id, in: db)?.encrypted
-            let record = try ItemSealing.seal(saved.item, ring: session.ring, lineage: .following(stableBase, now: revisionTime))
+            let record = try session.seal(saved.item, lineage: .following(stableBase, now: revisionTime))
             try VaultDatabase.recordLocalChange(record, in: db)
             CrashPoint.reach("vault.update.inside-write")
             return saved
@@ -504,7 +504,7 @@ public actor Vault {
         kdf.memory = max(kdf.memory, session.kdf.memory)
         kdf.iterations = max(kdf.iterations, session.kdf.iterations)
         let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
-        let next = UnlockedSession(keys: keys, ring: session.ring, vaultKey: session.vaultKey, kdf: kdf)
+        let next = UnlockedSession(keys: keys, ring: session.ring, vaultKey: session.vaultKey, kdf: kdf, signer: session.signer)
         let revisionTime = writeTimes.revision
         CrashPoint.reach("vault.passwd.before-write")
         try database.write { db in
@@ -573,6 +573,15 @@ struct UnlockedSession: Sendable {
     /// `refreshKeys` opens the stored keystore only when it is another one (its ring is 9 MB of
     /// JSON at 100,000 items; a copy kept here was 9 MB of an agent's memory).
     var ringSource: RingSource?
+    /// In a shared vault, the member whose signature every item version written here carries
+    /// (`ItemSignature`); nil in a personal vault.
+    var signer: ItemSigner?
+
+    /// `item` sealed with this session's ring and, in a shared vault, signed: every item version
+    /// this device writes goes through here or `ItemSealing.seal` with the same signer.
+    func seal(_ item: Item, lineage: Lineage, lastModified: Int64 = 0) throws -> ItemRecord {
+        try ItemSealing.seal(item, ring: ring, lineage: lineage, lastModified: lastModified, signer: signer)
+    }
 }
 
 /// What `UnlockedSession.ringSource` keeps of a sealed ring: its SHA-256.

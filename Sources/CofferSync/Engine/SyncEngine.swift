@@ -104,6 +104,7 @@ public actor SyncEngine {
             CrashPoint.reach("sync.fetch.\(collection.rawValue).after")
             report.downloaded += fetched.received
             report.rolledBack += fetched.rolledBack
+            report.refused += fetched.refused
             logger.info("fetch \(collection.rawValue): downloaded \(fetched.received)\(fetched.fullResync ? " (full re-sync)" : "")")
         }
         // What this device writes from here on (merges, their times) uses the server's clock.
@@ -157,7 +158,6 @@ public actor SyncEngine {
         CrashPoint.reach("sync.apply.after")
         report.uploaded = acknowledgements.count
         logger.info("apply: \(acknowledgements.count) changes are stable")
-        if shared != nil { try await AuthorPermissionStep.run(after: acknowledgements, context) }
         let filesRemoved = try await AttachmentStep.removeRemoved(context)
         let filesReceived = try await AttachmentStep.fetch(context)
         if filesRemoved + filesReceived > 0 {
@@ -184,7 +184,9 @@ public actor SyncEngine {
             // Not a failure of the sync: ours stands and is on its way back. Said before a
             // rollback, which the same server may have tried too: this is the graver one.
             report.error = .forged
-            report.message = "The server sent \(report.refused) record(s) that are not ours (they do not open, or a deletion nobody here wrote); our copies are kept and were sent again."
+            report.message = shared == nil
+                ? "The server sent \(report.refused) record(s) that are not ours (they do not open, or a deletion nobody here wrote); our copies are kept and were sent again."
+                : "The server sent \(report.refused) record(s) that no current member signed (a removed member's, a forgery, or a member's on a version older than 2026-12-07); our copies are kept and were sent again."
         } else if report.rolledBack > 0 && report.error != .network {
             // A hostile or restored-from-backup server: say so even when everything else went well.
             let next = report.conflictsWaiting > 0 ? "it waits for an unlock to be merged with ours" : "ours was kept and merged (⚑)"

@@ -37,7 +37,8 @@ enum RosterStep {
                 return true
             }
             if let lastRemoval, try await !SharedRoster.isRewritten(after: lastRemoval, with: context.client) {
-                let (rewritten, failed) = try await SharedRoster.clearAuthorPermissions(with: context.client)
+                let items = try context.vault.itemIDs(signedByNoneOf: Set(state.members.keys))
+                let (rewritten, failed) = try await SharedRoster.clearAuthorPermissions(with: context.client, items: items)
                 if failed == 0 { try await SharedRoster.markRewritten(after: lastRemoval, with: context.client) }
                 context.logger.info("roster: a removal seen; \(rewritten) record(s) rewritten without their authors' permissions, \(failed) not")
             }

@@ -123,14 +123,13 @@ public struct SharedMembership: Sendable {
     /// to everyone who stays, the group and the records' permissions) and keeps the roster it
     /// ended with; this device's next unlock that takes the new epoch's key gives the vault new
     /// keys (`meta.share_rekey`). `entries`: the roster just refreshed; `decidedOn`: the one the person chose from.
-    /// `sealingNext`: the caller unlocks and syncs right after (`share revoke`), so the item
-    /// records' permissions go with the items sealed again (`SharedRevocation.itemsRewrittenBySealing`).
     ///
     /// - Throws: `RosterProblem` when the roster refuses the change, a `KintoError`, a `CoreError`.
     public func remove(_ personID: String, with secrets: MemberSecrets, continuing entries: [RosterEntry],
-                       decidedOn: [RosterEntry], sealingNext: Bool = false) async throws -> SharedRevocation.Outcome {
+                       decidedOn: [RosterEntry]) async throws -> SharedRevocation.Outcome {
+        let vault = self.vault
         let revocation = SharedRevocation(client: client(bucket: vaultID.bucket), vaultID: vaultID, vault: name, secrets: secrets,
-                                          itemsRewrittenBySealing: sealingNext && personID != secrets.person.id)
+                                          itemsToRewrite: { try vault.itemIDs(signedByNoneOf: $0) })
         // Before the entry: a revocation that dies after its seals still gives the vault new
         // keys at this device's next unlock (the epoch its entry began, at the earliest).
         if personID != secrets.person.id {
@@ -142,10 +141,6 @@ public struct SharedMembership: Sendable {
         // The epoch this removal began: the unlock that takes its key gives the vault new keys.
         if !outcome.raced, personID != secrets.person.id {
             try vault.database.setMeta(.shareRekey, String(outcome.state.epoch))
-        }
-        // The sync after the new keys clears what their push did not send, then marks the removal.
-        if let removal = outcome.removalLeftToSealing, outcome.unrewritten == 0 {
-            try vault.database.setMeta(.shareRewrite, String(removal))
         }
         return outcome
     }

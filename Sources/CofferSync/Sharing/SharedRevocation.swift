@@ -4,10 +4,9 @@ import Foundation
 /// Taking a member out of a shared vault (architecture §17, "Revoking"): the roster's `remove`
 /// with a new epoch, that epoch's key sealed to everyone left, the person's account out of the
 /// bucket's group, the bucket's, collections' and groups' permissions brought back to what the
-/// roster implies, and every record's author permissions cleared, so the server refuses them.
-///
-/// Not yet: a fresh vault key and item keys with every item sealed again. Until then what the
-/// person held keeps opening what the server would still give them — and it gives them nothing.
+/// roster implies, and the author permissions cleared off every record they may have written
+/// last, so the server refuses them. The revoker's next unlock gives the vault new keys
+/// (`Vault.rekey`), which what is written from then on is sealed with; nothing is sealed again.
 public struct SharedRevocation: Sendable {
     public let client: KintoClient
     public let vaultID: SharedVaultID
@@ -20,19 +19,18 @@ public struct SharedRevocation: Sendable {
     /// they can write only while the group still holds them (both removals then take effect).
     public let raceGrace: TimeInterval
 
-    /// The revoker's next unlock and sync seal every item again and send it, which takes the
-    /// person's `write` off each item record (`AuthorPermissionStep`): the items are not
-    /// rewritten here, and the removal is marked rewritten only after that push.
-    public let itemsRewrittenBySealing: Bool
+    /// Picks, from the members who stay, the item records whose `write` may be someone else's
+    /// (`Vault.itemIDs(signedByNoneOf:)`): the only item records rewritten.
+    public let itemsToRewrite: @Sendable (Set<String>) throws -> [String]
 
     public init(client: KintoClient, vaultID: SharedVaultID, vault: String, secrets: MemberSecrets, raceGrace: TimeInterval = 2,
-                itemsRewrittenBySealing: Bool = false) {
+                itemsToRewrite: @escaping @Sendable (Set<String>) throws -> [String]) {
         self.client = client
         self.vaultID = vaultID
         self.vault = vault
         self.secrets = secrets
         self.raceGrace = raceGrace
-        self.itemsRewrittenBySealing = itemsRewrittenBySealing
+        self.itemsToRewrite = itemsToRewrite
     }
 
     /// What a revocation did: the roster after it and how many records were rewritten.
@@ -45,9 +43,6 @@ public struct SharedRevocation: Sendable {
         public var unrewritten: Int
         /// The other side of a raced removal was appended too (both removals took effect).
         public var raced: Bool
-        /// The position of the removal whose item records are left to the push of the new keys
-        /// (`itemsRewrittenBySealing`); nil when nothing is left to it.
-        public var removalLeftToSealing: Int? = nil
         /// What of the bucket's, collections' and groups' permissions could not be brought back
         /// to what the roster implies (`SharedPermissions`), one sentence each; empty when right.
         public var permissionsLeft: [String] = []
@@ -172,11 +167,11 @@ public struct SharedRevocation: Sendable {
         } catch {
             permissionsLeft = ["the permissions could not be checked (\((error as? KintoError)?.userMessage ?? "\(error)"))"]
         }
-        let leftToSealing: Set<String> = itemsRewrittenBySealing ? [CollectionName.items.rawValue] : []
-        let (rewritten, unrewritten) = try await SharedRoster.clearAuthorPermissions(with: client, except: leftToSealing)
+        let items = try itemsToRewrite(Set(state.members.keys))
+        let (rewritten, unrewritten) = try await SharedRoster.clearAuthorPermissions(with: client, items: items)
         let removal = removalAt ?? appended.count - 1
-        if unrewritten == 0, leftToSealing.isEmpty { try await SharedRoster.markRewritten(after: removal, with: client) }
+        if unrewritten == 0 { try await SharedRoster.markRewritten(after: removal, with: client) }
         return Outcome(entries: entries, state: state, rewritten: rewritten, unrewritten: unrewritten, raced: raced,
-                       removalLeftToSealing: leftToSealing.isEmpty ? nil : removal, permissionsLeft: permissionsLeft)
+                       permissionsLeft: permissionsLeft)
     }
 }

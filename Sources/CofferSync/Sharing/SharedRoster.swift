@@ -134,13 +134,15 @@ public enum SharedRoster {
     /// (Kinto gives it to whoever writes), keeping only the group's access through the bucket.
     /// Kinto gives it back to whoever rewrites, so only a member who stays can do it: a person
     /// leaving leaves it to the next member device that sees the roster (`RosterStep`).
-    /// The records rewritten, and those that could not be. `except`: collections whose records
-    /// are rewritten otherwise (the items, sent again with new keys: `AuthorPermissionStep`).
-    public static func clearAuthorPermissions(with client: KintoClient, except: Set<String> = []) async throws -> (rewritten: Int, failed: Int) {
+    /// The records rewritten, and those that could not be. Of the items only `items`: those whose
+    /// last version no member who stays signed (`Vault.itemIDs(signedByNoneOf:)`) — every other
+    /// item record carries a member's `write` only, and rewriting it would stamp it anew, which
+    /// makes every device fetch it again (a revocation in O(items), issue 42).
+    public static func clearAuthorPermissions(with client: KintoClient, items: [String]) async throws -> (rewritten: Int, failed: Int) {
         var rewritten = 0
         var failed = 0
-        for collection in collections where !except.contains(collection) {
-            let ids = try await client.recordIDs(collection: collection)
+        for collection in collections {
+            let ids = collection == CollectionName.items.rawValue ? items : try await client.recordIDs(collection: collection)
             let refused = try await client.clearPermissions(collection: collection, ids: ids)
             rewritten += ids.count - refused.count
             failed += refused.count

@@ -20,6 +20,13 @@ struct FetchPlan {
     var toMirror: [(id: String, text: String)] = []
     var received = 0
     var rolledBack = 0
+    var refused = 0
+
+    /// A version refused (`SignatureGate`): it replaces nothing; `putBack` goes up over it.
+    mutating func refuse(putBack: PendingChange?) {
+        refused += 1
+        if let putBack { toQueue.append(putBack) }
+    }
 
     /// Adds what `decision` means for `record`; `ours` reads stable's text, which stands against an
     /// older record.

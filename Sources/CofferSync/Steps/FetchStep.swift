@@ -16,6 +16,8 @@ enum FetchStep {
         var fullResync = false
         /// Records refused as older than ours (rollbacks or replays).
         var rolledBack = 0
+        /// A shared vault's item versions no current member signed (`SignatureGate`).
+        var refused = 0
     }
 
     static func run(_ collection: CollectionName, _ context: SyncContext) async throws -> Outcome {
@@ -52,6 +54,7 @@ enum FetchStep {
                       fetchedSince marker: String?, serverHasEverything: Bool) throws -> Outcome {
         // Decode and check everything before writing anything: a refused record stores nothing.
         let incoming = try records.map { try IncomingRecord.decode($0, in: collection) }
+        let gate = collection == .items ? try SignatureGate.make(context) : nil
         return try context.database.syncWrite { store in
             // Another sync of this vault (an agent's timer beside a `coffer sync`) stored a fetch
             // while this one was on the network: that page is newer than ours, and ours would
@@ -66,7 +69,17 @@ enum FetchStep {
             let blank = try store.holdsNothing(collection)
             var plan = FetchPlan(collection: collection, marker: etag, pendingIsEmpty: blank)
             plan.mirrorsReplacedItems = context.mirrorsReplacedItems
-            for record in incoming {
+            for var record in incoming {
+                if let gate {
+                    switch try gate.judge(record, firstDownload: blank, stable: { try store.stableItem(record.header.id) }) {
+                    case .accept(let judged):
+                        record = judged
+                    case .refuse:
+                        context.logger.warning("fetch items \(record.header.id): no current member signed this version; refused, ours goes back")
+                        plan.refuse(putBack: try SignatureGate.putBack(record.header, in: store))
+                        continue
+                    }
+                }
                 var facts = blank ? FetchFacts(header: record.header, stable: nil, local: .none)
                     : try facts(of: record, collection, in: store)
                 facts.holdsUntilAuthenticated = context.holdsUntilAuthenticated(collection)
@@ -85,7 +98,7 @@ enum FetchStep {
             // until a listing completes, in this transaction so a crash cannot forget it.
             if collection == .items, plan.received > 0 { try store.setMeta([.attachmentsToFetch: "1"]) }
             CrashPoint.reach("sync.fetch.\(collection.rawValue).inside")
-            return Outcome(received: plan.received, rolledBack: plan.rolledBack)
+            return Outcome(received: plan.received, rolledBack: plan.rolledBack, refused: plan.refused)
         }
     }
 

@@ -231,11 +231,10 @@ struct ShareCommand: AsyncParsableCommand {
             guard target.person.id != secrets.person.id else {
                 throw UsageError("To take yourself out, run `coffer --vault \(member.name) share leave`.")
             }
-            // Its two syncs and unlock below seal every item again, which rewrites the items' permissions.
-            let outcome = try await member.remove(target.person.id, with: secrets, continuing: entries, decidedOn: decided, sealingNext: true)
+            let outcome = try await member.remove(target.person.id, with: secrets, continuing: entries, decidedOn: decided)
             let name = TerminalText.name(target.person.name)
             Terminal.write("Revoked \u{201C}\(name)\u{201D}: the server refuses their account on \u{201C}\(member.name)\u{201D} from now on "
-                           + "(\(outcome.rewritten) record(s) rewritten\(outcome.removalLeftToSealing == nil ? "" : ", the items with their new keys"))\(outcome.raced ? "; they had removed you at the same moment, and both removals hold" : "").\n")
+                           + "(\(outcome.rewritten) record(s) rewritten)\(outcome.raced ? "; they had removed you at the same moment, and both removals hold" : "").\n")
             Terminal.write("What they synced before stays on their devices.\n")
             for left in outcome.permissionsLeft {
                 Terminal.write("Warning: on the server, \(TerminalText.message(left)).\n")
@@ -254,7 +253,7 @@ struct ShareCommand: AsyncParsableCommand {
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Give a shared vault (with `--vault NAME`) new keys, every item sealed again: after someone left.")
+            abstract: "Give a shared vault (with `--vault NAME`) new keys for everything written from now on: after someone left.")
 
         @OptionGroup var global: GlobalOptions
 

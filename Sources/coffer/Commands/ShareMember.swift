@@ -63,6 +63,7 @@ struct ShareMember {
         let copy = try keystore.map {
             try Vault.join(at: path, keystore: $0, passphrase: secrets.epochKey, deviceName: deviceName, meta: meta)
         } ?? Vault.create(at: path, passphrase: secrets.epochKey, kdf: MemberSecrets.keystoreKDF(epochKey: secrets.epochKey), deviceName: deviceName, meta: meta)
+        await copy.signItems(as: secrets)
         CrashPoint.reach("share.copy.after-file")
         try await Self.sync(copy)
         return copy
@@ -115,10 +116,10 @@ struct ShareMember {
 
     /// Takes `personID` out (`SharedMembership.remove`); a change the roster refuses is a usage error.
     func remove(_ personID: String, with secrets: MemberSecrets, continuing entries: [RosterEntry],
-                decidedOn: [RosterEntry], sealingNext: Bool = false) async throws -> SharedRevocation.Outcome {
+                decidedOn: [RosterEntry]) async throws -> SharedRevocation.Outcome {
         do {
             return try await AccountOptions.mapped {
-                try await membership.remove(personID, with: secrets, continuing: entries, decidedOn: decidedOn, sealingNext: sealingNext)
+                try await membership.remove(personID, with: secrets, continuing: entries, decidedOn: decidedOn)
             }
         } catch let problem as RosterProblem {
             throw UsageError("The roster refuses this change: \(problem)")

@@ -1,0 +1,65 @@
+import CofferCore
+import Foundation
+
+/// Fetch's check of a shared vault's item versions (issue 42, architecture §17): a version goes
+/// on only if a member of the newest verified roster signed it (`ItemSignature`). Runs locked —
+/// the roster's public keys are all it needs — so nothing a removed member wrote, whoever lent
+/// them an account, replaces what a device holds.
+///
+/// Two versions pass unsigned, for what was written before signatures (2026-12-07) or by an older
+/// version: the server's copy of the version stable already holds (a restamp: it keeps stable's
+/// signature), and anything in a first download, which replaces nothing. An unsigned edit of an
+/// item a device holds is refused like a forged one: every member must run a version that signs.
+struct SignatureGate {
+    let checker: ItemSignature.Checker
+
+    enum Judgement {
+        case accept(IncomingRecord)
+        case refuse
+    }
+
+    /// The gate for `context`'s vault, or nil for a personal vault (its items are not signed).
+    static func make(_ context: SyncContext) throws -> SignatureGate? {
+        guard let vaultID = context.vault.sharedVaultID else { return nil }
+        switch RosterChain.verify(entries: try context.vault.verifiedRoster(), vaultID: vaultID) {
+        case .success(let state):
+            return SignatureGate(checker: ItemSignature.Checker(vaultID: vaultID, members: state.members))
+        case .failure(let problem):
+            // The roster step verified and stored it this sync: a stored chain that fails now was
+            // changed underneath, and nothing can be judged by it.
+            throw CoreError.tampered(what: "the stored roster does not verify: \(problem)")
+        }
+    }
+
+    /// Whether `record` may go on to fetch's rules; `stable` reads the version this device holds.
+    func judge(_ record: IncomingRecord, firstDownload: Bool, stable: () throws -> ItemRecord?) rethrows -> Judgement {
+        guard case .item(let item) = record.value, !item.isDeleted else { return .accept(record) }
+        let verdict = checker.verdict(item)
+        if case .member = verdict { return .accept(record) }
+        if verdict == .unsigned, firstDownload { return .accept(record) }
+        guard let held = try stable(), Self.sameVersion(held, item) else { return .refuse }
+        var restamped = item
+        restamped.signature = held.signature
+        return .accept(IncomingRecord(header: record.header, value: .item(restamped)))
+    }
+
+    /// The same version whatever its signature: what the signature covers is equal.
+    static func sameVersion(_ a: ItemRecord, _ b: ItemRecord) -> Bool {
+        a.id == b.id && a.isActive == b.isActive && a.originHashes == b.originHashes && a.tagHashes == b.tagHashes
+            && a.encrypted == b.encrypted
+    }
+
+    /// What goes up over a refused version: this device's local change, else its stable version,
+    /// based on the refused one's timestamp so the server takes it. Nil when the device holds
+    /// neither (a version of an item it never had: refused, and nothing to put back).
+    static func putBack(_ header: SyncRecordHeader, in store: SyncStore) throws -> PendingChange? {
+        if var local = try store.pendingChange(.items, header.id, source: .local) {
+            local.key = nil
+            local.lastModified = header.lastModified
+            return local
+        }
+        guard let stable = try store.stableText(.items, header.id) else { return nil }
+        return PendingChange(collection: .items, id: header.id, source: .local, action: .update,
+                             lastModified: header.lastModified, record: stable)
+    }
+}
