@@ -75,9 +75,9 @@ extension ShareCommandTests {
     }
 
     /// Cat leaves "home": the epoch her leaving began has a key she made. The next screen that
-    /// unlocks the vault (Ann's) begins a new epoch, takes its key with the keys it kept and
-    /// seals every item again, so nothing on the server opens with the keys Cat's copy held, and
-    /// Bob still reads everything.
+    /// unlocks the vault (Ann's) begins a new epoch, takes its key with the keys it kept and gives
+    /// the vault new keys — the keystore on the server no longer opens with Cat's — and signs
+    /// again, as Ann, the item Cat wrote last; Bob still reads everything.
     func testAScreenUnlockAfterSomeoneLeftGivesTheVaultNewKeys() throws {
         let (ann, bob, cat) = try household()
         let bucket = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "share_vault"))
@@ -90,14 +90,16 @@ extension ShareCommandTests {
         let screen = try ScreenSession(vault: ann.sharedPath("home"), home: ann.vault.root)
         try screen.unlock(passphrase: ann.vault.passphrase)
         screen.expect("Epoch 3 of “home” begins: someone left", timeout: 30)
+        let annID = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "share_person"))
         let deadline = Date().addingTimeInterval(60)
-        var opened = Int.max
-        while opened > 0, Date() < deadline {
+        var renewed = false, signers: Set<String?> = []
+        while !(renewed && signers == [annID]), Date() < deadline {
             Thread.sleep(forTimeInterval: 0.5)
-            let records = try serverItems(bucket, as: ann)
-            opened = records.filter { (try? ItemSealing.open($0, ring: catsKeys.ring)) != nil }.count
+            renewed = (try? KeystoreSealing.openRing(try serverKeystore(bucket, as: ann), vaultKey: catsKeys.vaultKey)) == nil
+            signers = Set(try serverItems(bucket, as: ann).map { ItemSignature.claimedSigner(of: $0.signature) })
         }
-        XCTAssertEqual(opened, 0, "items on the server still open with the keys Cat held")
+        XCTAssertTrue(renewed, "the keystore on the server still opens with Cat's vault key")
+        XCTAssertEqual(signers, [annID], "Ann signs again what Cat wrote last")
         XCTAssertEqual(Self.meta(ann.sharedPath("home"), "share_epoch"), "3")
         screen.expect("Door")
         XCTAssertFalse(screen.screen.contains("(unreadable)") || screen.screen.contains("(waiting for its key)"), screen.screen)

@@ -12,18 +12,24 @@ extension Vault {
     @discardableResult
     func signAgainWhatFormerMembersSigned() throws -> Int {
         let session = try unlockedSession()
-        guard let signer = session.signer, let vaultID = sharedVaultID,
+        guard let mine = session.signer, let vaultID = sharedVaultID,
               case .success(let state) = RosterChain.verify(entries: try verifiedRoster(), vaultID: vaultID) else { return 0 }
         let members = Set(state.members.keys)
-        return try database.write { db in
-            let formers = try Row.fetchAll(db, sql: "SELECT id, signature FROM items WHERE signature IS NOT NULL").compactMap { row -> String? in
-                guard let signer = ItemSignature.claimedSigner(of: row["signature"]), !members.contains(signer) else { return nil }
+        // Read first: at almost every unlock there is nothing to sign, and no write is needed.
+        let formers = try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, signature FROM items WHERE signature IS NOT NULL").compactMap { row -> String? in
+                guard let claimed = ItemSignature.claimedSigner(of: row["signature"]), !members.contains(claimed) else { return nil }
                 return row["id"]
             }
+        }
+        guard !formers.isEmpty else { return 0 }
+        return try database.write { db in
             var count = 0
             for id in formers where try VaultDatabase.pendingChange(.items, id, source: .local, in: db) == nil {
-                guard let stable = try VaultDatabase.stableItem(id, in: db) else { continue }
-                try VaultDatabase.recordLocalChange(try ItemSignature.signed(stable, by: signer), in: db)
+                // Read again in the write: a sync may have replaced it since.
+                guard let stable = try VaultDatabase.stableItem(id, in: db),
+                      let claimed = ItemSignature.claimedSigner(of: stable.signature), !members.contains(claimed) else { continue }
+                try VaultDatabase.recordLocalChange(try ItemSignature.signed(stable, by: mine), in: db)
                 count += 1
             }
             return count

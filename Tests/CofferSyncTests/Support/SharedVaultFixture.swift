@@ -69,6 +69,8 @@ struct SharedVaultFixture: Sendable {
                                      deviceName: creator.name,
                                      meta: try fixture.meta(of: creator, server: server, epoch: 1, epochKey: epochKey, roster: [entry]),
                                      clock: { clock.timestamp })
+        // As `share create` does: what the new copy writes is signed (issue 42).
+        await vault.signItems(as: MemberSecrets(epoch: 1, epochKey: epochKey, person: creator.keys))
         return (fixture, Device.shared(creator.name, vault: vault, server: server, credentials: creator.credentials, clock: clock))
     }
 
@@ -125,6 +127,7 @@ struct SharedVaultFixture: Sendable {
         let vault = try Vault.join(at: path(of: member), keystore: keystore, passphrase: key, deviceName: member.name,
                                    meta: try meta(of: member, server: server, epoch: state.epoch, epochKey: key, roster: entries),
                                    clock: { [clock] in clock.timestamp })
+        await vault.signItems(as: MemberSecrets(epoch: state.epoch, epochKey: key, person: member.keys))
         let copy = Device.shared(member.name, vault: vault, server: server, credentials: member.credentials, clock: clock)
         await copy.syncExpectingSuccess()
         return copy
