@@ -79,7 +79,7 @@ final class ShareCommandTests: XCTestCase {
         return (host.finish(), joining.finish())
     }
 
-    private func bucketStatus(_ bucket: String, path: String = "", as account: (user: String, password: String)) throws -> Int {
+    func bucketStatus(_ bucket: String, path: String = "", as account: (user: String, password: String)) throws -> Int {
         try bucketAnswer(bucket, path: path, as: account).status
     }
 

@@ -101,4 +101,58 @@ final class KintoSharingTests: XCTestCase {
         let gone = try await annClient.clearPermissions(collection: "items", id: "never-written")
         XCTAssertFalse(gone)
     }
+
+    /// What a permissions rewrite leaves (Kinto 26.5), which `SharedPermissions` is built on:
+    /// the creator is a writer of the bucket, its group and collections; a list is shown only to
+    /// a principal its `write` names; whoever rewrites a
+    /// permission is put back on its `write`, even a member the group already lets write; and a
+    /// member who names only their own account on the bucket's `write` takes it from everyone,
+    /// so that a restore by anyone else can only say so.
+    func testWhoeverRewritesPermissionsStaysOnTheirWriteAndOneMemberCanTakeTheBucket() async throws {
+        let ann = try await server.makeAccount(), bob = try await server.makeAccount()
+        let bucket = "share-" + String(UUID().uuidString.lowercased().filter(\.isLetter).prefix(20))
+        let annClient = KintoClient(server: server.url, credentials: ann, bucket: bucket)
+        let bobClient = KintoClient(server: server.url, credentials: bob, bucket: bucket)
+        let group = annClient.membersPrincipal
+        try await annClient.createSharedBucket(collections: ["items"], member: ann.user)
+        let created = try await annClient.sharedPermissions()
+        let creatorAndGroup: Set<String> = [group, "account:\(ann.user)"]
+        XCTAssertEqual(created.bucket.mapValues { Set($0) }, ["write": creatorAndGroup], "Kinto adds the creator")
+        XCTAssertEqual(created.collections["items"]?.mapValues { Set($0) }, ["write": creatorAndGroup])
+        XCTAssertEqual(created.groups["members"]?.mapValues { Set($0) }, ["write": creatorAndGroup])
+        let (principals, stamp) = try await annClient.members()
+        _ = try await annClient.setMembers(principals + ["account:\(bob.user)"], ifUnchangedSince: stamp)
+
+        // Bob writes the group alone on each list: he is put back on every one, though the group lets him write.
+        try await bobClient.setBucketPermissions(write: [group])
+        try await bobClient.setCollectionPermissions("items", write: [group])
+        try await bobClient.setGroupPermissions(KintoClient.membersGroup, write: [group])
+        let rewritten = try await bobClient.sharedPermissions()
+        let bobAndGroup: Set<String> = [group, "account:\(bob.user)"]
+        XCTAssertEqual(rewritten.bucket.filter { !$0.value.isEmpty }.mapValues { Set($0) }, ["write": bobAndGroup])
+        XCTAssertEqual(rewritten.collections["items"]?.filter { !$0.value.isEmpty }.mapValues { Set($0) }, ["write": bobAndGroup])
+        XCTAssertEqual(rewritten.groups["members"]?.filter { !$0.value.isEmpty }.mapValues { Set($0) }, ["write": bobAndGroup])
+        // A list that does not name this account's principals is shown to it as `{}`.
+        let stranger = try await server.makeAccount()
+        let strangerItems = try await status("PATCH", "buckets/\(bucket)/collections/items", as: bob,
+                                             body: #"{"permissions":{"write":["account:\#(stranger.user)"]}}"#)
+        XCTAssertEqual(strangerItems, 200)
+        let hidden = try await annClient.sharedPermissions()
+        XCTAssertEqual(hidden.collections["items"], [:], "Ann writes through the bucket, yet sees no list")
+        try await bobClient.setCollectionPermissions("items", write: [group])
+        let restored = try await SharedPermissions.restore(with: bobClient, allowing: [])
+        XCTAssertEqual(restored, SharedPermissions.Outcome(), "what is left is the writer's own, which no rewrite takes off")
+
+        // Bob names only himself: Ann, still in the group, is refused the bucket (the group on the
+        // collection's own `write` still lets her sync it), and her restore says so.
+        let taken = try await status("PATCH", "buckets/\(bucket)", as: bob, body: #"{"permissions":{"write":["account:\#(bob.user)"]}}"#)
+        XCTAssertEqual(taken, 200)
+        let annRefused = try await status("GET", "buckets/\(bucket)", as: ann)
+        XCTAssertEqual(annRefused, 403)
+        let annReads = try await status("GET", "buckets/\(bucket)/collections/items/records", as: ann)
+        XCTAssertEqual(annReads, 200)
+        let annRestore = try await SharedPermissions.restore(with: annClient, allowing: ["account:\(bob.user)"])
+        XCTAssertEqual(annRestore.unresolved, [SharedPermissions.refusedSentence])
+        XCTAssertEqual(annRestore.fixed, [])
+    }
 }

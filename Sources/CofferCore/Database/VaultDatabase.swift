@@ -364,4 +364,7 @@ public enum MetaKey: String, Sendable, CaseIterable {
     case rosterMarker = "roster_marker"
     /// The roster this device verified, each entry base64 on a line of its own.
     case rosterEntries = "roster_entries"
+    /// When this device last checked the shared bucket's permissions against the roster (Unix
+    /// seconds): the next check is due after a day, or at once when the roster changes.
+    case permissionsChecked = "permissions_checked"
 }

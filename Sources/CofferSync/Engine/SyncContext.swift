@@ -8,13 +8,16 @@ struct SyncContext: Sendable {
     let client: KintoClient
     let logger: Logger
     let progress: @Sendable (SyncProgress) -> Void
+    /// The engine's clock (a test's moves by hand).
+    let now: @Sendable () -> Date
 
     init(vault: Vault, client: KintoClient, logger: Logger = Logger(label: "coffer.sync"),
-         progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }) {
+         progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }, now: @escaping @Sendable () -> Date = { Date() }) {
         self.vault = vault
         self.client = client
         self.logger = logger
         self.progress = progress
+        self.now = now
     }
 
     var database: VaultDatabase { vault.database }

@@ -49,7 +49,7 @@ public actor SyncEngine {
             return withDeadline
         }
         await InvitationLeftover.removeLeftover(of: database)
-        let context = SyncContext(vault: vault, client: client, logger: logger, progress: progress)
+        let context = SyncContext(vault: vault, client: client, logger: logger, progress: progress, now: now)
         var report = SyncReport()
         do {
             try await runSteps(context, into: &report)

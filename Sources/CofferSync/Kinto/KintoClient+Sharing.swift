@@ -13,7 +13,8 @@ extension KintoClient {
 
     /// Creates this client's bucket (once: `false` when it exists already) with `write` for the
     /// members' group, the group holding this account, and `collections` (only the `default`
-    /// bucket makes collections on the first write).
+    /// bucket makes collections on the first write), each with `write` for the group too. Kinto
+    /// adds this account to every one of them: the first revocation takes it off.
     ///
     /// - Throws: `KintoError.unauthorized` when the server lets no account create buckets
     ///   (`kinto.bucket_create_principals`), or a transport error.
@@ -28,11 +29,15 @@ extension KintoClient {
         default: throw Self.unexpected(created, doing: "creating the shared bucket")
         }
         let group = try Self.endpoint(server, "/buckets/\(bucket)/groups/\(Self.membersGroup)")
-        let members = try await perform("PUT", group, body: try KintoJSON.data(["data": ["members": ["account:\(account)"]]]))
+        // The group on each object's own `write` lets every member read its permissions (Kinto
+        // shows them only to a principal that list names): `SharedPermissions` checks them.
+        let members = try await perform("PUT", group, body: try KintoJSON.data(["data": ["members": ["account:\(account)"]],
+                                                                                "permissions": ["write": [membersPrincipal]]]))
         guard [200, 201].contains(members.status) else { throw Self.unexpected(members, doing: "creating the members' group") }
         for collection in collections {
             let url = try Self.endpoint(server, "/buckets/\(bucket)/collections/\(collection)")
-            let made = try await perform("PUT", url, headers: ["If-None-Match": "*"], body: try KintoJSON.data(["data": [String: Any]()]))
+            let made = try await perform("PUT", url, headers: ["If-None-Match": "*"],
+                                         body: try KintoJSON.data(["data": [String: Any](), "permissions": ["write": [membersPrincipal]]]))
             guard [200, 201, 412].contains(made.status) else { throw Self.unexpected(made, doing: "creating the \(collection) collection") }
         }
         return true
@@ -77,12 +82,11 @@ extension KintoClient {
         }
     }
 
-    /// Takes every account's own `write` off the members' group: whoever changes the group gets
+    /// Takes every account's own `write` off the members' group, leaving the group's own (which
+    /// lets every member read the group's permissions): whoever changes the group gets `write` on
     /// it from Kinto, and with it could put themselves back after their removal.
     public func clearGroupPermissions() async throws {
-        let url = try Self.endpoint(server, "/buckets/\(bucket)/groups/\(Self.membersGroup)")
-        let response = try await perform("PATCH", url, body: try KintoJSON.data(["permissions": ["write": [String]()]]))
-        guard response.status == 200 else { throw Self.unexpected(response, doing: "rewriting the members' group's permissions") }
+        try await setGroupPermissions(Self.membersGroup, write: [membersPrincipal])
     }
 
     /// `clearPermissions` for every record of `collection`, in batches of the server's size: a

@@ -26,6 +26,8 @@ public actor KintoClient {
     /// off the record (`KintoBatchCoding.prepare`). The account's own, by `default` or by id, is not.
     public nonisolated let bucketIsShared: Bool
     private let credentials: KintoCredentials
+    /// This client's account as Kinto names it in permissions (`account:NAME`).
+    public nonisolated var accountPrincipal: String { "account:\(credentials.user)" }
     private let transport: KintoTransport
     private let logger: Logger
     private let now: @Sendable () -> Date

@@ -43,6 +43,38 @@ enum RosterStep {
                 context.logger.info("roster: a removal seen; \(rewritten) record(s) rewritten without their authors' permissions, \(failed) not")
             }
         }
+        try await checkPermissions(state, context, rosterChanged: served.count > stored.count)
+    }
+
+    /// How often an unchanged roster's permissions are checked.
+    static let permissionsCheckInterval: TimeInterval = 24 * 60 * 60
+
+    /// Brings the bucket's permissions back to what the roster implies when they differ (an
+    /// account no member uses, another group, the members' group gone from `write`). It costs
+    /// about eight GETs, so an idle sync does not pay it: only when the roster changed (a removal
+    /// is when a stranger's access matters most, and whoever left could not take their own off)
+    /// or once a day (`meta.permissions_checked`), which bounds how long a member's meddling
+    /// outlives a day of syncs. Members' own accounts are left alone: Kinto puts each writer on
+    /// what it writes, and members rewriting each other's would never settle.
+    static func checkPermissions(_ state: RosterState, _ context: SyncContext, rosterChanged: Bool) async throws {
+        let database = context.database
+        let now = context.now()
+        if !rosterChanged, let checked = try database.meta(.permissionsChecked).flatMap({ TimeInterval($0) }),
+           now.timeIntervalSince1970 - checked < permissionsCheckInterval, now.timeIntervalSince1970 >= checked { return }
+        let accounts = Set(state.members.values.map { "account:\($0.person.account)" })
+        let outcome: SharedPermissions.Outcome
+        do {
+            outcome = try await SharedPermissions.restore(with: context.client, allowing: accounts)
+        } catch {
+            // Not worth failing the sync for: the next one tries again (no mark is left).
+            context.logger.warning("roster: the bucket's permissions could not be checked: \(error)")
+            return
+        }
+        if !outcome.fixed.isEmpty {
+            context.logger.info("roster: restored \(outcome.fixed.map(\.description).joined(separator: ", ")) to what the roster implies")
+        }
+        for left in outcome.unresolved { context.logger.warning("roster: on the server, \(left)") }
+        try database.setMeta(.permissionsChecked, String(Int64(now.timeIntervalSince1970)))
     }
 
     /// The roster as the server serves it, and the marker to keep once it is stored: the changes

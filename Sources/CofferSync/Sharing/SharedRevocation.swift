@@ -3,7 +3,8 @@ import Foundation
 
 /// Taking a member out of a shared vault (architecture §17, "Revoking"): the roster's `remove`
 /// with a new epoch, that epoch's key sealed to everyone left, the person's account out of the
-/// bucket's group, and the author permissions cleared off every record they may have written
+/// bucket's group, the bucket's, collections' and groups' permissions brought back to what the
+/// roster implies, and the author permissions cleared off every record they may have written
 /// last, so the server refuses them. The revoker's next unlock gives the vault new keys
 /// (`Vault.rekey`), which what is written from then on is sealed with; nothing is sealed again.
 public struct SharedRevocation: Sendable {
@@ -42,6 +43,9 @@ public struct SharedRevocation: Sendable {
         public var unrewritten: Int
         /// The other side of a raced removal was appended too (both removals took effect).
         public var raced: Bool
+        /// What of the bucket's, collections' and groups' permissions could not be brought back
+        /// to what the roster implies (`SharedPermissions`), one sentence each; empty when right.
+        public var permissionsLeft: [String] = []
     }
 
     /// Removes `personID` (the revoker themselves: leaving), continuing the roster this device
@@ -153,10 +157,21 @@ public struct SharedRevocation: Sendable {
         // Someone leaving cannot take their own permissions off (Kinto gives them back to
         // whoever rewrites): the next member device that sees the roster does it (`RosterStep`).
         guard person.id != secrets.person.id else { return Outcome(entries: entries, state: state, rewritten: 0, unrewritten: 0, raced: false) }
+        // Only the revoker's own account may stay (Kinto puts it back on whatever it rewrites):
+        // the bucket's creator and anything a member granted themselves go.
+        // A failure here is reported, not thrown: the removal holds, and running the revocation
+        // again would begin one more epoch. The next member sync that sees the removal retries.
+        let permissionsLeft: [String]
+        do {
+            permissionsLeft = try await SharedPermissions.restore(with: client, allowing: []).unresolved
+        } catch {
+            permissionsLeft = ["the permissions could not be checked (\((error as? KintoError)?.userMessage ?? "\(error)"))"]
+        }
         let items = try itemsToRewrite(Set(state.members.keys))
         let (rewritten, unrewritten) = try await SharedRoster.clearAuthorPermissions(with: client, items: items)
         let removal = removalAt ?? appended.count - 1
         if unrewritten == 0 { try await SharedRoster.markRewritten(after: removal, with: client) }
-        return Outcome(entries: entries, state: state, rewritten: rewritten, unrewritten: unrewritten, raced: raced)
+        return Outcome(entries: entries, state: state, rewritten: rewritten, unrewritten: unrewritten, raced: raced,
+                       permissionsLeft: permissionsLeft)
     }
 }

@@ -239,6 +239,9 @@ struct ShareCommand: AsyncParsableCommand {
             Terminal.write("Revoked \u{201C}\(name)\u{201D}: the server refuses their account on \u{201C}\(member.name)\u{201D} from now on "
                            + "(\(outcome.rewritten) record(s) rewritten)\(outcome.raced ? "; they had removed you at the same moment, and both removals hold" : "").\n")
             Terminal.write("What they synced before stays on their devices.\n")
+            for left in outcome.permissionsLeft {
+                Terminal.write("Warning: on the server, \(TerminalText.message(left)).\n")
+            }
             if outcome.raced {
                 Terminal.write("You are no longer a member either: \(global.vaultPath) keeps what you had.\n")
             } else {
