@@ -72,7 +72,7 @@ server: deps
 # added to CHECK_SKIP. `make test` stays the whole suite, the one CI runs.
 CHECK_SKIP := CofferCLITests|EndToEnd|ClockSyncTests|DeviceMessageTests|InvitationTakeoverTests|KintoClientTests|\
 	KintoFaultProxyTests|KintoSharingTests|RuntimeTests.testALock|ServerCanaryTests|SyncConcurrent|SyncConvergence|SyncFault|\
-	SyncAccountBucket|SyncAttachment|SyncFetchLimit|SyncHostileRecord|SyncMalicious|SyncItemKinds|SyncRecovery|SyncRemovalInFlight|SyncRollback|SyncScenario|SyncSignature
+	SyncAccountBucket|SyncAttachment|SyncFetchLimit|SyncHostileRecord|SyncMalicious|SyncItemKinds|SyncRecovery|SyncRemovalInFlight|SyncRollback|SyncScenario|SyncSignature|SharedPermissionsTests
 check: .deps-apt
 	$(SWIFT) build --build-tests
 	env -u COFFER_TEST_KINTO_URL $(SWIFT) test --skip-build --skip '$(subst $(space),,$(CHECK_SKIP))'

@@ -213,7 +213,12 @@ final class VaultDatabaseTests: XCTestCase {
         let database = try VaultDatabase.open(at: path)
         XCTAssertTrue(try database.read { db in try db.tableExists("reviews") })
         XCTAssertEqual(try database.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") },
-                       ["v1-tables", "v2-reviews", "v3-pending-by-action", "v5-devices", "v6-search-index", "v7-attachments", "v8-mirror"])
+                       ["v1-tables", "v2-reviews", "v3-pending-by-action", "v5-devices", "v6-search-index", "v7-attachments", "v8-mirror",
+                        "v9-item-signatures"])
+        // A stable item from before signatures reads back unsigned.
+        let old = try database.read { db in try VaultDatabase.stableItem("old-item", in: db) }
+        XCTAssertEqual(old?.encrypted, "AQID")
+        XCTAssertNil(old?.signature)
         XCTAssertTrue(try database.read { db in try db.tableExists("handled") && db.tableExists("outbox") && db.tableExists("mirror") })
         XCTAssertTrue(try database.read { db in try db.tableExists("attachments") && db.tableExists("attachment_chunks") })
         XCTAssertTrue(try database.read { db in try db.indexes(on: "pending").contains { $0.name == "pending_by_action" } })
