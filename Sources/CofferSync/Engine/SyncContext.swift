@@ -23,12 +23,14 @@ struct SyncContext: Sendable {
     var database: VaultDatabase { vault.database }
 
     /// Whether what the server sends of `collection` waits beside the stable copy until an unlocked
-    /// sync has authenticated it, instead of replacing it while locked. Every keystore does: a
-    /// locked device cannot check it, and one garbage keystore over the stable one had locked
-    /// every device out for good (issue 41). In a shared vault a new generation waits the same way
-    /// and is taken at the unlock (`Vault.takeGenerations`), the stable one still opening.
+    /// sync has authenticated it, instead of replacing it while locked. A personal vault's keystore
+    /// does: a locked device cannot check it, and one garbage keystore over the stable one had
+    /// locked every device out for good (issue 41). A shared vault's keystore still goes to stable
+    /// while locked (its epochs take a new generation that way, §17), so a garbage one still locks
+    /// every member out: holding it too made the revoker's and the members' syncs wait on the new
+    /// generation (exit 12), a change that belongs with the epoch-taking work of issue 42.
     func holdsUntilAuthenticated(_ collection: CollectionName) -> Bool {
-        collection == .keystores
+        collection == .keystores && vault.sharedVaultID == nil
     }
 
     /// Whether a stable item a fetch replaces is kept until an unlocked sync opened the newcomer

@@ -82,7 +82,10 @@ enum FetchStep {
                 }
                 var facts = blank ? FetchFacts(header: record.header, stable: nil, local: .none)
                     : try facts(of: record, collection, in: store)
-                facts.holdsUntilAuthenticated = context.holdsUntilAuthenticated(collection)
+                // Stable's own bytes under a new timestamp (a revocation rewrites every record's
+                // permissions, which Kinto stamps anew) need no authenticating: they are ours.
+                facts.holdsUntilAuthenticated = try context.holdsUntilAuthenticated(collection)
+                    && !isStableVersion(record, collection, in: store)
                 let decision = FetchRules.decide(facts)
                 if FetchRules.isOlderThanStable(facts) {
                     context.logger.warning("fetch \(collection.rawValue) \(record.header.id): revision \(record.header.revision ?? 0) is older than ours (\(facts.stable?.revision ?? 0)); kept as a conflict")
@@ -100,6 +103,12 @@ enum FetchStep {
             CrashPoint.reach("sync.fetch.\(collection.rawValue).inside")
             return Outcome(received: plan.received, rolledBack: plan.rolledBack, refused: plan.refused)
         }
+    }
+
+    /// Whether `record` is the version stable holds, whatever its timestamp.
+    private static func isStableVersion(_ record: IncomingRecord, _ collection: CollectionName, in store: SyncStore) throws -> Bool {
+        guard !record.header.isDeleted, let text = try store.stableText(collection, record.header.id) else { return false }
+        return try IncomingRecord.decode(Data(text.utf8), in: collection).value.content() == record.value.content()
     }
 
     /// What the vault holds of `record`: its stable stamp and how a local change compares.
