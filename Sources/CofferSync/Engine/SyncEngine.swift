@@ -89,12 +89,16 @@ public actor SyncEngine {
         if let shared {
             try await RosterStep.run(context, vaultID: shared)
             // A session of an older epoch cannot open the keystore the member who began the new
-            // one writes (§17): the vault locks, and the next unlock takes the new key.
-            if let pending = try context.database.meta(.sharePendingSeal), let epoch = pending.split(separator: " ").first.flatMap({ UInt64($0) }),
-               await !vault.isLocked {
-                await vault.lock()
+            // one writes (§17): it takes the new key now, with the person's keys it was unlocked
+            // with; only a session without them locks, for the next unlock to take it.
+            switch await vault.takeNewerEpoch() {
+            case .taken(let epoch)?:
+                logger.info("roster: epoch \(epoch) began; the open vault took its key")
+            case .locked(let epoch)?:
                 report.newEpoch = epoch
                 logger.info("roster: epoch \(epoch) began; the vault locks until it is unlocked with the new key")
+            case nil:
+                break
             }
         }
         let collections: [CollectionName] = [.items, .keystores]

@@ -1,0 +1,145 @@
+import Foundation
+import XCTest
+@testable import CofferCore
+
+/// Issue 42, finding 4: an unlock with the right passphrase, the rotation it starts and a sync
+/// that brings a new epoch must not lock each other out. Each test puts the steps of two
+/// processes (or of a screen's unlock and its sync) in one order that once ended in "The vault is
+/// locked."; every step is one call on a `Vault` actor, so the order is the one written.
+final class NewEpochRaceTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-new-epoch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private var passphrase: SecureBuffer { SharedCopyFixture.buffer(SharedCopyFixture.passphrase) }
+
+    private func titles(_ vault: Vault) async throws -> [String] {
+        try await vault.listItems().compactMap(\.item?.title).sorted()
+    }
+
+    /// The screen's failure: its unlock ends, then the sync that ran beside it stores the new
+    /// epoch's key and meets an unlocked vault of the older epoch, then the screen lists the
+    /// items. The sync used to lock the vault there, and the listing said "The vault is locked.";
+    /// the session now takes the key and stays open.
+    func testASyncBringingANewEpochRightAfterAnUnlockLeavesTheVaultOpen() async throws {
+        var fixture = try await SharedCopyFixture(directory: directory)
+        let screen = try fixture.open()
+        try await screen.unlock(passphrase: passphrase)
+        let epoch = try fixture.bringEpoch(by: RosterPeople.bob)
+        let outcome = await screen.takeNewerEpoch()
+        XCTAssertEqual(outcome, .taken(epoch))
+        let listed = try await titles(screen)
+        XCTAssertEqual(listed, ["Bike", "Door"])
+        XCTAssertEqual(try screen.database.meta(.shareEpoch), String(epoch))
+        XCTAssertNil(try screen.database.meta(.sharePendingSeal))
+        let again = await screen.takeNewerEpoch()
+        XCTAssertNil(again, "an epoch the session holds is not taken twice")
+    }
+
+    /// The rotation an unlock starts: the epoch Alice began comes back in her own sync, whose
+    /// session takes it and gives the vault new keys there and then; the old ring opens nothing.
+    func testTheEpochThisPersonBeganGivesTheOpenVaultNewKeys() async throws {
+        var fixture = try await SharedCopyFixture(directory: directory)
+        let screen = try fixture.open()
+        try await screen.unlock(passphrase: passphrase)
+        let oldRing = try await screen.unlockedSession().ring.serialized().withUnsafeBytes { try KeyRing.parse($0) }
+        let epoch = try fixture.bringEpoch(by: fixture.alice)
+        let outcome = await screen.takeNewerEpoch()
+        XCTAssertEqual(outcome, .taken(epoch))
+        let generation = try await screen.unlockedSession().ring.generation
+        XCTAssertEqual(UInt64(generation), epoch)
+        for record in try screen.database.read({ try VaultDatabase.currentItems(in: $0) }).map(\.record) {
+            XCTAssertThrowsError(try ItemSealing.open(record, ring: oldRing), "\(record.id) still opens with the old keys")
+        }
+        let listed = try await titles(screen)
+        XCTAssertEqual(listed, ["Bike", "Door"])
+    }
+
+    /// A sync read the copy's epoch, another process's unlock took the new one, then the sync
+    /// stored the key it had fetched: a seal of an epoch already held. It is not kept, and one
+    /// kept by an older version is dropped by the next unlock instead of locking every sync.
+    func testASealOfAnEpochAlreadyTakenLocksNothing() async throws {
+        var fixture = try await SharedCopyFixture(directory: directory)
+        let screen = try fixture.open()
+        try await screen.unlock(passphrase: passphrase)
+        let epoch = try fixture.bringEpoch(by: RosterPeople.bob)
+        let stale = try XCTUnwrap(try screen.database.meta(.sharePendingSeal))
+        let command = try fixture.open()
+        try await command.unlock(passphrase: passphrase)  // takes it
+        XCTAssertNil(try screen.database.meta(.sharePendingSeal))
+
+        let sealed = String(stale.split(separator: " ")[1])
+        XCTAssertFalse(try screen.keepPendingSeal(sealed, epoch: epoch), "the copy holds that epoch already")
+        XCTAssertNil(try screen.database.meta(.sharePendingSeal))
+
+        try screen.database.setMeta(.sharePendingSeal, stale)
+        let outcome = await screen.takeNewerEpoch()
+        XCTAssertEqual(outcome, .taken(epoch), "the screen's session was one epoch behind")
+        XCTAssertNil(try screen.database.meta(.sharePendingSeal), "the unlock dropped the seal of an epoch it holds")
+        let isLocked = await screen.isLocked
+        XCTAssertFalse(isLocked)
+        let again = await screen.takeNewerEpoch()
+        XCTAssertNil(again)
+    }
+
+    /// A command unlocked, then the screen took the epoch Alice began and gave the vault new
+    /// keys: the command's session cannot open the keystore. Its writes used to fail with
+    /// "The vault is locked."; they open the vault again with the keys of its unlock, and what
+    /// they write is sealed under the new keys, not a retired one.
+    func testACommandWhoseSessionWentStaleWritesUnderTheNewKeys() async throws {
+        var fixture = try await SharedCopyFixture(directory: directory)
+        let command = try fixture.open()
+        try await command.unlock(passphrase: passphrase)
+        let before = try await command.listItems()
+        let door = try XCTUnwrap(before.first { $0.item?.title == "Door" }?.item)
+        let bike = try XCTUnwrap(before.first { $0.item?.title == "Bike" }?.id)
+        let epoch = try fixture.bringEpoch(by: fixture.alice)
+        let screen = try fixture.open()
+        try await screen.unlock(passphrase: passphrase)
+        let generation = try await screen.unlockedSession().ring.generation
+        XCTAssertEqual(UInt64(generation), epoch)
+
+        let gate = try await command.add(Item(title: "Gate", created: .now()))
+        var edited = door
+        edited.title = "Front door"
+        _ = try await command.update(edited, from: door)
+        try await command.remove(bike)
+
+        let listed = try await titles(screen)
+        XCTAssertEqual(listed, ["Front door", "Gate"])
+        let ring = try await screen.unlockedSession().ring
+        XCTAssertTrue(ring.contains(gate.id), "the command's new key reached the keystore")
+        for record in try screen.database.read({ try VaultDatabase.currentItems(in: $0) }).map(\.record) where !record.isDeleted {
+            XCTAssertNoThrow(try ItemSealing.open(record, ring: ring, allowingRetired: false), "\(record.id) is sealed under a retired key")
+        }
+        let commandSees = try await titles(command)
+        XCTAssertEqual(commandSees, ["Front door", "Gate"])
+    }
+
+    /// An unlock (with kept keys: the screen's `takeNewKeys`, its reload) read the member secrets,
+    /// then another process took the new epoch and stored its secrets: the ones read open no
+    /// longer, and those stored now are tried once.
+    func testAnUnlockWhoseSecretsWentStaleMidwayTriesThoseStoredNow() async throws {
+        var fixture = try await SharedCopyFixture(directory: directory)
+        let keys = try PassphraseKeys(passphrase: passphrase, parameters: SharedCopyFixture.kdf)
+        let screen = try fixture.open()
+        let stored = try XCTUnwrap(try screen.database.meta(.shareMember))
+        let vaultID = try XCTUnwrap(screen.sharedVaultID)
+        let (readBefore, kdf) = try MemberSecrets.open(stored, keys: keys, vaultID: vaultID)
+        let epoch = try fixture.bringEpoch(by: RosterPeople.bob)
+        let command = try fixture.open()
+        try await command.unlock(keys: keys)
+        XCTAssertEqual(try command.database.meta(.shareEpoch), String(epoch))
+
+        try await screen.unlockShared(readBefore, readFrom: stored, keys: keys, kdf: kdf, vaultID: vaultID)
+        let listed = try await titles(screen)
+        XCTAssertEqual(listed, ["Bike", "Door"])
+    }
+}
