@@ -104,9 +104,11 @@ test: deps
 #    25 steps on a quiet machine (40 seeds in ~9 min, 2026-11-25; 200 seeds: ~45 min).
 # 4. CONVERGENCE_HISTORIES randomized 3-device sync histories against the real Kinto
 #    (SyncConvergenceTests), CONVERGENCE_JOBS side by side: 1,000 took 1,282 s.
-# 5. UNLOCK_RACE_RUNS races of a shared vault's screen unlock, a command beside it and a sync that brings a
-#    new epoch (NewEpochStressTests, in process, no Kinto; `make test` runs 5): ~1 s a run.
-# The whole target: about 7 h on two cores.
+# 5. UNLOCK_RACE_RUNS races of a shared vault's unlock, a command beside it and a sync that brings a new epoch,
+#    in process (NewEpochStressTests, no Kinto; `make test` runs 5): ~1.5 s a run; then as many with the real
+#    screen, a real command and the real Kinto after someone left (ShareCommandTests.testAScreenAndACommand…;
+#    `make test` runs 1): ~20 s a run.
+# The whole target: about 7 h 20 min on two cores.
 CRASH_SEEDS ?= 25
 FAULT_SEEDS ?= 10
 MULTIPROCESS_SEEDS ?= 1-200
@@ -131,11 +133,15 @@ reliability: deps
 		$(SWIFT) test --skip-build --filter SyncConvergenceTests 2>&1 | tee -a .build/reliability.log || status=1; \
 	COFFER_UNLOCK_RACE_RUNS=$(UNLOCK_RACE_RUNS) $(SWIFT) test --skip-build --filter NewEpochStressTests 2>&1 \
 		| tee -a .build/reliability.log || status=1; \
+	COFFER_SCREEN_UNLOCK_RACE_RUNS=$(UNLOCK_RACE_RUNS) Resources/scripts/with-kinto.sh $(SWIFT) test --skip-build \
+		--filter ShareCommandTests.testAScreenAndACommandUnlockingAfterSomeoneLeftNeverLockEachOtherOut 2>&1 \
+		| tee -a .build/reliability.log || status=1; \
 	echo; grep -a '^crash points:' .build/reliability.log | tail -1; \
 	grep -a '^fault cells:' .build/reliability.log | tail -1; \
 	grep -a '^multi-process runs:' .build/reliability.log | tail -1; \
 	grep -a '^histories:' .build/reliability.log | tail -1; \
-	grep -a '^unlock races:' .build/reliability.log | tail -1; exit $$status
+	grep -a '^unlock races:' .build/reliability.log | tail -1; \
+	grep -a '^screen unlock races:' .build/reliability.log | tail -1; exit $$status
 
 # libFuzzer + AddressSanitizer on the parsers (Sources/Fuzz*), each for FUZZ_SECONDS (default 60), or
 # FUZZ_RUNS executions when given, from Resources/fuzz/<target> and a scratch corpus, in .build-fuzz;

@@ -142,4 +142,57 @@ final class NewEpochRaceTests: XCTestCase {
         let listed = try await titles(screen)
         XCTAssertEqual(listed, ["Bike", "Door"])
     }
+
+    /// Found by `NewEpochStressTests`: two processes take the epoch Alice began at once. The
+    /// screen's unlock opened the keystore under the old epoch's key; before it wraps it under
+    /// the new one, the command takes the epoch and gives the vault new keys. The screen's write
+    /// then met a keystore its session cannot open and its unlock said "The vault is locked.";
+    /// it now starts over with the secrets stored now, and the vault gets new keys once.
+    func testAnUnlockHalfWayThroughAnEpochAnotherProcessReKeyedStartsOver() async throws {
+        var fixture = try await SharedCopyFixture(directory: directory)
+        let epoch = try fixture.bringEpoch(by: fixture.alice)
+        let screen = try fixture.open(), command = try fixture.open()
+        let commandDone = DispatchSemaphore(value: 0)
+        let paused = PausedOnce()
+        // Blocks the screen's actor call at the point while the command runs on another thread
+        // (the detached task does not see this task-local hook).
+        let hook: @Sendable (String) -> Void = { name in
+            guard name == "unlock.shared.opened-older-epoch", paused.isFirst() else { return }
+            Task.detached {
+                try? await command.unlock(passphrase: SharedCopyFixture.buffer(SharedCopyFixture.passphrase))
+                commandDone.signal()
+            }
+            if commandDone.wait(timeout: .now() + 60) == .timedOut { XCTFail("the command's unlock did not finish") }
+        }
+        try await StepPause.$hook.withValue(hook) { try await screen.unlock(passphrase: passphrase) }
+        XCTAssertTrue(paused.wasReached, "the screen's unlock never took the epoch's key itself")
+
+        let screenRing = try await screen.unlockedSession().ring, commandRing = try await command.unlockedSession().ring
+        XCTAssertEqual(UInt64(screenRing.generation), epoch)
+        for record in try screen.database.read({ try VaultDatabase.currentItems(in: $0) }).map(\.record) {
+            XCTAssertNoThrow(try ItemSealing.open(record, ring: screenRing, allowingRetired: false), "\(record.id): the screen's ring")
+            XCTAssertNoThrow(try ItemSealing.open(record, ring: commandRing, allowingRetired: false), "\(record.id): the command's ring")
+        }
+        let listed = try await titles(screen)
+        XCTAssertEqual(listed, ["Bike", "Door"])
+    }
+}
+
+/// Whether a pause point was reached, and only its first visit paused.
+private final class PausedOnce: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reached = false
+
+    func isFirst() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { reached = true }
+        return !reached
+    }
+
+    var wasReached: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return reached
+    }
 }

@@ -36,7 +36,7 @@ extension Vault {
         do {
             return try write()
         } catch CoreError.locked where session == nil {
-            try unlock(keys: keys)
+            try reopen(with: keys)
             return try write()
         }
     }
@@ -48,7 +48,10 @@ extension Vault {
         guard let session, member != nil,
               let current = try database.read({ try VaultDatabase.currentKeystore(in: $0) }), !current.isDeleted,
               RingSource(current.encrypted) != session.ringSource else { return }
-        if case .unopenable = try absorbKeystore(current, into: session) {
+        // A keystore that does not check out (a forged generation) is left to the sync that
+        // absorbs it; the listing shows what the session opens, as before.
+        guard let absorbed = try? absorbKeystore(current, into: session) else { return }
+        if case .unopenable = absorbed {
             _ = try reopenWithMemberKeys()
         } else {
             self.session?.ringSource = RingSource(current.encrypted)
@@ -59,8 +62,19 @@ extension Vault {
     private func reopenWithMemberKeys() throws -> Bool {
         guard let keys = member?.keys.copied() else { return false }
         defer { keys.wrappingKey.wipe() }
-        try unlock(keys: keys)
+        try reopen(with: keys)
         return true
+    }
+
+    /// `unlock(keys:)`; keys the member secrets no longer open (the passphrase was changed on
+    /// another device since) leave the vault locked, said as "locked": the passphrase asks again.
+    private func reopen(with keys: PassphraseKeys) throws {
+        do {
+            try unlock(keys: keys)
+        } catch CoreError.wrongPassphrase {
+            lock()
+            throw CoreError.locked
+        }
     }
 
     /// The epoch of the key a sync fetched and left for the next unlock, if any.

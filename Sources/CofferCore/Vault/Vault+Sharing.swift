@@ -106,6 +106,7 @@ extension Vault {
         if let newer = try newerEpoch(than: secrets, vaultID: vaultID) {
             do {
                 try unlockKeystore(passphrase: secrets.epochKey)
+                StepPause.reach("unlock.shared.opened-older-epoch")
                 try changePassphrase(to: newer.epochKey, kdf: MemberSecrets.keystoreKDF(epochKey: newer.epochKey))
             } catch CoreError.wrongPassphrase {
                 try unlockKeystore(passphrase: newer.epochKey)  // wrapped under the new key already
