@@ -192,9 +192,9 @@ public actor SyncEngine {
     /// writes (§17), and would take the items sealed again for damaged ones to replace: before
     /// reconcile, the open session takes the key the roster step fetched, with the person's keys
     /// it was unlocked with. After examine, so the new keystore is in the file and the unlock opens
-    /// it as it stands (no re-wrapping of the old one to merge) and seals again, under the new
-    /// keys, edits made under the old. Only a session without those keys locks, for the next
-    /// unlock to take it. Fetch and examine never use the session.
+    /// it as it stands: re-wrapping the old one first made a local keystore change that the next
+    /// member's locked sync had to wait for an unlock to merge. Only a session without those keys
+    /// locks, for the next unlock to take it. Fetch and examine never use the session.
     private func takeNewerEpoch(into report: inout SyncReport) async {
         switch await vault.takeNewerEpoch() {
         case .taken(let epoch)?:
