@@ -90,7 +90,7 @@ test: deps
 	Resources/scripts/with-kinto-postgresql.sh $(SWIFT) test --skip-build --filter 'SyncScenarioTests|ShareCommandTests.testThreePeople|ShareCommandTests.testARevoked|ShareCommandTests.testTwoMembers' 2>&1 \
 		| tee .build/test-postgresql.log || { Resources/scripts/failed-tests.sh .build/test-postgresql.log; exit 1; }
 
-# Four parts, each against its own Kinto on a loopback port, each ending with a summary line:
+# Five parts, the first four each against its own Kinto on a loopback port, each ending with a summary line:
 # 1. every crash point (COFFER_CRASH_POINT) × CRASH_SEEDS seeds, with the real binary: crash,
 #    recover, check (Tests/CofferCLITests/CrashPointTests.swift). A run takes ~10 s of wall time
 #    with two side by side on two cores: 63 points × 25 seeds is about 4 h 30 min (CRASH_SEEDS=3:
@@ -104,7 +104,11 @@ test: deps
 #    25 steps on a quiet machine (40 seeds in ~9 min, 2026-11-25; 200 seeds: ~45 min).
 # 4. CONVERGENCE_HISTORIES randomized 3-device sync histories against the real Kinto
 #    (SyncConvergenceTests), CONVERGENCE_JOBS side by side: 1,000 took 1,282 s.
-# The whole target: about 7 h on two cores.
+# 5. UNLOCK_RACE_RUNS races of a shared vault's unlock, a command beside it and a sync that brings a new epoch,
+#    in process (NewEpochStressTests, no Kinto; `make test` runs 5): ~1.5 s a run; then as many with the real
+#    screen, a real command and the real Kinto after someone left (ShareCommandTests.testAScreenAndACommand…;
+#    `make test` runs 1): ~20 s a run.
+# The whole target: about 7 h 20 min on two cores.
 CRASH_SEEDS ?= 25
 FAULT_SEEDS ?= 10
 MULTIPROCESS_SEEDS ?= 1-200
@@ -112,6 +116,7 @@ MULTIPROCESS_STEPS ?= 25
 CONVERGENCE_HISTORIES ?= 1000
 CONVERGENCE_SEED ?= 20250611
 CONVERGENCE_JOBS ?= 2
+UNLOCK_RACE_RUNS ?= 50
 reliability: deps
 	$(SWIFT) build --build-tests
 	@set -o pipefail; mkdir -p .build; status=0; \
@@ -126,10 +131,17 @@ reliability: deps
 	COFFER_CONVERGENCE_HISTORIES=$(CONVERGENCE_HISTORIES) COFFER_CONVERGENCE_SEED=$(CONVERGENCE_SEED) \
 		COFFER_CONVERGENCE_JOBS=$(CONVERGENCE_JOBS) Resources/scripts/with-kinto.sh \
 		$(SWIFT) test --skip-build --filter SyncConvergenceTests 2>&1 | tee -a .build/reliability.log || status=1; \
+	COFFER_UNLOCK_RACE_RUNS=$(UNLOCK_RACE_RUNS) $(SWIFT) test --skip-build --filter NewEpochStressTests 2>&1 \
+		| tee -a .build/reliability.log || status=1; \
+	COFFER_SCREEN_UNLOCK_RACE_RUNS=$(UNLOCK_RACE_RUNS) Resources/scripts/with-kinto.sh $(SWIFT) test --skip-build \
+		--filter ShareCommandTests.testAScreenAndACommandUnlockingAfterSomeoneLeftNeverLockEachOtherOut 2>&1 \
+		| tee -a .build/reliability.log || status=1; \
 	echo; grep -a '^crash points:' .build/reliability.log | tail -1; \
 	grep -a '^fault cells:' .build/reliability.log | tail -1; \
 	grep -a '^multi-process runs:' .build/reliability.log | tail -1; \
-	grep -a '^histories:' .build/reliability.log | tail -1; exit $$status
+	grep -a '^histories:' .build/reliability.log | tail -1; \
+	grep -a '^unlock races:' .build/reliability.log | tail -1; \
+	grep -a '^screen unlock races:' .build/reliability.log | tail -1; exit $$status
 
 # libFuzzer + AddressSanitizer on the parsers (Sources/Fuzz*), each for FUZZ_SECONDS (default 60), or
 # FUZZ_RUNS executions when given, from Resources/fuzz/<target> and a scratch corpus, in .build-fuzz;

@@ -9,14 +9,17 @@ extension Vault {
     @discardableResult
     public func attach(_ bytes: Data, named name: String, to itemID: String) throws -> Item {
         guard bytes.count <= Attachment.sizeLimit else { throw CoreError.attachmentTooLarge(size: bytes.count) }
-        let session = try unlockedSession()
-        let attachment = Attachment(name: name, bytes: bytes, added: now)
-        let sealed = try AttachmentSealing.seal(bytes, item: itemID, attachment: attachment.id, ring: session.ring)
-        let stored = VaultDatabase.StoredAttachment(id: attachment.id, sealed: sealed,
-                                                    chunks: AttachmentSealing.chunkCount(of: sealed.count), state: .upload)
-        return try rewrite(itemID, crashLabel: "vault.attach") { item, db in
-            item.attachments.append(attachment)
-            try VaultDatabase.saveAttachment(stored, in: db)
+        // Sealed inside the retry too: a file keeps the key it was sealed with, never a retired one.
+        return try reopeningIfStale {
+            let session = try unlockedSession()
+            let attachment = Attachment(name: name, bytes: bytes, added: now)
+            let sealed = try AttachmentSealing.seal(bytes, item: itemID, attachment: attachment.id, ring: session.ring)
+            let stored = VaultDatabase.StoredAttachment(id: attachment.id, sealed: sealed,
+                                                        chunks: AttachmentSealing.chunkCount(of: sealed.count), state: .upload)
+            return try rewriteOnce(itemID, crashLabel: "vault.attach") { item, db in
+                item.attachments.append(attachment)
+                try VaultDatabase.saveAttachment(stored, in: db)
+            }
         }
     }
 
@@ -81,6 +84,11 @@ extension Vault {
     /// local change, sealed on top of the server version stable holds.
     private func rewrite(_ itemID: String, crashLabel: String,
                          _ change: (inout Item, Database) throws -> Void) throws -> Item {
+        try reopeningIfStale { try rewriteOnce(itemID, crashLabel: crashLabel, change) }
+    }
+
+    private func rewriteOnce(_ itemID: String, crashLabel: String,
+                             _ change: (inout Item, Database) throws -> Void) throws -> Item {
         let session = try unlockedSession()
         if !session.ring.contains(itemID) { try refreshRing(session) }
         let (now, revisionTime) = writeTimes

@@ -70,6 +70,12 @@ extension Vault {
             if let current = try VaultDatabase.currentKeystore(in: db), !current.isDeleted {
                 _ = try absorbForWriting(current, into: session)
             }
+            // Another process of this copy (a command's unlock beside the screen's) gave it this
+            // generation since the session opened: taken in place above, not made twice.
+            guard session.ring.generation < generation else {
+                try VaultDatabase.setMeta(.shareRekey, nil, in: db)
+                return
+            }
             let ring = session.ring.rekeyed(generation: generation)
             let lineage = Lineage.following(try VaultDatabase.stableKeystore(in: db)?.encrypted, now: revisionTime)
             try VaultDatabase.recordLocalChange(try KeystoreSealing.seal(ring, vaultKey: vaultKey, keys: session.keys, kdf: session.kdf,

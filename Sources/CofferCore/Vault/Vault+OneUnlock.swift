@@ -15,7 +15,7 @@ extension Vault {
                 throw CoreError.tampered(what: "this shared vault has no member keys")
             }
             let (secrets, kdf) = try MemberSecrets.open(stored, keys: keys, vaultID: vaultID)
-            return try unlockShared(secrets, keys: keys, kdf: kdf, vaultID: vaultID)
+            return try unlockShared(secrets, readFrom: stored, keys: keys, kdf: kdf, vaultID: vaultID)
         }
         guard let current = try database.read({ try VaultDatabase.currentKeystore(in: $0) }) else {
             throw CoreError.notAVault(path: database.path, reason: "it has no keystore")

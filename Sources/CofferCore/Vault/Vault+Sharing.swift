@@ -30,6 +30,18 @@ extension Vault {
         }
     }
 
+    /// Keeps a newer epoch's key sealed to this person (`meta.share_pending_seal`) for the next
+    /// unlock, only if the copy still holds an older epoch (`meta.share_epoch`) when it is written.
+    /// False when it holds that epoch already (another process took it meanwhile).
+    package nonisolated func keepPendingSeal(_ sealed: String, epoch: UInt64) throws -> Bool {
+        try database.write { db in
+            let known = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [MetaKey.shareEpoch.rawValue])
+            guard epoch > known.flatMap({ UInt64($0) }) ?? 1 else { return false }
+            try VaultDatabase.setMeta(.sharePendingSeal, "\(epoch) \(sealed)", in: db)
+            return true
+        }
+    }
+
     /// `meta.roster_entries`' text for `entries`.
     public static func rosterMeta(_ entries: [RosterEntry]) -> String {
         entries.map { $0.encoded.base64EncodedString() }.joined(separator: "\n")
@@ -68,15 +80,24 @@ extension Vault {
             throw CoreError.tampered(what: "this shared vault has no member keys")
         }
         let (secrets, keys, kdf) = try MemberSecrets.openWithKeys(stored, passphrase: passphrase, vaultID: vaultID)
+        try unlockShared(secrets, readFrom: stored, keys: keys, kdf: kdf, vaultID: vaultID)
+        return keys
+    }
+
+    /// `unlockShared` with the member secrets `stored` held when they were read. Another process
+    /// (a screen, a sync's session taking a new epoch) may take a new epoch's key meanwhile: it
+    /// wraps the keystore under it, stores the new secrets, then may give the vault new keys. What
+    /// was read is then one epoch behind: it meets a keystore it does not open (`wrongPassphrase`),
+    /// or, half-way through taking the same epoch, one re-keyed under it (its write finds the
+    /// session stale: `locked`). The secrets stored now are tried once.
+    func unlockShared(_ secrets: MemberSecrets, readFrom stored: String, keys: PassphraseKeys, kdf: KDFParameters,
+                      vaultID: SharedVaultID) throws {
         do {
             try unlockShared(secrets, keys: keys, kdf: kdf, vaultID: vaultID)
-        } catch CoreError.wrongPassphrase {
-            // Another process (a screen) took a new epoch's key meanwhile: it wraps the keystore
-            // under it, then stores the new secrets, so what was read before is one epoch behind.
-            guard let now = try database.meta(.shareMember), now != stored else { throw CoreError.wrongPassphrase }
+        } catch let error as CoreError where error == .wrongPassphrase || error == .locked {
+            guard let now = try database.meta(.shareMember), now != stored else { throw error }
             try unlockShared(try MemberSecrets.open(now, keys: keys, vaultID: vaultID).secrets, keys: keys, kdf: kdf, vaultID: vaultID)
         }
-        return keys
     }
 
     /// `unlockShared` once the member secrets are open (`keys`: the passphrase's, derived with `kdf`).
@@ -85,6 +106,7 @@ extension Vault {
         if let newer = try newerEpoch(than: secrets, vaultID: vaultID) {
             do {
                 try unlockKeystore(passphrase: secrets.epochKey)
+                StepPause.reach("unlock.shared.opened-older-epoch")
                 try changePassphrase(to: newer.epochKey, kdf: MemberSecrets.keystoreKDF(epochKey: newer.epochKey))
             } catch CoreError.wrongPassphrase {
                 try unlockKeystore(passphrase: newer.epochKey)  // wrapped under the new key already
@@ -102,6 +124,8 @@ extension Vault {
         }
         // Before the generations: a rekey seals (and signs) every item.
         signItems(as: secrets)
+        member?.keys.wrappingKey.wipe()
+        member = (keys.copied(), epoch)
         try takeGenerations(epoch: epoch)
     }
 
@@ -149,18 +173,20 @@ extension Vault {
     private func newerEpoch(than secrets: MemberSecrets, vaultID: SharedVaultID) throws -> MemberSecrets? {
         guard let pending = try database.meta(.sharePendingSeal) else { return nil }
         let parts = pending.split(separator: " ")
-        guard parts.count == 2, let epoch = UInt64(parts[0]), epoch > secrets.epoch,
-              let sealed = Data(base64Encoded: String(parts[1])) else { return nil }
+        guard parts.count == 2, let epoch = UInt64(parts[0]), let sealed = Data(base64Encoded: String(parts[1])) else { return nil }
+        guard epoch > secrets.epoch else {
+            // Fetched by a sync that read the epoch before another process took this one: kept,
+            // every sync would find "a newer epoch" the session already holds.
+            try dropPendingSeal(ifStill: pending)
+            return nil
+        }
         guard case .success(let state) = RosterChain.verify(entries: try verifiedRoster(), vaultID: vaultID), state.epoch == epoch else {
             return nil
         }
         // A seal that fails is forgotten, so the next sync fetches it again (`RosterStep.fetchNewerSeal`):
         // kept, one bad answer of the server would have refused every later unlock (issue 41, finding 5).
         func refuse(_ what: String) throws -> Never {
-            try database.write { db in
-                let now = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [MetaKey.sharePendingSeal.rawValue])
-                if now == pending { try VaultDatabase.setMeta(.sharePendingSeal, nil, in: db) }
-            }
+            try dropPendingSeal(ifStill: pending)
             throw CoreError.tampered(what: "\(what); it is fetched again at the next sync")
         }
         let key: SecureBuffer
@@ -173,6 +199,14 @@ extension Vault {
             try refuse("the new key sealed to you is not the one the roster committed to")
         }
         return MemberSecrets(epoch: epoch, epochKey: key, person: secrets.person)
+    }
+
+    /// Forgets the pending seal if it is still `pending` (a sync may have stored a newer one since).
+    private func dropPendingSeal(ifStill pending: String) throws {
+        try database.write { db in
+            let now = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [MetaKey.sharePendingSeal.rawValue])
+            if now == pending { try VaultDatabase.setMeta(.sharePendingSeal, nil, in: db) }
+        }
     }
 }
 

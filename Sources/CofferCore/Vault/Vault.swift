@@ -16,6 +16,10 @@ public actor Vault {
     package private(set) var lastSearch = (skipped: 0, opened: 0)
     /// When this process last unlocked the vault: a remote lock sent before it is ignored.
     public private(set) var unlockedAt: Timestamp?
+    /// A shared vault's, while unlocked: the person's passphrase keys (a copy) and the epoch whose
+    /// key the session opened with. Another process, or a sync, may give the vault a newer epoch's
+    /// keys; with these the session takes them in place of going stale (`Vault+NewEpoch.swift`).
+    var member: (keys: PassphraseKeys, epoch: UInt64)?
 
     init(database: VaultDatabase, clock: @escaping @Sendable () -> Timestamp, session: UnlockedSession? = nil) {
         self.database = database
@@ -150,6 +154,8 @@ public actor Vault {
     /// Drops every key: the buffers are wiped now and freed with the session.
     public func lock() {
         lastListing = OpenedItems()
+        member?.keys.wrappingKey.wipe()
+        member = nil
         session?.ring.wipe()
         session?.vaultKey.wipe()
         session?.keys.wrappingKey.wipe()
@@ -193,6 +199,8 @@ public actor Vault {
     /// each time the count has grown fourfold. The screen draws its first page from the first
     /// report while the rest of a large vault is opened.
     public func listItems(reportingFirst first: Int, _ report: ([ListedItem]) -> Void) throws -> [ListedItem] {
+        // A shared vault given new keys by another process since this session opened: taken first.
+        try reopenIfStale()
         // Taken out while it is updated, so it is not copied; a listing that throws leaves none.
         var cache: OpenedItems? = lastListing
         lastListing = OpenedItems()
@@ -370,6 +378,10 @@ public actor Vault {
     }
 
     private func insert(_ items: [Item], crashLabel: String) throws {
+        try reopeningIfStale { try insertOnce(items, crashLabel: crashLabel) }
+    }
+
+    private func insertOnce(_ items: [Item], crashLabel: String) throws {
         let session = try unlockedSession()
         for item in items { try ItemValidation.validate(item) }
         var seen = Set<String>()
@@ -414,6 +426,10 @@ public actor Vault {
     /// `acceptingReview`: the edit resolves the item's ⚑ — its review goes in the same transaction
     /// (a new one, for a value another process changed meanwhile, is stored after it).
     func save(_ edited: Item, from base: Item?, acceptingReview: Bool = false) throws -> SavedEdit {
+        try reopeningIfStale { try saveOnce(edited, from: base, acceptingReview: acceptingReview) }
+    }
+
+    private func saveOnce(_ edited: Item, from base: Item?, acceptingReview: Bool) throws -> SavedEdit {
         let session = try unlockedSession()
         if !session.ring.contains(edited.id) { try refreshRing(session) }
         let (now, revisionTime) = writeTimes
@@ -477,6 +493,10 @@ public actor Vault {
 
     /// Removes an item (its key stays in the keystore: harmless, and another device may still need it).
     public func remove(_ id: String) throws {
+        try reopeningIfStale { try removeOnce(id) }
+    }
+
+    private func removeOnce(_ id: String) throws {
         let session = try unlockedSession()
         CrashPoint.reach("vault.remove.before-write")
         try database.write { db in

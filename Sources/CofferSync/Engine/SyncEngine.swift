@@ -88,14 +88,6 @@ public actor SyncEngine {
         try await prefetchListings(context)
         if let shared {
             try await RosterStep.run(context, vaultID: shared)
-            // A session of an older epoch cannot open the keystore the member who began the new
-            // one writes (§17): the vault locks, and the next unlock takes the new key.
-            if let pending = try context.database.meta(.sharePendingSeal), let epoch = pending.split(separator: " ").first.flatMap({ UInt64($0) }),
-               await !vault.isLocked {
-                await vault.lock()
-                report.newEpoch = epoch
-                logger.info("roster: epoch \(epoch) began; the vault locks until it is unlocked with the new key")
-            }
         }
         let collections: [CollectionName] = [.items, .keystores]
         for collection in collections {
@@ -119,6 +111,7 @@ public actor SyncEngine {
             if collection == .items { recreated = examined.recreated }
             logger.info("examine \(collection.rawValue): applied \(examined.applied), conflicts \(examined.conflicts)")
         }
+        if shared != nil { await takeNewerEpoch(into: &report) }
         let isUnlocked = await !vault.isLocked
         if isUnlocked, !recreated.isEmpty {
             let raised = try await vault.floorRevisions(recreated)
@@ -192,6 +185,25 @@ public actor SyncEngine {
             let next = report.conflictsWaiting > 0 ? "it waits for an unlock to be merged with ours" : "ours was kept and merged (⚑)"
             report.error = .rollback
             report.message = "The server sent \(report.rolledBack) record(s) older than this device's (a rollback or replay); nothing was overwritten: \(next)."
+        }
+    }
+
+    /// A session of an older epoch cannot open the keystore the member who began the new one
+    /// writes (§17), and would take the items sealed again for damaged ones to replace: before
+    /// reconcile, the open session takes the key the roster step fetched, with the person's keys
+    /// it was unlocked with. After examine, so the new keystore is in the file and the unlock opens
+    /// it as it stands: re-wrapping the old one first made a local keystore change that the next
+    /// member's locked sync had to wait for an unlock to merge. Only a session without those keys
+    /// locks, for the next unlock to take it. Fetch and examine never use the session.
+    private func takeNewerEpoch(into report: inout SyncReport) async {
+        switch await vault.takeNewerEpoch() {
+        case .taken(let epoch)?:
+            logger.info("roster: epoch \(epoch) began; the open vault took its key")
+        case .locked(let epoch)?:
+            report.newEpoch = epoch
+            logger.info("roster: epoch \(epoch) began; the vault locks until it is unlocked with the new key")
+        case nil:
+            break
         }
     }
 

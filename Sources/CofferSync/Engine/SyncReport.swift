@@ -60,8 +60,9 @@ public struct SyncReport: Sendable, Equatable {
     public var clockSkew: ClockSkew?
     /// Another device locked this one (a `lock` or `signout` message handled in this sync).
     public var remoteLock: DeviceLockNotice?
-    /// A shared vault's members changed and its key of this epoch waits for an unlock: an
-    /// unlocked vault was locked, as its keys are about to be replaced (architecture §17).
+    /// A shared vault's members changed and the open session could not take the new epoch's key
+    /// (it holds no passphrase keys, or the key was refused): the vault was locked, and the key
+    /// waits for an unlock (architecture §17). A session that took it leaves this nil.
     public var newEpoch: UInt64?
     /// The sync stopped because this device's vault could not be read or written (a full disk),
     /// not because of the server: a command exits 1 ("any other error") for it.

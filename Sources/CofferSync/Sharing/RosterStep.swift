@@ -110,7 +110,10 @@ enum RosterStep {
             context.logger.warning("roster: epoch \(state.epoch) began but no key is sealed to this person yet")
             return
         }
-        try database.setMeta(.sharePendingSeal, "\(state.epoch) \(sealed)")
+        // Only while the copy is still behind: an unlock in another process may have taken this
+        // epoch during the fetch, and a seal kept for it would read as "newer" forever.
+        let kept = try context.vault.keepPendingSeal(sealed, epoch: state.epoch)
+        guard kept else { return }
         context.logger.info("roster: the key of epoch \(state.epoch) arrived; it is taken at the next unlock")
     }
 

@@ -383,6 +383,10 @@ final class Runtime {
                 inbox.post(.itemsOpened(items, isComplete: true))
             } catch CoreError.wrongPassphrase {
                 inbox.post(.unlockFailed(.wrongPassphrase))
+            } catch CoreError.locked {
+                // A shared vault's new epoch arrived while it opened and its key could not be
+                // taken (the sync says why): "locked" after the right passphrase helps nobody.
+                inbox.post(.unlockFailed(.other("The vault's members changed while it opened; unlock again to take its new keys.")))
             } catch {
                 inbox.post(.unlockFailed(.other("\(error)")))
             }
