@@ -92,19 +92,7 @@ extension ShareCommandTests {
         // rotation and the syncs that bring epoch 3 overlap in any order (issue 42, finding 4).
         try screen.unlock(passphrase: ann.vault.passphrase)
         screen.expect("Epoch 3 of “home” begins: someone left", timeout: 120)
-        let annID = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "share_person"))
-        let deadline = Date().addingTimeInterval(180)
-        var renewed = false, signers: Set<String?> = []
-        var epoch = Self.meta(ann.sharedPath("home"), "share_epoch")
-        while !(renewed && signers == [annID] && epoch == "3"), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.5)
-            renewed = (try? KeystoreSealing.openRing(try serverKeystore(bucket, as: ann), vaultKey: catsKeys.vaultKey)) == nil
-            signers = Set(try serverItems(bucket, as: ann).map { ItemSignature.claimedSigner(of: $0.signature) })
-            epoch = Self.meta(ann.sharedPath("home"), "share_epoch")
-        }
-        XCTAssertTrue(renewed, "the keystore on the server still opens with Cat's vault key")
-        XCTAssertEqual(signers, [annID], "Ann signs again what Cat wrote last")
-        XCTAssertEqual(epoch, "3")
+        try assertAnnRenewedTheKeys(after: cat, keys: catsKeys, in: bucket, ann: ann)
         screen.expect("Door", timeout: 60)
         XCTAssertFalse(screen.screen.contains("(unreadable)") || screen.screen.contains("(waiting for its key)"), screen.screen)
         try screen.press("q")
@@ -114,5 +102,27 @@ extension ShareCommandTests {
         assertOK(try bob.inShared("home", ["sync", "--unlock"]))
         XCTAssertEqual(try bob.titles(in: "home"), ["Door", "Cat's bike"])
         XCTAssertEqual(try memberNames(bob, "home"), ["Ann", "Bob"])
+    }
+}
+
+extension ShareCommandTests {
+    /// Waits (up to 3 min: the unlock, its rotation and the syncs overlap in any order) until the
+    /// keystore on the server no longer opens with the vault key `left` held, every item is signed
+    /// by Ann (what `left` wrote last signed again) and Ann's copy is in epoch 3.
+    func assertAnnRenewedTheKeys(after left: Member, keys: OpenedKeystore, in bucket: String, ann: Member, context: String = "",
+                                 file: StaticString = #filePath, line: UInt = #line) throws {
+        let annID = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "share_person"), file: file, line: line)
+        let deadline = Date().addingTimeInterval(180)
+        var renewed = false, signers: Set<String?> = []
+        var epoch = Self.meta(ann.sharedPath("home"), "share_epoch")
+        while !(renewed && signers == [annID] && epoch == "3"), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.5)
+            renewed = (try? KeystoreSealing.openRing(try serverKeystore(bucket, as: ann), vaultKey: keys.vaultKey)) == nil
+            signers = Set(try serverItems(bucket, as: ann).map { ItemSignature.claimedSigner(of: $0.signature) })
+            epoch = Self.meta(ann.sharedPath("home"), "share_epoch")
+        }
+        XCTAssertTrue(renewed, "\(context): the keystore on the server still opens with \(left.name)'s vault key", file: file, line: line)
+        XCTAssertEqual(signers, [annID], "\(context): Ann signs again what \(left.name) wrote last", file: file, line: line)
+        XCTAssertEqual(epoch, "3", context, file: file, line: line)
     }
 }

@@ -44,6 +44,13 @@ extension ShareCommandTests {
         return try cat.map { try ItemSignature.signed(record, as: $0, in: vaultID) } ?? record
     }
 
+    /// `member`'s sync refuses a version no member signed: exit 15, said in one sentence.
+    private func assertRefusesTheForgery(_ member: Member, file: StaticString = #filePath, line: UInt = #line) throws {
+        let synced = try member.inShared("home", ["sync"], file: file, line: line)
+        assertExit(synced, 15, file: file, line: line)
+        XCTAssertTrue(synced.err.contains("no current member signed"), synced.summary, file: file, line: line)
+    }
+
     func testARemovedMembersVersionIsRefusedByEveryMemberAndTheRealOneGoesBack() throws {
         let (ann, bob, cat) = try household()
         let bucket = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "share_vault"))
@@ -64,9 +71,7 @@ extension ShareCommandTests {
         let signed = try forge("Door", in: bucket, as: ann, memberRing: annsKeys.ring, catsRing: catsKeys.ring,
                                signedBy: catsPerson, vaultID: vaultID)
         try put(signed, in: bucket, as: ann.account)
-        let bobs = try bob.inShared("home", ["sync"])
-        assertExit(bobs, 15)
-        XCTAssertTrue(bobs.err.contains("no current member signed"), bobs.summary)
+        try assertRefusesTheForgery(bob)
         XCTAssertEqual(try bob.titles(in: "home"), titles)
         XCTAssertNotEqual(try serverItem("Door", in: bucket, as: ann, ring: annsKeys.ring).0.encrypted, signed.encrypted,
                           "Bob's device put the real version back")
@@ -76,9 +81,7 @@ extension ShareCommandTests {
         let unsigned = try forge("Cat's bike", in: bucket, as: ann, memberRing: annsKeys.ring, catsRing: catsKeys.ring,
                                  signedBy: nil, vaultID: vaultID)
         try put(unsigned, in: bucket, as: bob.account)
-        let anns = try ann.inShared("home", ["sync"])
-        assertExit(anns, 15)
-        XCTAssertTrue(anns.err.contains("no current member signed"), anns.summary)
+        try assertRefusesTheForgery(ann)
         for member in [ann, bob] {
             assertOK(try member.inShared("home", ["sync"]))
             XCTAssertEqual(try member.titles(in: "home"), titles, member.name)

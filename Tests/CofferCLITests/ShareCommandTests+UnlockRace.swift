@@ -48,21 +48,8 @@ extension ShareCommandTests {
         screen.expect("unlocked", timeout: 120)
         succeeded(try XCTUnwrap(command, context).finish(timeout: 120), context)
 
-        // As `testAScreenUnlockAfterSomeoneLeftGivesTheVaultNewKeys`: the keystore on the server
-        // renewed, every item signed by Ann (Cat's signed again), the copy in epoch 3.
-        let annID = try XCTUnwrap(Self.meta(ann.sharedPath("home"), "share_person"))
-        let deadline = Date().addingTimeInterval(180)
-        var renewed = false, signers: Set<String?> = []
-        var epoch = Self.meta(ann.sharedPath("home"), "share_epoch")
-        while !(renewed && signers == [annID] && epoch == "3"), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.5)
-            renewed = (try? KeystoreSealing.openRing(try serverKeystore(bucket, as: ann), vaultKey: catsKeys.vaultKey)) == nil
-            signers = Set(try serverItems(bucket, as: ann).map { ItemSignature.claimedSigner(of: $0.signature) })
-            epoch = Self.meta(ann.sharedPath("home"), "share_epoch")
-        }
-        XCTAssertTrue(renewed, "\(context): the keystore on the server still opens with Cat's vault key")
-        XCTAssertEqual(signers, [annID], "\(context): Ann signs again what Cat wrote last")
-        XCTAssertEqual(epoch, "3", context)
+        // As `testAScreenUnlockAfterSomeoneLeftGivesTheVaultNewKeys`.
+        try assertAnnRenewedTheKeys(after: cat, keys: catsKeys, in: bucket, ann: ann, context: context)
         screen.expect("Gate", timeout: 60)
         screen.expect("Door", timeout: 60)
         XCTAssertFalse(screen.screen.contains("(unreadable)") || screen.screen.contains("(waiting for its key)"),

@@ -233,11 +233,12 @@ extension Vault {
     /// someone who left, or unsigned (written before signatures, by anyone). Kinto gives `write`
     /// on a record to whoever wrote it last, so these are the item records a revocation
     /// rewrites: O(what they wrote), not O(items) (issue 42).
-    public nonisolated func itemIDs(signedByNoneOf members: Set<String>) throws -> [String] {
+    /// `includingUnsigned` false: only versions someone who left signed.
+    public nonisolated func itemIDs(signedByNoneOf members: Set<String>, includingUnsigned: Bool = true) throws -> [String] {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT id, signature FROM items").compactMap { row in
-                let signer = ItemSignature.claimedSigner(of: row["signature"])
-                return signer.map(members.contains) == true ? nil : row["id"] as String
+                guard let signer = ItemSignature.claimedSigner(of: row["signature"]) else { return includingUnsigned ? row["id"] : nil }
+                return members.contains(signer) ? nil : row["id"] as String
             }
         }
     }

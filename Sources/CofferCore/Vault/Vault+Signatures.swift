@@ -16,12 +16,7 @@ extension Vault {
               case .success(let state) = RosterChain.verify(entries: try verifiedRoster(), vaultID: vaultID) else { return 0 }
         let members = Set(state.members.keys)
         // Read first: at almost every unlock there is nothing to sign, and no write is needed.
-        let formers = try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, signature FROM items WHERE signature IS NOT NULL").compactMap { row -> String? in
-                guard let claimed = ItemSignature.claimedSigner(of: row["signature"]), !members.contains(claimed) else { return nil }
-                return row["id"]
-            }
-        }
+        let formers = try itemIDs(signedByNoneOf: members, includingUnsigned: false)
         guard !formers.isEmpty else { return 0 }
         return try database.write { db in
             var count = 0
