@@ -122,7 +122,7 @@ extension Vault {
             try unlockKeystore(passphrase: secrets.epochKey)
             epoch = secrets.epoch
         }
-        // Before the generations: a rekey seals (and signs) every item.
+        // Before the generations: signing again what someone who left signed needs the signer.
         signItems(as: secrets)
         member?.keys.wrappingKey.wipe()
         member = (keys.copied(), epoch)
