@@ -8,10 +8,19 @@ enum ItemRecordJSON {
     static func encode(_ record: ItemRecord) -> String {
         var writer = ItemJSONWriter(capacity: 160 + record.encrypted.utf8.count + (record.signature?.utf8.count ?? 0) + 65 * (record.originHashes.count + record.tagHashes.count))
         if record.isDeleted {
-            writer.raw(#"{"deleted":true,"id":"#)
+            writer.raw(#"{"deleted":true"#)
+            if record.isSealedRemoval {
+                writer.raw(#","encrypted":"#)
+                writer.string(record.encrypted)
+            }
+            writer.raw(#","id":"#)
             writer.string(record.id)
             writer.raw(#","last_modified":"#)
             writer.integer(record.lastModified)
+            if let signature = record.signature {
+                writer.raw(#","signature":"#)
+                writer.string(signature)
+            }
             writer.raw("}")
         } else {
             writer.raw(#"{"active":"#)
@@ -54,7 +63,12 @@ enum ItemRecordJSON {
         }
         try scanner.expectEnd()
         guard let id else { throw ItemJSONError.missingMember("id") }
-        if deleted == true { return .tombstone(id: id, lastModified: lastModified ?? 0) }
+        if deleted == true {
+            var removal = ItemRecord.tombstone(id: id, lastModified: lastModified ?? 0)
+            removal.encrypted = encrypted ?? ""
+            removal.signature = signature
+            return removal
+        }
         guard let active else { throw ItemJSONError.missingMember("active") }
         guard let origins else { throw ItemJSONError.missingMember("origins") }
         guard let tags else { throw ItemJSONError.missingMember("tags") }

@@ -1,7 +1,12 @@
 import Foundation
 
 /// What is stored and synced for an item: search hashes, the `active` flag and the ciphertext.
-/// A deletion is the same id with `isDeleted` and nothing else.
+///
+/// A removal is the same id with `isDeleted`. Since 2026-12-07 it is *sealed* (`RemovalSealing`):
+/// `encrypted` holds a removal marker sealed under the item's key (and, in a shared vault, the
+/// writer's `signature`), so only a holder of the key writes one; a removal without it is what a
+/// plain Kinto `DELETE` leaves (a tombstone), which devices refuse (issue 41). An older version
+/// reads `deleted` first and takes a sealed removal as the removal it always knew.
 public struct ItemRecord: Sendable, Equatable, Codable {
     public var id: String
     public var isActive: Bool
@@ -30,6 +35,12 @@ public struct ItemRecord: Sendable, Equatable, Codable {
         self.signature = signature
     }
 
+    /// A removal sealed by a key holder (`RemovalSealing`), not a plain tombstone.
+    public var isSealedRemoval: Bool { isDeleted && !encrypted.isEmpty }
+
+    /// A removal without a seal: what a Kinto `DELETE` (or a version before 2026-12-07) leaves.
+    public var isPlainTombstone: Bool { isDeleted && encrypted.isEmpty }
+
     public static func tombstone(id: String, lastModified: Int64) -> ItemRecord {
         var record = ItemRecord(id: id, isActive: false, originHashes: [], tagHashes: [], encrypted: "",
                                 lastModified: lastModified)
@@ -57,7 +68,8 @@ public struct ItemRecord: Sendable, Equatable, Codable {
             isActive = false
             originHashes = []
             tagHashes = []
-            encrypted = ""
+            encrypted = try container.decodeIfPresent(String.self, forKey: .encrypted) ?? ""
+            signature = try container.decodeIfPresent(String.self, forKey: .signature)
         } else {
             isActive = try container.decode(String.self, forKey: .active) == "active"
             originHashes = try container.decode([String].self, forKey: .origins)
@@ -73,6 +85,8 @@ public struct ItemRecord: Sendable, Equatable, Codable {
         try container.encode(lastModified, forKey: .lastModified)
         if isDeleted {
             try container.encode(true, forKey: .deleted)
+            if !encrypted.isEmpty { try container.encode(encrypted, forKey: .encrypted) }
+            try container.encodeIfPresent(signature, forKey: .signature)
         } else {
             try container.encode(isActive ? "active" : "", forKey: .active)
             try container.encode(originHashes, forKey: .origins)

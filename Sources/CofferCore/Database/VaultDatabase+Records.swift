@@ -108,7 +108,13 @@ extension VaultDatabase {
             // An item no server answer has confirmed keeps its removal too (based on nothing): a
             // sync in another process may have pushed its creation already, and its answer, or
             // a fetch of it, must find the removal to send it after (`ApplyRules`, `FetchRules`).
-            try savePending(.itemRemoval(id: record.id, basedOn: stable?.lastModified ?? 0), in: db)
+            var removal = PendingChange.itemRemoval(id: record.id, basedOn: stable?.lastModified ?? 0)
+            if record.isSealedRemoval {
+                var sealed = record
+                sealed.lastModified = removal.lastModified
+                removal.record = try RecordCoding.encode(sealed)
+            }
+            try savePending(removal, in: db)
             return
         }
         var stored = record

@@ -23,7 +23,7 @@ extension Vault {
             for (id, serverFloor) in floors.sorted(by: { $0.key < $1.key }) {
                 let floor = max(serverFloor, now)
                 guard let change = try VaultDatabase.pendingChange(.items, id, source: .local, in: db),
-                      change.action == .add, change.lastModified == 0 else { continue }
+                      change.action != .remove else { continue }
                 let record = try VaultDatabase.decodeStored(ItemRecord.self, change.record)
                 guard let lineage = Lineage.of(record.encrypted), lineage.revision < floor,
                       session.ring.contains(id) else { continue }

@@ -498,6 +498,7 @@ public actor Vault {
 
     private func removeOnce(_ id: String) throws {
         let session = try unlockedSession()
+        let revisionTime = writeTimes.revision
         CrashPoint.reach("vault.remove.before-write")
         try database.write { db in
             guard let current = try VaultDatabase.currentItem(id, in: db) else { throw CoreError.noSuchItem(id: id) }
@@ -505,7 +506,10 @@ public actor Vault {
             for file in (try? ItemSealing.open(current.record, ring: session.ring))?.attachments ?? [] {
                 try VaultDatabase.markAttachmentRemoved(file.id, in: db)
             }
-            try VaultDatabase.recordLocalChange(ItemRecord.tombstone(id: id, lastModified: 0), in: db)
+            // Sealed, so other devices can tell it from a server's `DELETE` (issue 41).
+            let base = try VaultDatabase.stableItem(id, in: db)?.encrypted
+            let removal = try session.sealRemoval(of: id, base: base, now: revisionTime)
+            try VaultDatabase.recordLocalChange(removal ?? ItemRecord.tombstone(id: id, lastModified: 0), in: db)
             CrashPoint.reach("vault.remove.inside-write")
             try VaultDatabase.removeReview(id, in: db)
         }
@@ -601,6 +605,12 @@ struct UnlockedSession: Sendable {
     /// this device writes goes through here or `ItemSealing.seal` with the same signer.
     func seal(_ item: Item, lineage: Lineage, lastModified: Int64 = 0) throws -> ItemRecord {
         try ItemSealing.seal(item, ring: ring, lineage: lineage, lastModified: lastModified, signer: signer)
+    }
+
+    /// The removal of `id` made from the version `base`, sealed and signed the same way
+    /// (`RemovalSealing`); nil without the item's key.
+    func sealRemoval(of id: String, base: String?, now: Timestamp) throws -> ItemRecord? {
+        try RemovalSealing.seal(id, ring: ring, base: base, now: now, signer: signer)
     }
 }
 

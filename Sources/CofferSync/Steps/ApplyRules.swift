@@ -72,9 +72,10 @@ enum ApplyRules {
             return ApplyDecision(stable: stable, local: .rebase(current))
         }
         guard current.action != .remove else { return ApplyDecision(stable: stable, local: .keep) }
-        // The server removed it (our push was a removal): the newer edit goes up as a new record.
-        current.lastModified = 0
-        current.action = .add
+        // The server removed it (our push was a removal): the newer edit goes up over the sealed
+        // removal the server keeps, or as a new record where the removal was a plain `DELETE`.
+        current.lastModified = ack.removalStamp ?? 0
+        current.action = ack.removalStamp == nil ? .add : .update
         return ApplyDecision(stable: stable, local: .rebase(current))
     }
 

@@ -31,18 +31,24 @@ struct ExaminePlan {
             apply(remote)
             toDrop.append((remote.id, .local))
         case .keepLocalOverTombstone:
-            // The server has a tombstone: our update goes up as a new record.
+            // The server has a removal: our update goes up over it — as a new record over a plain
+            // tombstone, as an update of a sealed removal (a record the server still holds).
             toForget.append(remote.id)
             toDrop.append((remote.id, .remote))
             if var local {
-                local.action = .add
-                local.lastModified = 0
+                let sealed = collection == .items && Self.isSealedRemoval(remote.record)
+                local.action = sealed ? .update : .add
+                local.lastModified = sealed ? remote.lastModified : 0
                 toRequeue.append(local)
                 recreated[remote.id] = remote.lastModified
             }
         case .conflict:
             conflicts += 1
         }
+    }
+
+    static func isSealedRemoval(_ text: String) -> Bool {
+        (try? RecordCoding.decode(ItemRecord.self, from: text))?.isSealedRemoval == true
     }
 
     private mutating func apply(_ remote: PendingChange) {

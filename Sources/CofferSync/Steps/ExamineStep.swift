@@ -19,7 +19,9 @@ enum ExamineStep {
             let holds = context.holdsUntilAuthenticated(collection)
             for remote in try store.pendingChanges(collection, source: .remote) {
                 let local = try store.pendingChange(collection, remote.id, source: .local)
-                let hasStable = holds ? try store.stableStamp(collection, remote.id) != nil : false
+                // A removal of an item this device holds is authenticated first (`Vault.authenticateRemovals`).
+                let waits = holds || (collection == .items && remote.action == .remove)
+                let hasStable = waits ? try store.stableStamp(collection, remote.id) != nil : false
                 plan.add(ExamineRules.decide(remote: remote.action, local: local?.action, holdsUntilAuthenticated: hasStable),
                          remote: remote, local: local)
             }

@@ -37,13 +37,25 @@ struct FetchPlan {
         switch decision {
         case .dropEcho, .ignoreUnknownTombstone:
             break
+        case .refuseTombstone:
+            if let ours = try ours() {
+                toQueue.append(PendingChange(collection: collection, id: header.id, source: .local, action: .add,
+                                             lastModified: 0, record: ours))
+            }
+            refused += 1
         case .acknowledgeLostWrite:
             toStable.append(record.value)
             toDrop += [(header.id, .local), (header.id, .remote)]
         case .rebaseRemoval:
             toStable.append(record.value)
             toDrop.append((header.id, .remote))
-            toQueue.append(.itemRemoval(id: header.id, basedOn: header.lastModified))
+            if var removal = facts.unconfirmedRemoval {
+                removal.key = nil
+                removal.lastModified = header.lastModified
+                toQueue.append(removal)
+            } else {
+                toQueue.append(.itemRemoval(id: header.id, basedOn: header.lastModified))
+            }
         case .applyToStable:
             // A version over one this device could read: the one it replaces is kept until an
             // unlocked sync has opened the newcomer (`Vault.checkMirroredItems`).

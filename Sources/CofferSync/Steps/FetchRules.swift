@@ -22,6 +22,11 @@ struct FetchFacts: Sendable, Equatable {
     /// The record must be authenticated (by an unlocked reconcile) before it replaces stable
     /// (`SyncContext.holdsUntilAuthenticated`).
     var holdsUntilAuthenticated = false
+    /// An item: a removal must be sealed (a plain tombstone is refused) and is authenticated by an
+    /// unlocked reconcile before it removes what this device holds (issue 41).
+    var judgesRemovals = false
+    /// This device's own removal, when `local` is `removalOfUnconfirmed`: rebased, not rewritten.
+    var unconfirmedRemoval: PendingChange? = nil
 }
 
 /// Fetch's decision for one record (Lockbox's sync design, "Fetching"; Firefox for iOS's sync state
@@ -34,6 +39,9 @@ enum FetchDecision: Sendable, Equatable {
     case acknowledgeLostWrite
     /// A tombstone of something this device never had.
     case ignoreUnknownTombstone
+    /// A plain tombstone (a Kinto `DELETE`: no key holder's seal) of an item this device holds and
+    /// has not changed: refused, and stable's version goes up again as a new record.
+    case refuseTombstone
     /// Nothing local to weigh it against: it becomes stable at once (what examine would do).
     case applyToStable
     /// A local change waits for it, or it must be authenticated before it replaces stable: queued
@@ -69,16 +77,23 @@ enum FetchRules {
             return hasLocal ? .queue(action) : .standOursAgainst(action)
         }
         if header.isDeleted, facts.stable == nil, !hasLocal { return .ignoreUnknownTombstone }
+        if facts.judgesRemovals, header.isDeleted, facts.stable != nil, !hasLocal {
+            return header.isSealedRemoval ? .queue(action) : .refuseTombstone
+        }
         // Never over a stable copy the device can read before it is checked; over nothing, nothing is lost.
         if facts.holdsUntilAuthenticated, facts.stable != nil { return .queue(action) }
         return hasLocal ? .queue(action) : .applyToStable
     }
 
     /// Whether the record is a version older than stable's (a lower lineage revision), and not
-    /// stable's sibling (re-created over a deletion: `Lineage.isSibling`).
+    /// stable's sibling (re-created over a deletion: `Lineage.isSibling`). A sealed removal counts,
+    /// and one that is stable's sibling is older: each push names the version it replaces, so a
+    /// removal made from the version stable was made from can only have been on the server
+    /// before stable went up over it — served again, it would remove the version that came back.
     static func isOlderThanStable(_ facts: FetchFacts) -> Bool {
-        guard let stable = facts.stable?.lineage, !facts.header.isDeleted,
+        guard let stable = facts.stable?.lineage, !facts.header.isDeleted || facts.header.isSealedRemoval,
               let theirs = facts.header.lineage else { return false }
+        if facts.header.isSealedRemoval { return theirs.revision < stable.revision || theirs.isSibling(of: stable) }
         return theirs.revision < stable.revision && !theirs.isSibling(of: stable)
     }
 }

@@ -86,6 +86,7 @@ enum FetchStep {
                 // permissions, which Kinto stamps anew) need no authenticating: they are ours.
                 facts.holdsUntilAuthenticated = try context.holdsUntilAuthenticated(collection)
                     && !isStableVersion(record, collection, in: store)
+                facts.judgesRemovals = collection == .items
                 let decision = FetchRules.decide(facts)
                 if FetchRules.isOlderThanStable(facts) {
                     context.logger.warning("fetch \(collection.rawValue) \(record.header.id): revision \(record.header.revision ?? 0) is older than ours (\(facts.stable?.revision ?? 0)); kept as a conflict")
@@ -94,7 +95,8 @@ enum FetchStep {
             }
             try plan.execute(in: store)
             if serverHasEverything {
-                let present = Set(incoming.filter { !$0.header.isDeleted }.map(\.header.id))
+                // A sealed removal is a record the server holds: what it removes is not re-sent.
+                let present = Set(incoming.filter { !$0.header.isDeleted || $0.header.isSealedRemoval }.map(\.header.id))
                 try ReuploadPlan.read(collection, present: present, from: store).execute(in: store)
             }
             // Items that arrived may name files: the attachment chunks are listed (AttachmentStep)
@@ -120,7 +122,7 @@ enum FetchStep {
         if stable?.lastModified != header.lastModified,
            let change = try store.pendingChange(collection, header.id, source: .local) {
             if stable == nil, change.action == .remove, change.lastModified == 0 {
-                return FetchFacts(header: header, stable: nil, local: .removalOfUnconfirmed)
+                return FetchFacts(header: header, stable: nil, local: .removalOfUnconfirmed, unconfirmedRemoval: change)
             }
             let content = header.isDeleted ? nil : try record.value.content()
             let same = try content != nil && IncomingRecord.decode(Data(change.record.utf8), in: collection).value.content() == content

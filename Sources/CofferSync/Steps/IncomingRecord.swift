@@ -6,8 +6,11 @@ package struct SyncRecordHeader: Sendable, Equatable {
     package var id: String
     package var lastModified: Int64
     var isDeleted: Bool
-    /// Its lineage: revision 0 for a record sealed before lineages, nil for a deletion or bytes
-    /// that are no envelope (corrupt, not older).
+    /// A removal sealed under the item's key (`RemovalSealing`), not yet authenticated; a deletion
+    /// without it is a plain tombstone, which nobody entitled wrote (issue 41).
+    var isSealedRemoval = false
+    /// Its lineage: revision 0 for a record sealed before lineages, nil for a plain tombstone or
+    /// bytes that are no envelope (corrupt, not older).
     var lineage: Lineage?
     var revision: UInt64? { lineage?.revision }
 }
@@ -29,8 +32,9 @@ extension IncomingRecord {
             guard RecordID.isValid(record.id) else {
                 throw RefusedRecord(description: "The server sent an item with an invalid id; it was not stored.")
             }
-            return IncomingRecord(header: header(record.id, record.lastModified, record.isDeleted, record.encrypted),
-                                  value: .item(record))
+            var header = header(record.id, record.lastModified, record.isDeleted, record.encrypted)
+            header.isSealedRemoval = record.isSealedRemoval
+            return IncomingRecord(header: header, value: .item(record))
         case .keystores:
             let record = try ServerRecordJSON.decode(KeystoreRecord.self, data, collection: collection)
             guard record.id == CollectionName.keystoreID else {
@@ -50,6 +54,6 @@ extension IncomingRecord {
 
     private static func header(_ id: String, _ lastModified: Int64, _ isDeleted: Bool, _ encrypted: String) -> SyncRecordHeader {
         SyncRecordHeader(id: id, lastModified: lastModified, isDeleted: isDeleted,
-                         lineage: isDeleted ? nil : Lineage.of(encrypted))
+                         lineage: encrypted.isEmpty ? nil : Lineage.of(encrypted))
     }
 }

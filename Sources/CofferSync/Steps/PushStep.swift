@@ -17,6 +17,9 @@ enum PushStep {
         var lastModified: Int64?
         /// The server timestamp the pushed change was based on (0: none).
         var base: Int64 = 0
+        /// For a sealed removal, the server's timestamp of the removal record it keeps: a newer
+        /// edit goes up over it (`ApplyRules`).
+        var removalStamp: Int64? = nil
     }
 
     struct Outcome {
@@ -50,8 +53,10 @@ enum PushStep {
         for (change, result) in zip(sent, results) {
             switch PushRules.answer(result, to: change.action) {
             case .acknowledged(let lastModified):
-                outcome.acknowledgements.append(Acknowledgement(collection: collection, id: change.id, pushedRecord: change.record,
-                                                                lastModified: lastModified, base: change.lastModified))
+                var acknowledgement = Acknowledgement(collection: collection, id: change.id, pushedRecord: change.record,
+                                                      lastModified: lastModified, base: change.lastModified)
+                if change.action == .remove, case .accepted(_, let stamp) = result, stamp > 0 { acknowledgement.removalStamp = stamp }
+                outcome.acknowledgements.append(acknowledgement)
             case .rejected(let reason):
                 if let reason { context.logger.warning("push \(collection.rawValue) \(change.id): \(reason)") }
                 outcome.rejected += 1

@@ -24,9 +24,13 @@ enum ReconcileStep {
             if refused > 0 {
                 context.logger.warning("reconcile items: \(refused) record(s) from the server do not open; ours were kept and go up again")
             }
+            let refusedRemovals = try await context.vault.authenticateRemovals()
+            if refusedRemovals > 0 {
+                context.logger.warning("reconcile items: \(refusedRemovals) removal(s) from the server are not sealed by a key holder; the items were kept and go up again")
+            }
             let merged = try await context.vault.reconcileItems()
             if !merged.isEmpty { context.logger.info("reconcile items: merged \(merged.count)") }
-            return Outcome(merged: merged, refused: refused)
+            return Outcome(merged: merged, refused: refused + refusedRemovals)
         case .keystores:
             var outcome = Outcome()
             switch try await context.vault.reconcileKeystore() {

@@ -53,7 +53,7 @@ struct SignatureGate {
     /// holds the vault's write lock) should not wait for it.
     func checkingAhead(_ records: [IncomingRecord]) -> SignatureGate {
         let items = records.compactMap { record -> ItemRecord? in
-            guard case .item(let item) = record.value, !item.isDeleted, item.signature != nil else { return nil }
+            guard case .item(let item) = record.value, !item.isPlainTombstone, item.signature != nil else { return nil }
             return item
         }
         guard items.count > 1 else { return self }
@@ -69,7 +69,9 @@ struct SignatureGate {
 
     /// Whether `record` may go on to fetch's rules; `stable` reads the version this device holds.
     func judge(_ record: IncomingRecord, firstDownload: Bool, stable: () throws -> ItemRecord?) rethrows -> Judgement {
-        guard case .item(let item) = record.value, !item.isDeleted else { return .accept(record) }
+        // A plain tombstone carries nothing to check: fetch's rules refuse it (`refuseTombstone`).
+        // A sealed removal is a version like any other: a current member must have signed it.
+        guard case .item(let item) = record.value, !item.isPlainTombstone else { return .accept(record) }
         let verdict = verdicts[item.id] ?? checker.verdict(item)
         if case .member = verdict { return .accept(record) }
         if verdict == .unsigned, firstDownload { return .accept(record) }
