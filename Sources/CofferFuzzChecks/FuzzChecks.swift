@@ -19,6 +19,13 @@ public enum FuzzChecks {
     /// A fixed vault key the fuzzer's inputs know nothing of.
     static let fuzzVaultKey = SecureBuffer(copying: Array(repeating: UInt8(0x5A), count: 32))
 
+    /// A ring holding a fresh key for `id`: what a device holding the item has.
+    static func fuzzRing(for id: String) -> KeyRing {
+        let ring = KeyRing(hashingKey: SecureBuffer(copying: Array(repeating: UInt8(0x3C), count: KeyRing.keyLength)))
+        ring.addKey(for: id)
+        return ring
+    }
+
     /// `ItemRecord` and `KeystoreRecord` JSON, `KeyRing.parse` and `Timestamp`, all on the same bytes.
     public static func records(_ data: Data) throws {
         try recordRoundTrip(ItemRecord.self, data)
@@ -58,7 +65,14 @@ public enum FuzzChecks {
                     throw FuzzViolation("a wrapping tag checked out under a key the input never saw: \(text)")
                 }
             }
-            if let item = record as? ItemRecord { _ = RecordID.isValid(item.id) }
+            if let item = record as? ItemRecord {
+                _ = RecordID.isValid(item.id)
+                // The sealed removal (issue 41): no bytes a stranger writes pass for one sealed under a
+                // key the input never saw, and none fails other than by saying no.
+                if item.isSealedRemoval, (try? RemovalSealing.isAuthentic(item, ring: fuzzRing(for: item.id))) != false {
+                    throw FuzzViolation("a removal checked out, or failed to say no, under a key the input never saw: \(text)")
+                }
+            }
         }
     }
 

@@ -14,7 +14,13 @@ final class ItemRecordJSONTests: XCTestCase {
         let alphabet = Array("abcdef0123456789+/=\"\\\u{1}\n é☕")
         func text(_ length: Int) -> String { String((0..<length).map { _ in alphabet.randomElement(using: &rng)! }) }
         if Bool.random(using: &rng) && Bool.random(using: &rng) {
-            return .tombstone(id: text(8), lastModified: Int64.random(in: 0...2_000_000_000_000, using: &rng))
+            var removal = ItemRecord.tombstone(id: text(8), lastModified: Int64.random(in: 0...2_000_000_000_000, using: &rng))
+            if Bool.random(using: &rng) {
+                // A sealed removal (issue 41), signed or not.
+                removal.encrypted = text(Int.random(in: 1...120, using: &rng))
+                removal.signature = Bool.random(using: &rng) ? text(20) : nil
+            }
+            return removal
         }
         return ItemRecord(id: text(Int.random(in: 1...36, using: &rng)), isActive: Bool.random(using: &rng),
                           originHashes: (0..<Int.random(in: 0...3, using: &rng)).map { _ in text(64) },

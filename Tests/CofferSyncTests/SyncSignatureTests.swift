@@ -58,6 +58,42 @@ final class SyncSignatureTests: KintoAccountTestCase {
         await a.syncExpectingSuccess()
     }
 
+    /// A removal in a shared vault is signed as every version is (issue 41): Bob's is taken by
+    /// Ann's device; the same sealed removal signed by someone the roster does not list removes
+    /// nothing, and the item goes back.
+    func testAMembersRemovalIsTakenAndAStrangersIsRefused() async throws {
+        let clock = TestClock()
+        let ann = SharedVaultFixture.Member("Ann", credentials: credentials)
+        let bob = SharedVaultFixture.Member("Bob", credentials: try await server.makeAccount())
+        let (vault, a) = try await SharedVaultFixture.create("home", by: ann, server: server.url, in: directory, clock: clock)
+        let removed = try await a.add("Old", password: "o").id
+        let target = try await a.add("Door", password: "real").id
+        await a.syncExpectingSuccess()
+        try await vault.invite(bob, by: ann, server: server.url)
+        let b = try await vault.join(bob, server: server.url)
+        try await b.remove(removed)
+        await b.syncExpectingSuccess()
+        await a.syncExpectingSuccess()
+        let afterBobs = try await a.items()
+        XCTAssertNil(afterBobs[removed], "a current member's removal is taken")
+
+        try await b.remove(target)
+        let bobsRemoval = try XCTUnwrap(try b.vault.database.read {
+            try VaultDatabase.pendingChange(.items, target, source: .local, in: $0)
+        })
+        let stranger = try ItemSignature.signed(try RecordCoding.decode(ItemRecord.self, from: bobsRemoval.record),
+                                                as: PersonKeys(), in: vault.vaultID)
+        let raw = RawAccount(server: server, credentials: credentials, bucket: vault.vaultID.bucket)
+        try await raw.put("items", target, try Self.body(of: stranger))
+        let report = await a.sync()
+        XCTAssertEqual(report.error, .forged, report.message ?? "")
+        XCTAssertEqual(report.refused, 1)
+        let afterStrangers = try await a.items()
+        XCTAssertEqual(afterStrangers[target]?.entry.password, "real")
+        let onServer = try await raw.record("items", target)
+        XCTAssertNil(onServer["deleted"], "Ann's version went back")
+    }
+
     private static func body(of record: ItemRecord) throws -> [String: Any] {
         var object = try JSONSerialization.jsonObject(with: Data(try RecordCoding.encode(record).utf8)) as? [String: Any] ?? [:]
         object.removeValue(forKey: "last_modified")
