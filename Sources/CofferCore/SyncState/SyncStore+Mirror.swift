@@ -19,6 +19,12 @@ extension VaultDatabase {
         try Row.fetchAll(db, sql: "SELECT id, record FROM mirror WHERE collection = 'items'").map { ($0[0], $0[1]) }
     }
 
+    /// The keystore kept in a shared vault (`Vault.checkMirroredKeystore`), if any.
+    package static func mirroredKeystore(in db: Database) throws -> KeystoreRecord? {
+        try String.fetchOne(db, sql: "SELECT record FROM mirror WHERE collection = 'keystores' AND id = ?",
+                            arguments: [CollectionName.keystoreID]).map { try decodeStored(KeystoreRecord.self, $0) }
+    }
+
     package static func dropMirror(_ collection: CollectionName, _ id: String, in db: Database) throws {
         try db.execute(sql: "DELETE FROM mirror WHERE collection = ? AND id = ?", arguments: [collection.rawValue, id])
     }

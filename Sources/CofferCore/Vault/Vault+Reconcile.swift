@@ -79,14 +79,10 @@ extension Vault {
             absorbed = try absorbKeystore(remote, into: session)
         }
         // A shared vault's keystore this session cannot open (§17) waits — a later generation under
-        // an epoch key not taken yet, or a lagging member's under an older one — unless it claims
-        // the very wrapping this session opens with (its parameters and salt come from the epoch
-        // key) while this copy holds the newest epoch's key: then it is not ours (issue 41,
-        // finding 1 in a shared vault). Held until then, it replaces nothing.
-        if case .unopenable? = absorbed, isShared {
-            let claimsOurWrapping = remote.kdf == session.kdf ? try holdsTheNewestEpochKey() : false
-            if !claimsOurWrapping { return .waiting }
-        }
+        // an epoch key not taken yet — unless this copy holds the newest epoch's key: then it is
+        // not ours (issue 41, finding 1 in a shared vault; a lagging member's keystore of an older
+        // epoch never lands over the newer one: its push is based on the version it replaced).
+        if case .unopenable? = absorbed, isShared, try !holdsTheNewestEpochKey() { return .waiting }
         let remoteOpens: Bool
         if let absorbed, absorbed != .unopenable { remoteOpens = true } else { remoteOpens = false }
         var remoteClaim = KeystoreWrappingTag.claim(of: remote, vaultKey: session.vaultKey)

@@ -95,8 +95,14 @@ extension Vault {
         do {
             try unlockShared(secrets, keys: keys, kdf: kdf, vaultID: vaultID)
         } catch let error as CoreError where error == .wrongPassphrase || error == .locked {
-            guard let now = try database.meta(.shareMember), now != stored else { throw error }
-            try unlockShared(try MemberSecrets.open(now, keys: keys, vaultID: vaultID).secrets, keys: keys, kdf: kdf, vaultID: vaultID)
+            if let now = try database.meta(.shareMember), now != stored {
+                try unlockShared(try MemberSecrets.open(now, keys: keys, vaultID: vaultID).secrets, keys: keys, kdf: kdf, vaultID: vaultID)
+                return
+            }
+            // The person's keys opened the member secrets: a keystore no epoch key of theirs opens
+            // is the server's doing when the one it replaced opens (issue 41).
+            guard error == .wrongPassphrase, try restoreMirroredKeystore(epochKey: secrets.epochKey) else { throw error }
+            try unlockShared(secrets, keys: keys, kdf: kdf, vaultID: vaultID)
         }
     }
 

@@ -37,4 +37,10 @@ struct SyncContext: Sendable {
     /// (the mirror, `Vault.checkMirroredItems`). Not in a shared vault: there an item sealed under a
     /// new generation's keys does not open until the new epoch's key is taken, which is no forgery.
     var mirrorsReplacedItems: Bool { vault.sharedVaultID == nil }
+
+    /// Whether a stable keystore a fetch replaces is kept until an unlocked sync or an unlock has
+    /// opened the newcomer (`Vault.checkMirroredKeystore`): a shared vault's keystore goes to
+    /// stable while locked (its next generation must be seen before its epoch's key is taken), and
+    /// one of garbage had locked every member out (issue 41, finding 1 in a shared vault).
+    var mirrorsReplacedKeystores: Bool { vault.sharedVaultID != nil }
 }

@@ -16,6 +16,8 @@ struct FetchPlan {
     var toDrop: [(id: String, source: PendingChange.Source)] = []
     /// Whether a stable item replaced here is kept in the mirror (`SyncContext.mirrorsReplacedItems`).
     var mirrorsReplacedItems = false
+    /// The same for a stable keystore (`SyncContext.mirrorsReplacedKeystores`).
+    var mirrorsReplacedKeystores = false
     /// Stable items replaced before they were authenticated, kept as they were (`SyncStore.mirror`).
     var toMirror: [(id: String, text: String)] = []
     var received = 0
@@ -59,7 +61,8 @@ struct FetchPlan {
         case .applyToStable:
             // A version over one this device could read: the one it replaces is kept until an
             // unlocked sync has opened the newcomer (`Vault.checkMirroredItems`).
-            if mirrorsReplacedItems, collection == .items, facts.stable != nil, !header.isDeleted, let text = try ours() {
+            let mirrors = collection == .items ? mirrorsReplacedItems : mirrorsReplacedKeystores
+            if mirrors, facts.stable != nil, let text = try ours() {
                 toMirror.append((header.id, text))
             }
             toStable.append(record.value)

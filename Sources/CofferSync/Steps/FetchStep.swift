@@ -69,6 +69,7 @@ enum FetchStep {
             let blank = try store.holdsNothing(collection)
             var plan = FetchPlan(collection: collection, marker: etag, pendingIsEmpty: blank)
             plan.mirrorsReplacedItems = context.mirrorsReplacedItems
+            plan.mirrorsReplacedKeystores = context.mirrorsReplacedKeystores
             for var record in incoming {
                 if let gate {
                     switch try gate.judge(record, firstDownload: blank, stable: { try store.stableItem(record.header.id) }) {

@@ -33,6 +33,11 @@ enum ReconcileStep {
             return Outcome(merged: merged, refused: refused + refusedRemovals)
         case .keystores:
             var outcome = Outcome()
+            // A shared vault's keystore a fetch put in stable while locked is authenticated first.
+            if try await context.vault.checkMirroredKeystore() > 0 {
+                context.logger.warning("reconcile keystores: the server's keystore does not open with the newest epoch's key; ours was kept and goes up again")
+                outcome.refused = 1
+            }
             switch try await context.vault.reconcileKeystore() {
             case .merged: context.logger.info("reconcile keystores: union of keys")
             case .refused:
