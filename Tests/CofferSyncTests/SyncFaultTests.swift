@@ -11,7 +11,8 @@ import XCTest
 /// of items, the fetch of keystores, the items batch and the keystores batch (the second `/batch`),
 /// the device and message steps (`SyncFaultTests+Devices.swift`), both sides of an invitation
 /// (`SyncFaultTests+Pairing.swift`), the files (`SyncFaultTests+Attachments.swift`) and a shared
-/// vault's roster (`SyncFaultTests+Sharing.swift`); `FaultMatrix` names the axes,
+/// vault's roster (`SyncFaultTests+Sharing.swift`), and the push of our copy over a record the
+/// server forged (`SyncFaultTests+Refusals.swift`); `FaultMatrix` names the axes,
 /// `COFFER_FAULT_SEEDS` the seeds.
 ///
 /// Two devices on one account of the real Kinto: A talks to it directly, B through the proxy. In
@@ -78,6 +79,9 @@ final class SyncFaultTests: KintoAccountTestCase {
             try await runAttachmentScenario(kind, at: step, seed: seed)
         } else if step.isSharing {
             try await runSharingScenario(kind, at: step, seed: seed)
+        } else if step.isRefusal {
+            let (a, b, proxy) = try await pair()
+            try await runRefusalScenario(kind, at: step, seed: seed, a: a, b: b, proxy: proxy)
         } else {
             try await runDeviceScenario(kind, at: step, seed: seed)
         }

@@ -43,6 +43,14 @@ public enum CrashPoint {
     public static let sharing = ["share.invite.after-add", "share.revoke.after-entry", "share.revoke.after-seals",
                                  "share.rekey.inside-write", "share.rotate.after-entry", "share.copy.after-file", "recover.after-file"]
 
+    /// Where a sync refuses what the server sent (issue 41: garbage over an item or the keystore)
+    /// and puts this device's copy in its place (`Vault.checkMirroredItems`,
+    /// `Vault.reconcileKeystore`): inside that write, and after it committed but before the push.
+    /// Tested by `CrashPointTests` with a server that sent garbage, not by the harness that visits
+    /// `all` (its scenario sends nothing to refuse).
+    public static let refusals = ["sync.refuse.items.inside", "sync.refuse.items.after",
+                                  "sync.refuse.keystores.inside", "sync.refuse.keystores.after"]
+
     private static let armed: String? = ProcessInfo.processInfo.environment[environmentVariable]
 
     /// Dies here if this point is armed; costs one string comparison otherwise.

@@ -333,6 +333,9 @@ public enum MetaKey: String, Sendable, CaseIterable {
     case accountNextPassword = "account_next_password"
     /// A rotation this device started: the new password and the ids of the messages carrying it.
     case pendingRotation = "pending_rotation"
+    /// The ids of the devices this device removed with `device rm --rotate`, as a JSON array: a
+    /// record of theirs the server lists again (a replayed registry) is ignored here for good.
+    case removedDevices = "removed_devices"
     /// Set when items arrived that may name files: the next sync lists the attachment chunks
     /// (an idle sync does not ask for them).
     case attachmentsToFetch = "attachments_to_fetch"

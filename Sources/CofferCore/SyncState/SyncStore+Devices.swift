@@ -50,6 +50,19 @@ extension SyncStore {
         try db.execute(sql: "DELETE FROM devices WHERE id = ?", arguments: [id])
     }
 
+    /// The devices this device removed with `device rm --rotate` (`MetaKey.removedDevices`).
+    public func removedDevices() throws -> Set<String> {
+        guard let text = try meta(.removedDevices) else { return [] }
+        return Set((try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? [])
+    }
+
+    /// Remembers that `id` was removed with `--rotate`, and forgets its record here.
+    public func rememberRemovedDevice(_ id: String) throws {
+        let ids = try removedDevices().union([id]).sorted()
+        try setMeta([.removedDevices: String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)])
+        try deleteDeviceRecord(id)
+    }
+
     // MARK: Outbox
 
     public func outbox() throws -> [MessageRecord] {

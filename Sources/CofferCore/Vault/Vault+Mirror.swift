@@ -56,7 +56,8 @@ extension Vault {
                 }
                 try VaultDatabase.dropMirror(.items, id, in: db)
             }
-            if refused > 0 { CrashPoint.reach("sync.reconcile.items.inside") }
+            // Our copies are in place of the refused versions, not committed yet.
+            if refused > 0 { CrashPoint.reach("sync.refuse.items.inside") }
             return refused
         }
     }

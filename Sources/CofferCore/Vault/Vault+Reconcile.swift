@@ -145,7 +145,7 @@ extension Vault {
         try VaultDatabase.savePending(
             PendingChange(collection: .keystores, id: record.id, source: .local, action: remote.isDeleted ? .add : .update,
                           lastModified: record.lastModified, record: try RecordCoding.encode(record)), in: db)
-        CrashPoint.reach("sync.reconcile.keystores.inside")
+        CrashPoint.reach("sync.refuse.keystores.inside")
     }
 
     /// Whether `record`'s ring holds exactly the keys of the session's ring (after the union).

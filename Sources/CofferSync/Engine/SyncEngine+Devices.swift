@@ -45,7 +45,12 @@ extension SyncEngine {
             throw CoreError.deviceMessage(reason: "no other device has the id \(id)")
         }
         try await client.deleteRecord(.devices, id: id)
-        try vault.database.syncWrite { try $0.deleteDeviceRecord(id) }
+        // With `--rotate` the removal is for good: a record of it the server lists again (a
+        // replayed registry) is ignored here (`DeviceFetchStep`). Without, the device keeps the
+        // account and publishes its record again (README), so nothing is remembered.
+        try vault.database.syncWrite { store in
+            if rotate { try store.rememberRemovedDevice(id) } else { try store.deleteDeviceRecord(id) }
+        }
         // Nobody would ever delete what still waits for it.
         if case .changes(let waiting, _) = try await client.listRecords(.messages, filter: ["recipient": id], etag: nil) {
             for message in waiting.compactMap(MessageRecord.decode) { try await client.deleteRecord(.messages, id: message.id) }

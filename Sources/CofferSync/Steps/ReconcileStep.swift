@@ -23,6 +23,8 @@ enum ReconcileStep {
             let refused = try await context.vault.checkMirroredItems()
             if refused > 0 {
                 context.logger.warning("reconcile items: \(refused) record(s) from the server do not open; ours were kept and go up again")
+                // Committed, not sent: the next sync sends ours.
+                CrashPoint.reach("sync.refuse.items.after")
             }
             let refusedRemovals = try await context.vault.authenticateRemovals()
             if refusedRemovals > 0 {
@@ -43,6 +45,7 @@ enum ReconcileStep {
             case .refused:
                 context.logger.warning("reconcile keystores: the server's keystore is not ours (deleted, or it does not open); ours was kept and goes up again")
                 outcome.refused = 1
+                CrashPoint.reach("sync.refuse.keystores.after")
             case .nothing, .waiting: break
             }
             // Keys that arrived from the server (applied in examine or merged here) open their items now.

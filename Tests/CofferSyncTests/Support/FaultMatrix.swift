@@ -21,18 +21,19 @@ enum FaultMatrix {
         return 1...max(1, Int(value) ?? 1)
     }
 
-    /// `COFFER_FAULT_STEPS=pairing` (or `attachments`, `sharing`) runs the invitation's (the
-    /// files', the shared vaults') steps only, to check a change there without the whole matrix;
-    /// `all`, every step (`make reliability`); anything else, every step but the shared vaults'
-    /// (their 33 cells a seed take over a minute, too much to add to every `make test`:
-    /// `docs/figures.md`).
+    /// `COFFER_FAULT_STEPS=pairing` (or `attachments`, `sharing`, `refusals`) runs the
+    /// invitation's (the files', the shared vaults', the refusals') steps only, to check a change
+    /// there without the whole matrix; `all`, every step (`make reliability`); anything else, every
+    /// step but the shared vaults' and the refusals' (their 33 and 22 cells a seed take over a
+    /// minute and about half of one, too much to add to every `make test`: `docs/figures.md`).
     static func steps(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [FaultStep] {
         switch environment["COFFER_FAULT_STEPS"] {
         case "pairing": return FaultStep.allCases.filter(\.isPairing)
         case "attachments": return FaultStep.allCases.filter(\.isAttachment)
         case "sharing": return FaultStep.allCases.filter(\.isSharing)
+        case "refusals": return FaultStep.allCases.filter(\.isRefusal)
         case "all": return FaultStep.allCases
-        default: return FaultStep.allCases.filter { !$0.isSharing }
+        default: return FaultStep.allCases.filter { !$0.isSharing && !$0.isRefusal }
         }
     }
 
@@ -97,12 +98,19 @@ enum FaultStep: String, CaseIterable, Sendable {
     case rosterAppend = "roster append"
     /// A revocation's `remove` written to a shared vault's roster.
     case revocation = "revocation"
+    /// The batch that puts this device's item back over garbage the server sent (issue 41: the
+    /// mirror's refusal, `Vault.checkMirroredItems`).
+    case itemsRefusal = "items refusal"
+    /// The batch that puts this device's keystore back over garbage the server sent
+    /// (`Vault.reconcileKeystore`'s refusal).
+    case keystoresRefusal = "keystores refusal"
 
-    var isBatch: Bool { self == .itemsBatch || self == .keystoresBatch }
+    var isBatch: Bool { [.itemsBatch, .keystoresBatch, .itemsRefusal, .keystoresRefusal].contains(self) }
     var isItemsOrKeystores: Bool { [.itemsFetch, .keystoresFetch, .itemsBatch, .keystoresBatch].contains(self) }
     var isPairing: Bool { [.rendezvousOpen, .inviteWrite, .claimWrite, .keyWrite, .revealWrite, .answerWrite].contains(self) }
     var isAttachment: Bool { [.attachmentUpload, .attachmentsList, .attachmentDownload].contains(self) }
     var isSharing: Bool { [.rosterFetch, .rosterAppend, .revocation].contains(self) }
+    var isRefusal: Bool { self == .itemsRefusal || self == .keystoresRefusal }
 
     /// The proxy's `match` (a substring of the path and query); each scenario makes sure the first
     /// request that matches is the step's own (`skip` passes that many before it).
@@ -110,7 +118,8 @@ enum FaultStep: String, CaseIterable, Sendable {
         switch self {
         case .itemsFetch: return "/collections/items/records"
         case .keystoresFetch: return "/collections/keystores/records"
-        case .itemsBatch, .keystoresBatch: return "/batch"
+        // After a refusal only what was refused is pending: its batch is the sync's first.
+        case .itemsBatch, .keystoresBatch, .itemsRefusal, .keystoresRefusal: return "/batch"
         case .deviceRegister: return "/collections/devices/records/\(deviceID)"
         case .devicesFetch: return "/collections/devices/records"
         case .outboxPush, .messagesDelete: return "/collections/messages/records/"
