@@ -336,6 +336,9 @@ public enum MetaKey: String, Sendable, CaseIterable {
     /// The ids of the devices this device removed with `device rm --rotate`, as a JSON array: a
     /// record of theirs the server lists again (a replayed registry) is ignored here for good.
     case removedDevices = "removed_devices"
+    /// Set when an unlock put a shared vault's kept keystore back over the server's
+    /// (`Vault.restoreMirroredKeystore`): the next sync counts it as refused (`FORGED`).
+    case keystoreRefusedAtUnlock = "keystore_refused_at_unlock"
     /// Set when items arrived that may name files: the next sync lists the attachment chunks
     /// (an idle sync does not ask for them).
     case attachmentsToFetch = "attachments_to_fetch"

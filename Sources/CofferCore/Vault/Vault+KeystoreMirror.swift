@@ -13,11 +13,12 @@ extension Vault {
     /// up again, sealed newer than the server's. Returns how many were refused (0 or 1).
     public func checkMirroredKeystore() throws -> Int {
         guard sharedVaultID != nil else { return 0 }
+        let atUnlock = try takeKeystoreRefusedAtUnlock()
         let session = try unlockedSession()
         let revisionTime = writeTimes.revision
         let holdsNewest = try holdsTheNewestEpochKey()
         return try database.write { db in
-            guard let kept = try VaultDatabase.mirroredKeystore(in: db) else { return 0 }
+            guard let kept = try VaultDatabase.mirroredKeystore(in: db) else { return atUnlock }
             let stable = try VaultDatabase.stableKeystore(in: db)
             if let stable, !stable.isDeleted, Self.opens(stable, session: session) {
                 try VaultDatabase.dropMirror(.keystores, CollectionName.keystoreID, in: db)
@@ -46,23 +47,50 @@ extension Vault {
 
     /// At an unlock that found no key of this copy's opening the stored keystore: when this copy
     /// holds the newest epoch's key and the keystore kept in the mirror opens with it, the stored
-    /// one is not the vault's; the kept one goes back to stable and the server's waits beside it as
-    /// a remote change, which the next unlocked sync refuses (`reconcileKeystore`). False when
-    /// there is nothing to put back.
-    func restoreMirroredKeystore(epochKey: SecureBuffer) throws -> Bool {
+    /// one is not the vault's and the kept one goes back to stable. Returns the server's keystore
+    /// it replaced, for `putKeptKeystoreBack` once unlocked; nil when there is nothing to put back.
+    func restoreMirroredKeystore(epochKey: SecureBuffer) throws -> KeystoreRecord? {
         guard sharedVaultID != nil, try holdsTheNewestEpochKey(),
               let kept = try database.read({ try VaultDatabase.mirroredKeystore(in: $0) }),
-              (try? KeystoreSealing.open(kept, passphrase: epochKey)) != nil else { return false }
-        try database.write { db in
-            if let stable = try VaultDatabase.stableKeystore(in: db) {
-                try VaultDatabase.savePending(
-                    PendingChange(collection: .keystores, id: stable.id, source: .remote, action: .update,
-                                  lastModified: stable.lastModified, record: try RecordCoding.encode(stable)), in: db)
-            }
+              (try? KeystoreSealing.open(kept, passphrase: epochKey)) != nil else { return nil }
+        return try database.write { db in
+            let server = try VaultDatabase.stableKeystore(in: db)
             try VaultDatabase.saveStableKeystore(kept, in: db)
             try VaultDatabase.dropMirror(.keystores, CollectionName.keystoreID, in: db)
+            // A deletion the server sent is what ours goes up over as a new record.
+            guard let server else {
+                var deleted = kept
+                deleted.isDeleted = true
+                return deleted
+            }
+            return server
         }
-        return true
+    }
+
+    /// After `restoreMirroredKeystore` and the unlock: ours goes up over the server's keystore,
+    /// sealed newer than it (as `checkMirroredKeystore` does at a sync), and the next sync names it.
+    func putKeptKeystoreBack(over server: KeystoreRecord) throws {
+        let session = try unlockedSession()
+        let revisionTime = writeTimes.revision
+        try database.write { db in
+            try VaultDatabase.setMeta(.keystoreRefusedAtUnlock, "1", in: db)
+            guard try VaultDatabase.pendingChange(.keystores, CollectionName.keystoreID, source: .local, in: db) == nil,
+                  let kept = try VaultDatabase.stableKeystore(in: db) else { return }
+            let stamp = server.isDeleted ? 0 : server.lastModified
+            let record = try KeystoreSealing.reseal(session.ring, vaultKey: session.vaultKey, keepingWrappingOf: kept,
+                                                    lineage: .following(kept.encrypted, outranking: server.encrypted, now: revisionTime),
+                                                    lastModified: stamp)
+            try VaultDatabase.savePending(
+                PendingChange(collection: .keystores, id: record.id, source: .local, action: stamp == 0 ? .add : .update,
+                              lastModified: stamp, record: try RecordCoding.encode(record)), in: db)
+        }
+    }
+
+    /// How many keystores an unlock refused since the last sync asked (0 or 1), forgotten here.
+    public func takeKeystoreRefusedAtUnlock() throws -> Int {
+        guard try database.meta(.keystoreRefusedAtUnlock) != nil else { return 0 }
+        try database.setMeta(.keystoreRefusedAtUnlock, nil)
+        return 1
     }
 
     /// Whether `record` opens for `session`: under its vault key, or as a generation its keys unwrap.

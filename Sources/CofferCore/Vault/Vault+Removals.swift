@@ -41,7 +41,7 @@ extension Vault {
                     try putBack(stable, over: removal, at: remote.lastModified, session: session, revisionTime: revisionTime),
                     in: db)
             }
-            if refused > 0 { CrashPoint.reach("sync.reconcile.items.inside") }
+            if refused > 0 { CrashPoint.reach("sync.refuse.items.inside") }
             return refused
         }
     }

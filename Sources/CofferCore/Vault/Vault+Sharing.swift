@@ -99,10 +99,16 @@ extension Vault {
                 try unlockShared(try MemberSecrets.open(now, keys: keys, vaultID: vaultID).secrets, keys: keys, kdf: kdf, vaultID: vaultID)
                 return
             }
-            // The person's keys opened the member secrets: a keystore no epoch key of theirs opens
-            // is the server's doing when the one it replaced opens (issue 41).
-            guard error == .wrongPassphrase, try restoreMirroredKeystore(epochKey: secrets.epochKey) else { throw error }
+            guard error == .wrongPassphrase, let server = try restoreMirroredKeystore(epochKey: secrets.epochKey) else { throw error }
             try unlockShared(secrets, keys: keys, kdf: kdf, vaultID: vaultID)
+            try putKeptKeystoreBack(over: server)
+        } catch let error as CoreError {
+            // The person's keys opened the member secrets: a keystore their epoch key does not open
+            // (or that fails authentication under it) is the server's doing when the one it
+            // replaced opens (issue 41, `restoreMirroredKeystore`).
+            guard case .tampered = error, let server = try restoreMirroredKeystore(epochKey: secrets.epochKey) else { throw error }
+            try unlockShared(secrets, keys: keys, kdf: kdf, vaultID: vaultID)
+            try putKeptKeystoreBack(over: server)
         }
     }
 
