@@ -184,6 +184,36 @@ final class ItemCommandTests: XCTestCase {
                                     "history is not newest first")
     }
 
+    /// `history --restore N` puts earlier entry N back as an edit: the entry it replaces goes into
+    /// the history, so the restore is undone the same way (issue 43).
+    func testHistoryRestorePutsAnEarlierEntryBackAsAnEdit() throws {
+        let vault = try vault()
+        let id = try vault.add("Restored", ["--username", "u1", "--password", "p1"])
+        _ = try vault.ok(["edit", id, "--password", "p2"])
+        _ = try vault.ok(["edit", id, "--password", "p3", "--username", "u3"])
+        let listed = try vault.ok(["history", id]).out.split(separator: "\n")
+        XCTAssertEqual(listed.count, 2, listed.joined(separator: "\n"))
+        XCTAssertTrue(listed[0].hasPrefix("1. ") && listed[1].hasPrefix("2. "), "entries are numbered: \(listed)")
+        XCTAssertFalse(listed.joined().contains("p1"), "a secret is masked without --reveal")
+
+        XCTAssertEqual(try vault.ok(["history", id, "--restore", "2"]).line, id)
+        var item = try vault.show(id, reveal: true)
+        XCTAssertEqual(item["password"] as? String, "p1")
+        XCTAssertEqual(item["username"] as? String, "u1")
+        let history = try XCTUnwrap(item["history"] as? [[String: Any]])
+        XCTAssertEqual(history.count, 3)
+        XCTAssertEqual(history[0]["patch"] as? [String: String], ["password": "p3", "username": "u3"], "the replaced entry is kept")
+
+        _ = try vault.ok(["history", id, "--restore", "1"])
+        item = try vault.show(id, reveal: true)
+        XCTAssertEqual(item["password"] as? String, "p3", "a restore is undone like an edit")
+
+        let wrong = try vault.run(["history", id, "--restore", "9"])
+        XCTAssertEqual(wrong.status, 2, wrong.err)
+        XCTAssertTrue(wrong.err.contains("no earlier entry 9"), wrong.err)
+        XCTAssertEqual(try vault.show(id, reveal: true)["password"] as? String, "p3", "a refused restore changes nothing")
+    }
+
     func testEditJSONAndDisabledFlag() throws {
         let vault = try vault()
         let id = try vault.add("To disable")

@@ -81,30 +81,58 @@ enum ShownFields {
 }
 
 struct HistoryCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "history", abstract: "Show an item's earlier entries.")
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "Show an item's earlier entries, or put one back.",
+        discussion: "Earlier entries are numbered from 1, the one before the last change. --restore N makes entry N the item's entry again, as an edit: the entry it replaces goes into the history, so a restore is undone the same way.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var target: ItemNameArgument
     @Flag(help: "Show earlier passwords too.") var reveal = false
+    @Option(help: ArgumentHelp("Make earlier entry N (as numbered by `history`) the item's entry again.", valueName: "N"))
+    var restore: Int?
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         let vault = try await global.itemVault()
         let item = try await target.item(in: vault)
         let versions = HistoryWalk.versions(of: item)
+        if let restore {
+            try await restoreEntry(restore, of: item, from: versions, in: vault)
+            return
+        }
         if output.json {
             let detail = ItemExchange.detail(item, badges: [], reveal: reveal)
             Output.line(try ItemExchange.text(detail["history"] ?? []))
             return
         }
         if versions.isEmpty { Output.line("No earlier versions.") }
-        for version in versions {
+        for (index, version) in versions.enumerated() {
             let changes = version.changedFields.map { field -> String in
                 let secret = ItemField.isSecret(field)
                 let previous = version.entry.jsonValue.objectValue?[field]?.stringValue ?? "(none)"
                 return "\(TerminalText.line(field)): \(secret && !reveal ? "••••••••" : TerminalText.line(previous))"
             }
-            Output.line("\(version.created.iso8601)  before: " + changes.joined(separator: "; "))
+            Output.line("\(index + 1). \(version.created.iso8601)  before: " + changes.joined(separator: "; "))
+        }
+    }
+
+    /// Saves `versions[number - 1]`'s entry over the item's, as `edit` saves: merged with a change
+    /// another process saved meanwhile, and recorded in the history like any edit.
+    private func restoreEntry(_ number: Int, of item: Item, from versions: [HistoryWalk.Version], in vault: any ItemVault) async throws {
+        guard versions.indices.contains(number - 1) else {
+            throw ValidationError(versions.isEmpty ? "This item has no earlier entries to restore."
+                                  : "There is no earlier entry \(number): this item has \(versions.count), numbered 1 to \(versions.count).")
+        }
+        var edited = item
+        edited.entry = versions[number - 1].entry
+        let saved = try await vault.update(edited, from: item)
+        if saved.mergedWithNewer {
+            Terminal.write("Merged with a change another process saved meanwhile.\n")
+        }
+        if output.json {
+            Output.line(try ItemExchange.text(ItemExchange.detail(saved.item, badges: [.pending], reveal: false)))
+        } else {
+            Output.line(saved.item.id)
         }
     }
 }
