@@ -74,6 +74,38 @@ final class SyncRulesTests: XCTestCase {
         XCTAssertFalse(FetchRules.isOlderThanStable(FetchFacts(header: header(), stable: stable, local: .different)))
     }
 
+    /// Items' removals (issue 41): a plain tombstone of an item held is refused, a sealed removal
+    /// waits for an unlocked reconcile, and one older than stable, or stable's sibling, is a replay.
+    func testFetchDecisionsOnItemRemovals() {
+        func removal(sealed: Bool, revision: UInt64 = 5, parent: UInt8 = 2) -> SyncRecordHeader {
+            var header = header(deleted: true)
+            header.isSealedRemoval = sealed
+            header.lineage = sealed ? lineage(revision, parent: parent) : nil
+            return header
+        }
+        func facts(_ header: SyncRecordHeader, stable: StableStamp?, local: Local = .none) -> FetchFacts {
+            var facts = FetchFacts(header: header, stable: stable, local: local)
+            facts.judgesRemovals = true
+            return facts
+        }
+        let cases: [(String, FetchFacts, FetchDecision)] = [
+            ("a plain tombstone of an item held", facts(removal(sealed: false), stable: stamp(4)), .refuseTombstone),
+            ("a plain tombstone of an item never had", facts(removal(sealed: false), stable: nil), .ignoreUnknownTombstone),
+            ("a plain tombstone against a local edit", facts(removal(sealed: false), stable: stamp(4), local: .different),
+             .queue(.remove)),
+            ("a sealed removal of an item held", facts(removal(sealed: true, revision: 5, parent: 3), stable: stamp(4, parent: 2)),
+             .queue(.remove)),
+            ("a sealed removal of an item never had", facts(removal(sealed: true), stable: nil), .ignoreUnknownTombstone),
+            ("a sealed removal older than stable", facts(removal(sealed: true, revision: 3, parent: 3), stable: stamp(4, parent: 2)),
+             .standOursAgainst(.remove)),
+            ("a sealed removal that is stable's sibling", facts(removal(sealed: true, revision: 9, parent: 2), stable: stamp(4, parent: 2)),
+             .standOursAgainst(.remove)),
+        ]
+        for (name, facts, expected) in cases {
+            XCTAssertEqual(FetchRules.decide(facts), expected, name)
+        }
+    }
+
     /// The plan a decision makes: what becomes stable, which pending rows go and come.
     func testFetchPlanFromDecisions() throws {
         let item = ItemRecord(id: "a", isActive: true, originHashes: [], tagHashes: [], encrypted: "e", lastModified: 200)

@@ -27,6 +27,13 @@ public struct PendingChange: Sendable, Equatable {
         self.record = record
     }
 
+    /// Whether this is an item removal sealed by a key holder (`RemovalSealing`), which goes up as
+    /// an update the server keeps, not as a `DELETE`.
+    public var isSealedItemRemoval: Bool {
+        collection == .items && action == .remove
+            && (try? RecordCoding.decode(ItemRecord.self, from: record))?.isSealedRemoval == true
+    }
+
     /// This device's removal of item `id`, based on the server's version `lastModified` (0: a
     /// version no server answer has confirmed yet).
     public static func itemRemoval(id: String, basedOn lastModified: Int64) -> PendingChange {

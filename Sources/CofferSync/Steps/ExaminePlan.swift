@@ -36,7 +36,7 @@ struct ExaminePlan {
             toForget.append(remote.id)
             toDrop.append((remote.id, .remote))
             if var local {
-                let sealed = collection == .items && Self.isSealedRemoval(remote.record)
+                let sealed = remote.isSealedItemRemoval
                 local.action = sealed ? .update : .add
                 local.lastModified = sealed ? remote.lastModified : 0
                 toRequeue.append(local)
@@ -45,10 +45,6 @@ struct ExaminePlan {
         case .conflict:
             conflicts += 1
         }
-    }
-
-    static func isSealedRemoval(_ text: String) -> Bool {
-        (try? RecordCoding.decode(ItemRecord.self, from: text))?.isSealedRemoval == true
     }
 
     private mutating func apply(_ remote: PendingChange) {

@@ -28,7 +28,7 @@ enum PushRules {
         case .remove where change.lastModified == 0:
             // Never reached the server: nothing to delete there.
             return .nothing
-        case .remove where collection == .items && ExaminePlan.isSealedRemoval(change.record):
+        case .remove where change.isSealedItemRemoval:
             // A sealed removal is a record the server keeps (issue 41): a `DELETE` is refused by devices.
             return .request(.update(collection: collection, id: change.id, record: record, lastModified: change.lastModified))
         case .remove:
