@@ -104,7 +104,8 @@ let package = Package(
         .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore", "CofferSystem", "CofferTestSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "CofferCore", "CofferSync"]),
-        .testTarget(name: "CofferCLITests", dependencies: ["CofferCore", "CofferSync", "CofferTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "CofferCLITests", dependencies: ["CofferCore", "CofferSync", "CofferTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
