@@ -13,6 +13,12 @@ extension Vault {
     /// fetch has already checked that a current member signed it (`SignatureGate`).
     public func authenticateRemovals() throws -> Int {
         let session = try unlockedSession()
+        // Most syncs bring none: no write transaction for them.
+        guard try database.read({ db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM pending WHERE source = 'remote' AND collection = 'items' AND action = 'remove')
+                """) ?? false
+        }) else { return 0 }
         let revisionTime = writeTimes.revision
         return try database.write { db in
             var refused = 0
