@@ -18,6 +18,8 @@ enum Overlay: Sendable, Equatable {
 struct Confirmation: Sendable, Equatable {
     enum Action: Sendable, Equatable {
         case deleteItem(id: String)
+        /// Save the item with its entry from before its last change (`R` on the detail page).
+        case restoreEntry(id: String)
         case discardChanges
         /// Give up the form's changes and open the vault picker (F3 on a changed form).
         case discardChangesForVaults
@@ -53,7 +55,7 @@ struct Confirmation: Sendable, Equatable {
     func stands(in state: ScreenState) -> Bool {
         guard state.page.identity == askedOn else { return false }
         switch action {
-        case .deleteItem(let id): return state.item(id) != nil
+        case .deleteItem(let id), .restoreEntry(let id): return state.item(id) != nil
         case .revokeMember(let id, _): return state.summary.share?.members.contains { $0.id == id } == true
         case .replaceFile(let itemID, let fileID, _), .removeFile(let itemID, let fileID, _):
             return state.item(itemID)?.item?.attachments.contains { $0.id == fileID } == true

@@ -6,6 +6,7 @@ enum Action: String, Sendable, Hashable, CaseIterable {
     case startFilter, keepFilter, clearFilter, toggleSort, cycleKindFilter
     // Items.
     case newItem, newItemOfKind, editItem, deleteItem, copyPassword, copyUsername, copyOrigin, copyTOTP, copyField, toggleReveal
+    case restoreEntry
     // The kind of a new item.
     case chooseKind, cancelChoice
     // Everywhere.

@@ -56,6 +56,12 @@ enum KeyBindings {
                    contexts: [.list, .detail], disabledReason: needsReadableItem),
         KeyBinding(keys: [.character("d")], action: .deleteItem, description: "Delete (asks first)",
                    hint: "d delete", contexts: [.list, .detail], disabledReason: needsSelection),
+        KeyBinding(keys: [.character("R")], action: .restoreEntry,
+                   description: "Undo the last change of the fields (asks first; `coffer history` reaches older ones)",
+                   contexts: [.detail], disabledReason: { state in
+                       needsReadableItem(state) ?? (state.currentItem?.item?.history.isEmpty == true
+                           ? "The item has no earlier entry." : nil)
+                   }),
         // On the detail page ↵ copies any field, so the hint line names that instead of c and u.
         KeyBinding(keys: [.character("c")], action: .copyPassword, description: "Copy the password",
                    hint: "c copy pw", contexts: [.list], disabledReason: needsPassword),

@@ -104,4 +104,13 @@ enum SaveFailure: Sendable, Equatable {
     /// Another process removed the item while the form was open.
     case removedMeanwhile
     case other(String)
+
+    /// The failure in words, for a save no form shows (a restore from the detail page).
+    var sentence: String {
+        switch self {
+        case .invalid(let problems): return problems.map(\.description).joined(separator: "; ")
+        case .removedMeanwhile: return "another process removed the item."
+        case .other(let message): return message
+        }
+    }
 }

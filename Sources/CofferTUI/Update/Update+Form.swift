@@ -24,8 +24,14 @@ extension Update {
             keepSelectionVisible(in: &state)
             return effects + replay(keys, in: &state, now: now)
         case .itemSaveFailed(let failure):
-            guard let keys = endAwaiting(.save, in: &state),
-                  case .form(var form) = state.page else { return [] }
+            guard let keys = endAwaiting(.save, in: &state) else {
+                // A save no form waits for (`R` on the detail page): said in the notice line.
+                if case .form = state.page {} else {
+                    state.notice = Notice("Not saved: \(failure.sentence)", isError: true, until: now.addingTimeInterval(Notice.lifetime))
+                }
+                return []
+            }
+            guard case .form(var form) = state.page else { return [] }
             // The form stays with its error; what was typed for the page after it is dropped.
             if !keys.isEmpty {
                 state.notice = Notice("Not saved, so the form stays open; the keys typed meanwhile were not used.",

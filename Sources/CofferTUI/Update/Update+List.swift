@@ -56,6 +56,12 @@ extension Update {
         case .editItem:
             guard let item = state.currentItem?.item else { return [] }
             state.page = .form(ItemForm(editing: item))
+        case .restoreEntry:
+            guard let item = state.currentItem?.item, let last = item.history.first else { return [] }
+            let changed = (last.patch.objectValue?.keys.sorted() ?? []).map(TerminalText.line).joined(separator: ", ")
+            state.overlay = .confirm(Confirmation(
+                question: "Put back \(changed.isEmpty ? "the fields" : changed) as before the change of \(Format.dateTime(last.created, in: state.settings.timeZone))?",
+                action: .restoreEntry(id: item.id), askedOn: state.page.identity))
         case .deleteItem:
             guard let item = state.currentItem else { return [] }
             state.overlay = .confirm(Confirmation(question: "Delete “\(TerminalText.name(item.displayTitle))”?",

@@ -143,7 +143,7 @@ enum Update {
         case .moveUp, .moveDown, .pageUp, .pageDown, .moveToTop, .moveToBottom:
             return move(action, in: &state, now: now)
         case .open, .back, .startFilter, .keepFilter, .clearFilter, .toggleSort, .cycleKindFilter, .newItem, .newItemOfKind, .editItem,
-             .deleteItem, .copyPassword, .copyUsername, .copyOrigin, .copyTOTP, .copyField, .reviewConflicts:
+             .deleteItem, .restoreEntry, .copyPassword, .copyUsername, .copyOrigin, .copyTOTP, .copyField, .reviewConflicts:
             return performBrowsing(action, in: &state, now: now)
         case .chooseKind:
             return chooseKind(ItemKind.picked(by: key), in: &state)
@@ -221,6 +221,10 @@ enum Update {
         case .deleteItem(let id):
             state.awaiting = AwaitedWork(.deletion(itemID: id))
             return [.deleteItem(id: id, title: state.item(id)?.displayTitle ?? id)]
+        case .restoreEntry(let id):
+            // Saved as an edit from the item as it is now: the entry it replaces goes into the history.
+            guard let item = state.item(id)?.item, let restored = ItemHistory.restoring(1, of: item) else { return [] }
+            return [.saveItem(restored, base: item)]
         case .discardChanges:
             leaveForm(&state)
             return []

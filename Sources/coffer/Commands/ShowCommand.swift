@@ -95,7 +95,7 @@ struct HistoryCommand: AsyncParsableCommand {
     func run() async throws {
         let vault = try await global.itemVault()
         let item = try await target.item(in: vault)
-        let versions = HistoryWalk.versions(of: item)
+        let versions = ItemHistory.versions(of: item)
         if let restore {
             try await restoreEntry(restore, of: item, from: versions, in: vault)
             return
@@ -118,7 +118,7 @@ struct HistoryCommand: AsyncParsableCommand {
 
     /// Saves `versions[number - 1]`'s entry over the item's, as `edit` saves: merged with a change
     /// another process saved meanwhile, and recorded in the history like any edit.
-    private func restoreEntry(_ number: Int, of item: Item, from versions: [HistoryWalk.Version], in vault: any ItemVault) async throws {
+    private func restoreEntry(_ number: Int, of item: Item, from versions: [ItemHistory.Version], in vault: any ItemVault) async throws {
         guard versions.indices.contains(number - 1) else {
             throw ValidationError(versions.isEmpty ? "This item has no earlier entries to restore."
                                   : "There is no earlier entry \(number): this item has \(versions.count), numbered 1 to \(versions.count).")
@@ -134,28 +134,5 @@ struct HistoryCommand: AsyncParsableCommand {
         } else {
             Output.line(saved.item.id)
         }
-    }
-}
-
-/// Walks an item's history back: each version is the entry as it was before the change at `created`.
-enum HistoryWalk {
-    struct Version {
-        var created: Timestamp
-        var entry: Entry
-        var changedFields: [String]
-    }
-
-    static func versions(of item: Item) -> [Version] {
-        var current = item.entry.jsonValue
-        var result: [Version] = []
-        for step in item.history {
-            let previous = MergePatch.apply(step.patch, to: current)
-            let changed = (step.patch.objectValue?.keys.sorted()) ?? []
-            if let entry = Entry(jsonValue: previous) {
-                result.append(Version(created: step.created, entry: entry, changedFields: changed))
-            }
-            current = previous
-        }
-        return result
     }
 }
