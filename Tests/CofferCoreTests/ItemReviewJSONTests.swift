@@ -26,7 +26,8 @@ final class ItemReviewJSONTests: XCTestCase {
                                                                        combined: (0..<(seed % 4)).map { text($0) }),
                                            changedOn: .both)
         let conflicts = [[], [single], [single, list], [list, single, list]][seed % 4]
-        return ItemReview(id: "item-\(seed)", title: text(6), conflicts: conflicts)
+        // A shared vault's review names who signed the server's version.
+        return ItemReview(id: "item-\(seed)", title: text(6), conflicts: conflicts, remoteSigner: seed % 5 == 0 ? text(7) : nil)
     }
 
     func testWritesTheBytesJSONEncoderWroteAndDecodesToTheSameReview() throws {
@@ -39,5 +40,17 @@ final class ItemReviewJSONTests: XCTestCase {
                            String(decoding: try encoder.encode(review), as: UTF8.self), "seed \(seed)")
             XCTAssertEqual(try JSONDecoder().decode(ItemReview.self, from: Data(ours)), review, "seed \(seed)")
         }
+    }
+
+    /// An older reader's shape (no `remoteSigner`) reads a review that names the signer, and one
+    /// written before it reads here as naming nobody.
+    func testTheSignerIsAMemberOlderReadersPassOver() throws {
+        struct OlderReview: Decodable { var id: String; var title: String; var conflicts: [ItemMerge.FieldConflict] }
+        var named = review(1)
+        named.remoteSigner = "0123456789abcdef0123456789abcdef"
+        let older = try JSONDecoder().decode(OlderReview.self, from: Data(ItemReviewJSON.encode(named)))
+        XCTAssertEqual(older.conflicts, named.conflicts)
+        let before = #"{"conflicts":[],"id":"item-1","title":"T"}"#
+        XCTAssertNil(try JSONDecoder().decode(ItemReview.self, from: Data(before.utf8)).remoteSigner)
     }
 }

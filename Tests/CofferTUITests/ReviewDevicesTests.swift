@@ -39,6 +39,28 @@ final class ReviewDevicesTests: XCTestCase {
         XCTAssertTrue(row.contains("another device"), row)
     }
 
+    /// In a shared vault the other side is the person who signed it, by their roster name,
+    /// sanitised; someone no longer in the roster is a former member.
+    func testASharedVaultsOtherSideIsThePersonWhoSignedIt() {
+        let shared = ReviewDevices(currentID: "dev-here", names: [:], members: ["p-bob": "Bob \u{1B}[2J"])
+        let bob = shared.otherSide(nil, signer: "p-bob") ?? ""
+        XCTAssertTrue(bob.hasPrefix("Bob"), bob)
+        XCTAssertFalse(bob.unicodeScalars.contains("\u{1B}"), "an escape reached the screen: \(bob)")
+        XCTAssertEqual(shared.otherSide(nil, signer: "p-cat"), "a former member")
+        XCTAssertEqual(shared.otherSide(nil), nil, "no signer, no stamp: the generic words")
+        var conflict = FieldConflict(name: .username, local: "fromA", remote: "fromB", chosen: .remote)
+        conflict.merged.remoteStamp = FieldStamp(at: Fixtures.timestamp("2026-12-07T01:23:58.000Z"), by: "dev-of-bob")
+        var review = ConflictReview(itemID: "a1", title: "GitHub", fields: [conflict])
+        review.devices = shared
+        review.remoteSigner = "p-bob"
+        var state = Fixtures.unlocked()
+        state.page = .review(ReviewState(reviews: [review]))
+        let grid = Render.frame(state, size: .standard, now: now)
+        let row = (0..<grid.size.height).map(grid.line).first { $0.contains("username") } ?? ""
+        XCTAssertTrue(row.contains("Bob"), row)
+        XCTAssertFalse(row.contains("another device"), row)
+    }
+
     /// The devices are read from a real vault: its own id is this device.
     func testTheVaultsOwnIDIsThisDevice() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-review-devices-\(UUID().uuidString)")

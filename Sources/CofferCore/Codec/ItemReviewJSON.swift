@@ -11,6 +11,10 @@ enum ItemReviewJSON {
         }
         writer.raw(#"],"id":"#)
         writer.string(review.id)
+        if let signer = review.remoteSigner {
+            writer.raw(#","remoteSigner":"#)
+            writer.string(signer)
+        }
         writer.raw(#","title":"#)
         writer.string(review.title)
         writer.raw("}")

@@ -193,7 +193,8 @@ enum ReconcileWork {
             let ours = try ItemSealing.seal(outcome.merged, ring: ring,
                                             lineage: .following(facts.remote.encrypted, outranking: facts.local.encrypted, now: revisionTime),
                                             lastModified: facts.remote.lastModified, signer: signer)
-            let review = ItemReview(outcome: outcome)
+            var review = ItemReview(outcome: outcome)
+            review.remoteSigner = ItemSignature.claimedSigner(of: facts.remote.signature)
             return .merge(remote: facts.remote, ours: try localChange(ours), review: review,
                           sealedReview: try ItemReviewSealing.seal(review, ring: ring))
         }

@@ -6,12 +6,16 @@ public struct ItemReview: Sendable, Codable, Equatable {
     public var id: String
     public var title: String
     public var conflicts: [ItemMerge.FieldConflict]
+    /// In a shared vault, the person id the server's version claimed as its signer (verified by
+    /// fetch's gate: `ItemSignature`), so the review names the person (since 2026-12-07; an
+    /// older reader ignores the member). Nil in a personal vault.
+    public var remoteSigner: String? = nil
 }
 
 extension ItemReview {
     /// The review of a merge: the merged item's id and title, and the fields the merge reconciled.
     public init(outcome: ItemMerge.Outcome) {
-        self.init(id: outcome.merged.id, title: outcome.merged.title, conflicts: outcome.conflicts)
+        self.init(id: outcome.merged.id, title: outcome.merged.title, conflicts: outcome.conflicts, remoteSigner: nil)
     }
 }
 

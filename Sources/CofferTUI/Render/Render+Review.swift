@@ -54,7 +54,7 @@ extension Render {
             let values = [field.label,
                           stamped(shown(.local), field.merged.localStamp, other: field.merged.remoteStamp, in: state.settings.timeZone),
                           stamped(shown(.remote), field.merged.remoteStamp, other: field.merged.localStamp, in: state.settings.timeZone),
-                          kept(field, otherSide: review.reviews[rows[index].review].devices?.otherSide(field.merged.remoteStamp),
+                          kept(field, otherSide: review.reviews[rows[index].review].otherSide(field.merged.remoteStamp),
                                shown: shown)]
             for (value, (x, width)) in zip(values, zip(columns, [nameWidth, valueWidth, valueWidth, keptWidth])) {
                 grid.write(TextLayout.truncated(value, to: width), x: x, y: y, style: style, maxWidth: width)

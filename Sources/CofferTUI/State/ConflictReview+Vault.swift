@@ -6,6 +6,7 @@ extension ConflictReview {
     public init(_ review: ItemReview, devices: ReviewDevices? = nil) {
         self.init(itemID: review.id, title: review.title, fields: review.conflicts.map(FieldConflict.init))
         self.devices = devices
+        self.remoteSigner = review.remoteSigner
     }
 
     /// The choices the user swapped, for `Vault.resolveReview(_:choosing:)`: the merge's own are

@@ -14,6 +14,8 @@ public struct ConflictReview: Sendable, Equatable, Identifiable {
     var fields: [FieldConflict]
     /// Who made the other side of each field, when the vault could say (`ReviewDevices`).
     var devices: ReviewDevices?
+    /// In a shared vault, the person id the other side was signed by (`ItemReview.remoteSigner`).
+    var remoteSigner: String?
 
     public var id: String { itemID }
 
@@ -21,6 +23,11 @@ public struct ConflictReview: Sendable, Equatable, Identifiable {
         self.itemID = itemID
         self.title = title
         self.fields = fields
+    }
+
+    /// Who made a field's other side: the signer's name in a shared vault, else the stamp's device.
+    func otherSide(_ stamp: FieldStamp?) -> String? {
+        devices?.otherSide(stamp, signer: remoteSigner)
     }
 
     /// Whether the user changed any of the merge's choices.
