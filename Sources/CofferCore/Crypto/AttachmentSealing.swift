@@ -23,7 +23,7 @@ public enum AttachmentSealing {
 
     static func associatedID(item: String, attachment: String) -> String { "\(item)/\(attachment)" }
 
-    static func seal(_ bytes: Data, item: String, attachment: String, ring: KeyRing) throws -> Data {
+    package static func seal(_ bytes: Data, item: String, attachment: String, ring: KeyRing) throws -> Data {
         guard let key = ring.withKey(for: item, { SymmetricKey(data: $0) }) else { throw CoreError.itemKeyMissing(id: item) }
         var sealed = try Envelope.seal(bytes, symmetricKey: key, collection: collection,
                                        id: associatedID(item: item, attachment: attachment))
@@ -57,7 +57,7 @@ public enum AttachmentSealing {
     }
 
     /// The file's bytes, checked against its reference: size and SHA-256.
-    static func open(_ sealed: Data, item: String, attachment: Attachment, ring: KeyRing) throws -> Data {
+    package static func open(_ sealed: Data, item: String, attachment: Attachment, ring: KeyRing) throws -> Data {
         guard let envelope = envelope(in: sealed, size: attachment.size) else {
             throw CoreError.tampered(what: "the file \(attachment.name) is shorter than its item says")
         }

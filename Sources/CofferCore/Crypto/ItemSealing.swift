@@ -59,7 +59,7 @@ public enum ItemSealing {
     /// such a version, opens here unchanged (`ItemPaddingTests`).
     /// The JSON is wiped; the result is the caller's to wipe (one buffer of the padded size, so no
     /// growing leaves a copy of the plaintext behind).
-    static func padded(_ json: inout Data) -> Data {
+    package static func padded(_ json: inout Data) -> Data {
         defer { wipe(&json) }
         let length = SizeClass.item(json.count)
         var plaintext = Data(capacity: length)
