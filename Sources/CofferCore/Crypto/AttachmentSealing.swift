@@ -13,7 +13,7 @@ import Foundation
 /// before the padding) opens as before. Format note: a version older than the padding opens the
 /// whole padded bytes as the envelope, which fails authentication — it keeps the file and says it
 /// was modified (`coffer attachment`, `export`), everything else it does is unchanged
-/// (`AttachmentPaddingTests.testAnOlderVersionRefusesAPaddedFileAndKeepsIt`).
+/// (`AttachmentPaddingTests.testAnOlderVersionRefusesAPaddedFileAsModified`).
 public enum AttachmentSealing {
     static let collection = "attachments"
     /// Sealed bytes per chunk record: 512 KiB (about 700 KB of base64 in a request).

@@ -9,7 +9,7 @@ import Foundation
 /// the name's UTF-8 followed by NUL bytes up to `SharedVaultName.limit` (a name holds no NUL). The
 /// record's clear `name` is then the bucket id, which the server already has as the record's id.
 /// A version older than this reads the clear `name` as it always did, so it lists and joins the
-/// vault under the bucket id (`ShareNameSealingTests.testAnOlderVersionListsTheVaultUnderItsBucket`).
+/// vault under the bucket id (`ShareCommandTests.testTheServerSeesWhatTheREADMESays`, which also reads the old shape).
 public enum SealedShareName {
     static let collection = "share-name"
 
