@@ -57,6 +57,7 @@ public enum ItemSealing {
     /// (`JSONScanner.expectEnd`, and `JSONDecoder` before it), so a version older than the padding
     /// opens a padded item as it always did, and writes it back unpadded; an unpadded item, from
     /// such a version, opens here unchanged (`ItemPaddingTests`).
+    ///
     /// The JSON is wiped; the result is the caller's to wipe (one buffer of the padded size, so no
     /// growing leaves a copy of the plaintext behind).
     package static func padded(_ json: inout Data) -> Data {
