@@ -1,3 +1,4 @@
+import CSodium
 import Crypto
 import Foundation
 
@@ -31,20 +32,13 @@ public enum AttachmentSealing {
         return sealed
     }
 
-    /// `count` random bytes: after the tag they look like the ciphertext before it.
+    /// `count` random bytes: after the tag they look like the ciphertext before it. One call to
+    /// libsodium for all of them (`SystemRandomNumberGenerator` asks the system 8 bytes at a time).
     static func randomPadding(_ count: Int) -> Data {
-        var generator = SystemRandomNumberGenerator()
         var padding = Data(count: count)
         padding.withUnsafeMutableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let word = generator.next()
-                withUnsafeBytes(of: word) { bytes in
-                    let length = min(bytes.count, raw.count - offset)
-                    raw.baseAddress!.advanced(by: offset).copyMemory(from: bytes.baseAddress!, byteCount: length)
-                    offset += length
-                }
-            }
+            Sodium.initialize()
+            if let base = raw.baseAddress, raw.count > 0 { randombytes_buf(base, raw.count) }
         }
         return padding
     }
