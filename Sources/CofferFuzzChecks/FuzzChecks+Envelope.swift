@@ -7,9 +7,55 @@ extension FuzzChecks {
     /// bytes are exactly what sealing the plaintext with that key and their nonce gives. The
     /// bytes as plaintext: `open(seal(x)) == x`, also from a `Data` slice; flipping a bit of the
     /// sealed bytes, or opening under another id, collection or key, fails with `tampered`.
+    ///
+    /// The paddings around envelopes (issue 41, finding 6): the bytes as a padded file's, under
+    /// a size the input picks, are refused as tampered (never a crash); as a file, they seal to
+    /// their size class and open back; as a shared vault's padded name, they are a valid name
+    /// followed by NULs to 64 bytes, or refused.
     public static func envelope(_ data: Data) throws {
         try openArbitrary(data)
         try sealRoundTrip(data)
+        try paddedFile(data)
+        try paddedShareName(data)
+    }
+
+    private static let fileItem = "fuzz-item"
+    private static let fileRing: KeyRing = {
+        let ring = KeyRing(hashingKey: SecureBuffer(copying: (0..<UInt8(KeyRing.keyLength)).map { $0 }))
+        ring.addKey(for: fileItem)
+        return ring
+    }()
+
+    private static func paddedFile(_ data: Data) throws {
+        var choice = InputChoice(data)
+        var claimed = Attachment(name: "f", bytes: data, added: Timestamp(milliseconds: 0))
+        claimed.size = choice.next(below: data.count + 2) - 1
+        try expectTampered("arbitrary bytes as a padded file of \(claimed.size) bytes") {
+            try AttachmentSealing.open(data, item: fileItem, attachment: claimed, ring: fileRing)
+        }
+        let attachment = Attachment(name: "f", bytes: data, added: Timestamp(milliseconds: 0))
+        let sealed: Data = try mustSucceed {
+            try AttachmentSealing.seal(data, item: fileItem, attachment: attachment.id, ring: fileRing)
+        } else: {
+            "AttachmentSealing.seal threw \($0)"
+        }
+        guard sealed.count == SizeClass.file(data.count + Envelope.overhead) else {
+            throw FuzzViolation("a file of \(data.count) bytes sealed into \(sealed.count), not its class")
+        }
+        guard (try? AttachmentSealing.open(sealed, item: fileItem, attachment: attachment, ring: fileRing)) == data else {
+            throw FuzzViolation("a padded file does not open back")
+        }
+        try expectTampered("a padded file cut inside its envelope") {
+            try AttachmentSealing.open(sealed.prefix(Envelope.overhead + data.count - 1), item: fileItem, attachment: attachment, ring: fileRing)
+        }
+    }
+
+    private static func paddedShareName(_ data: Data) throws {
+        guard let name = SealedShareName.name(padded: data) else { return }
+        guard SharedVaultName.isValid(name),
+              Data(name.utf8) + Data(count: SharedVaultName.limit - name.utf8.count) == data else {
+            throw FuzzViolation("a padded share name read \(name.debugDescription) from bytes that do not pad it")
+        }
     }
 
     private static let otherKey = SecureBuffer(copying: (0..<UInt8(KeyRing.keyLength)).map { $0 ^ 0x01 })

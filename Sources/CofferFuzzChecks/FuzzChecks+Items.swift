@@ -4,8 +4,18 @@ import Foundation
 extension FuzzChecks {
     /// `ItemCodec.decode`: an item that decodes re-encodes to bytes that decode equal (a fixed
     /// point), seals and opens back equal, and its history patches apply without trouble.
+    /// Padded as sealing pads it (spaces to its size class), the bytes decode to the same item
+    /// or fail as they did; padded with another byte, they are refused (never a crash).
     public static func itemJSON(_ data: Data) throws {
-        guard let item = try? ItemCodec.decode(data) else { return }
+        var copy = data
+        let padded = ItemSealing.padded(&copy)
+        guard padded.count == SizeClass.item(data.count), padded.prefix(data.count) == data else {
+            throw FuzzViolation("padding \(data.count) bytes gave \(padded.count) bytes, not their class")
+        }
+        let decoded = try? ItemCodec.decode(data)
+        guard (try? ItemCodec.decode(padded)) == decoded else { throw FuzzViolation("padding changed what the bytes decode to") }
+        if decoded != nil, (try? ItemCodec.decode(data + Data([0]))) != nil { throw FuzzViolation("a NUL after an item was taken") }
+        guard let item = decoded else { return }
         _ = ItemValidation.problems(in: item)
         try itemSurvivesVault(item, what: "a decoded item")
         var entry = item.entry.jsonValue

@@ -13,7 +13,8 @@ public enum ItemSealing {
         guard let key = ring.withKey(for: item.id, { SymmetricKey(data: $0) }) else {
             throw CoreError.itemKeyMissing(id: item.id)
         }
-        var plaintext = try ItemCodec.encode(item)
+        var json = try ItemCodec.encode(item)
+        var plaintext = padded(&json)
         defer { wipe(&plaintext) }
         let sealed = try Envelope.seal(plaintext, symmetricKey: key, collection: CollectionName.items.rawValue, id: item.id,
                                        lineage: lineage)
@@ -47,6 +48,25 @@ public enum ItemSealing {
         }
         guard item.id == record.id else { throw CoreError.tampered(what: "item \(record.id) holds another item's data") }
         return item
+    }
+
+    /// Pads an item's JSON with spaces to its size class (`SizeClass.item`), so the server sees
+    /// the class, not the length.
+    ///
+    /// Format note: whitespace after the document is what every version's reader skips
+    /// (`JSONScanner.expectEnd`, and `JSONDecoder` before it), so a version older than the padding
+    /// opens a padded item as it always did, and writes it back unpadded; an unpadded item, from
+    /// such a version, opens here unchanged (`ItemPaddingTests`).
+    ///
+    /// The JSON is wiped; the result is the caller's to wipe (one buffer of the padded size, so no
+    /// growing leaves a copy of the plaintext behind).
+    package static func padded(_ json: inout Data) -> Data {
+        defer { wipe(&json) }
+        let length = SizeClass.item(json.count)
+        var plaintext = Data(capacity: length)
+        plaintext.append(json)
+        plaintext.append(contentsOf: repeatElement(UInt8(ascii: " "), count: length - json.count))
+        return plaintext
     }
 
     private static func uniqueSorted(_ hashes: [String]) -> [String] { Array(Set(hashes)).sorted() }

@@ -30,7 +30,7 @@ struct PasswdCommand: AsyncParsableCommand {
             let copy = try Vault.open(at: path)
             let name = (try? copy.database.meta(.shareName)).flatMap { $0 } ?? path
             if try copy.resealMemberSecrets(openedWith: old, under: keys, kdf: newKDF) {
-                try await republish(copy, named: name)
+                try await republish(copy, named: name, sealedUnder: keys)
                 Terminal.write("The shared vault \u{201C}\(TerminalText.name(name))\u{201D} opens with the new passphrase too.\n")
             } else {
                 Terminal.write("The shared vault \u{201C}\(TerminalText.name(name))\u{201D} did not open with the old passphrase: left as it was.\n")
@@ -40,9 +40,9 @@ struct PasswdCommand: AsyncParsableCommand {
 
     /// The re-sealed member secrets go to the personal account's record too, where the person's
     /// other devices find them (`share join NAME`).
-    private func republish(_ copy: Vault, named name: String) async throws {
+    private func republish(_ copy: Vault, named name: String, sealedUnder keys: PassphraseKeys) async throws {
         guard let vaultID = copy.sharedVaultID, let member = try copy.database.meta(.shareMember),
               let account = try SyncAccount.load(from: copy.database) else { return }
-        try await ShareMember(vault: copy, account: account).publish(SharedCopies.Copy(vaultID: vaultID, name: name, member: member))
+        try await ShareMember(vault: copy, account: account).publish(vaultID, named: name, member: member, sealedUnder: keys)
     }
 }

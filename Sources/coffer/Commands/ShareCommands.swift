@@ -134,7 +134,7 @@ struct ShareCommand: AsyncParsableCommand {
             let grant = try ShareInvitation.Grant(json: try await InvitationPrompt.acceptAnswer(
                 of: guest, asking: "does the inviting screen show this number?"))
             // Already a member: a name taken here gives the copy another, not a member without a copy.
-            let local = try await member.freeName(for: grant)
+            let local = try await member.freeName(for: grant, opening: keys)
             let path = SharedVaultName.path(of: local, besidePersonalVault: global.vaultPath)
             let client = member.client(bucket: grant.vaultID.bucket)
             let (roster, epochKey) = try await member.admission(to: grant, as: person, client: client)
@@ -156,7 +156,13 @@ struct ShareCommand: AsyncParsableCommand {
 
         func run() async throws {
             let member = try ShareMember.personal(global)
-            let copies = try await AccountOptions.mapped { try await SharedCopies.list(with: member.client(bucket: "default")) }
+            var copies = try await AccountOptions.mapped { try await SharedCopies.list(with: member.client(bucket: "default")) }
+            // A sealed name (`SealedShareName`) opens with the passphrase: asked only when there is one.
+            if copies.contains(where: { $0.sealedName != nil }) {
+                let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
+                let keys = try member.vault.passphraseKeys(passphrase).keys
+                copies = copies.map { $0.opened(with: keys) }.sorted { $0.name < $1.name }
+            }
             if copies.isEmpty { Output.line("No shared vaults: `coffer share create NAME` makes one.") }
             for copy in copies {
                 let path = SharedVaultName.path(of: copy.name, besidePersonalVault: global.vaultPath)

@@ -59,7 +59,7 @@ struct ShareMember {
         let deviceName = try vault.database.meta(.deviceName) ?? Vault.defaultDeviceName
         // Recorded first: a process that dies before making the file leaves the person a way back
         // (`share join NAME`), and one that dies after it a whole copy whose next sync fetches the items.
-        try await publish(SharedCopies.Copy(vaultID: vaultID, name: name, member: member))
+        try await publish(vaultID, named: name, member: member, sealedUnder: passphrase.keys)
         let copy = try keystore.map {
             try Vault.join(at: path, keystore: $0, passphrase: secrets.epochKey, deviceName: deviceName, meta: meta)
         } ?? Vault.create(at: path, passphrase: secrets.epochKey, kdf: MemberSecrets.keystoreKDF(epochKey: secrets.epochKey), deviceName: deviceName, meta: meta)
@@ -71,11 +71,11 @@ struct ShareMember {
 
     /// Records a copy's member secrets in the personal account's bucket; a failure is said, not
     /// fatal (the copy works; only another device of the person's could not make theirs yet).
-    func publish(_ copy: SharedCopies.Copy) async throws {
+    func publish(_ vaultID: SharedVaultID, named name: String, member: String, sealedUnder keys: PassphraseKeys) async throws {
         do {
-            try await SharedCopies.publish(copy, with: client(bucket: "default"))
+            try await SharedCopies.publish(vaultID, name: name, member: member, sealedUnder: keys, with: client(bucket: "default"))
         } catch let error as KintoError {
-            Terminal.write("Your other devices cannot open \u{201C}\(copy.name)\u{201D} until this is recorded on the server: \(error.userMessage)\n")
+            Terminal.write("Your other devices cannot open \u{201C}\(name)\u{201D} until this is recorded on the server: \(error.userMessage)\n")
         }
     }
 
