@@ -45,7 +45,7 @@ public enum ChildProcess {
         if let input {
             // A helper that exits without reading must not kill us with SIGPIPE.
             signal(SIGPIPE, SIG_IGN)
-            _ = input.withUnsafeBytes { bytes in
+            input.withUnsafeBytes { bytes in
                 var offset = 0
                 while offset < bytes.count {
                     let written = write(descriptors[1], bytes.baseAddress?.advanced(by: offset), bytes.count - offset)

@@ -76,7 +76,7 @@ enum DetailField: Sendable, Hashable {
     /// What a notice calls the field: "password", "security code", "TOTP code", "field “PIN hint”".
     func name(in item: Item) -> String {
         switch self {
-        case .entry(let name):
+        case .entry:
             if isTOTP(in: item) { return "TOTP code" }
             let label = label(in: item)
             // "Security code" → "security code", but "PIN" and "TOTP" stay as they are.

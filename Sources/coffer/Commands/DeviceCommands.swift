@@ -50,7 +50,7 @@ struct DeviceCommand: AsyncParsableCommand {
             guard (name == nil) == all else { throw UsageError("Name one device, or give --all.") }
             let engine = try await DeviceSession.open(global)
             let devices = try await engine.devices()
-            let targets = try all ? devices.filter { $0.isVerified && !$0.isCurrent } : [try DeviceSession.pick(name ?? "", in: devices)]
+            let targets = all ? devices.filter { $0.isVerified && !$0.isCurrent } : [try DeviceSession.pick(name ?? "", in: devices)]
             try await DeviceSession.deliver(.lock, to: targets, with: engine)
         }
     }

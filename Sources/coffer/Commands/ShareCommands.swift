@@ -38,7 +38,7 @@ struct ShareCommand: AsyncParsableCommand {
             }
             let client = member.client(bucket: vaultID.bucket)
             do {
-                try await AccountOptions.mapped {
+                _ = try await AccountOptions.mapped {
                     try await client.createSharedBucket(collections: ShareMember.collections, member: member.account.user)
                 }
             } catch let failure as SyncFailure where failure.name == .syncAuth {
