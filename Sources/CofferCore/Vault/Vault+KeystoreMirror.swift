@@ -10,15 +10,16 @@ import GRDB
 extension Vault {
     /// At an unlocked sync: ends the mirror when the stable keystore opens; refuses it when it does
     /// not and this copy holds the newest epoch's key — the kept keystore goes back to stable and
-    /// up again, sealed newer than the server's. Returns how many were refused (0 or 1).
+    /// up again, sealed newer than the server's. Returns how many were refused, here or by the
+    /// unlock since the last sync (`putKeptKeystoreBack`).
     public func checkMirroredKeystore() throws -> Int {
         guard sharedVaultID != nil else { return 0 }
         let atUnlock = try takeKeystoreRefusedAtUnlock()
         let session = try unlockedSession()
         let revisionTime = writeTimes.revision
         let holdsNewest = try holdsTheNewestEpochKey()
-        return try database.write { db in
-            guard let kept = try VaultDatabase.mirroredKeystore(in: db) else { return atUnlock }
+        return try atUnlock + database.write { db in
+            guard let kept = try VaultDatabase.mirroredKeystore(in: db) else { return 0 }
             let stable = try VaultDatabase.stableKeystore(in: db)
             if let stable, !stable.isDeleted, Self.opens(stable, session: session) {
                 try VaultDatabase.dropMirror(.keystores, CollectionName.keystoreID, in: db)

@@ -96,7 +96,10 @@ enum CrashServer {
 
     /// Every record id of a collection of the account's default bucket, as the server lists them
     /// (deleted records are not listed), following `Next-Page`.
-    static func recordIDs(server: URL, user: String, password: String, collection: String) throws -> [String] {
+    /// `liveItemsOnly` leaves out sealed removals (records with `deleted: true`, which the server
+    /// keeps since 2026-12-07): the items a device should list.
+    static func recordIDs(server: URL, user: String, password: String, collection: String,
+                          liveItemsOnly: Bool = false) throws -> [String] {
         var next: URL? = server.appendingPathComponent("buckets/default/collections/\(collection)/records")
         var ids: [String] = []
         let authorization = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
@@ -111,7 +114,7 @@ enum CrashServer {
                   let records = body["data"] as? [[String: Any]] else {
                 throw HarnessError("GET \(url.path): not a Kinto record list")
             }
-            ids += records.compactMap { $0["id"] as? String }
+            ids += records.filter { !liveItemsOnly || $0["deleted"] as? Bool != true }.compactMap { $0["id"] as? String }
             next = (response.value(forHTTPHeaderField: "Next-Page")).flatMap(URL.init(string:))
         }
         return ids

@@ -453,7 +453,8 @@ final class CrashScenario {
         }
 
         // The server holds each item once, and exactly what the devices list.
-        let serverIDs = try CrashServer.recordIDs(server: server, user: user, password: accountPassword, collection: "items")
+        let serverIDs = try CrashServer.recordIDs(server: server, user: user, password: accountPassword, collection: "items",
+                                                  liveItemsOnly: true)
         let duplicated = Dictionary(grouping: serverIDs, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted()
         if !duplicated.isEmpty { problems.append("duplicate server records: \(duplicated)") }
         for (device, view) in [(a!, onA), (b!, onB)] where Set(serverIDs) != Set(view.fields.keys) || serverIDs.count != view.fields.count {
