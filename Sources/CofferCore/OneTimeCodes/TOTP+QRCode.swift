@@ -32,3 +32,14 @@ extension TOTP {
         return trimmed
     }
 }
+
+extension TOTP {
+    /// The path a form's TOTP field names when it holds a PNG image's path rather than a secret:
+    /// an absolute path or one under `~/`, ending in `.png` (a base32 secret or an `otpauth://`
+    /// URI never looks like that). Nil for anything else.
+    public static func imagePath(in text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.hasPrefix("/") || trimmed.hasPrefix("~/"), trimmed.lowercased().hasSuffix(".png") else { return nil }
+        return trimmed
+    }
+}
