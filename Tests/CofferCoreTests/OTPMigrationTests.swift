@@ -97,6 +97,28 @@ final class OTPMigrationTests: XCTestCase {
         }
     }
 
+    /// Two accounts with one issuer and name (two GitHub logins) are two items; the same account
+    /// twice is one.
+    func testAccountsWithOneNameButTwoSecretsAreNotDuplicates() throws {
+        func entry(_ secret: [UInt8]) -> [UInt8] { field(1, account(secret: secret, name: "me", issuer: "GitHub", algorithm: 1, digits: 1, type: 2)) }
+        let accounts = try OTPMigration.accounts(inPayload: entry([1, 2, 3]) + entry([4, 5, 6]) + entry([1, 2, 3]))
+        let items = try ImportDraft.items(OTPMigration.drafts(accounts).drafts, file: "f", now: FuzzChecks.importNow)
+        let duplicates = ImportDuplicates(items, existing: [])
+        XCTAssertEqual(duplicates.kept.map(\.entry.totp), [items[0].entry.totp, items[1].entry.totp])
+        XCTAssertEqual(duplicates.skipped.map(\.reason), [.inFile])
+    }
+
+    func testNamesCannotChangeTheSecretOfTheURI() throws {
+        let payload = field(1, account(secret: [1, 2, 3, 4, 5], name: "n#?x&secret=AAAAAAAA", issuer: "I&secret=AAAAAAAA é",
+                                       algorithm: 3, digits: 1, type: 2))
+        let account = try XCTUnwrap(try OTPMigration.accounts(inPayload: payload).first)
+        let uri = try XCTUnwrap(account.uri)
+        XCTAssertEqual(try TOTP(parsing: uri), TOTP(secret: [1, 2, 3, 4, 5], algorithm: .sha512))
+        let query = try XCTUnwrap(URLComponents(string: uri)?.queryItems)
+        XCTAssertEqual(query.filter { $0.name == "secret" }.count, 1)
+        XCTAssertEqual(query.first { $0.name == "issuer" }?.value, "I&secret=AAAAAAAA é")
+    }
+
     func testReadsTheLinkFromAQrencodeImage() throws {
         let png = try QRImages.png(try seedLink())
         let (drafts, skipped) = try OTPMigration.drafts(png, file: "export.png")

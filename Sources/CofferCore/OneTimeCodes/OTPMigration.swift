@@ -39,20 +39,21 @@ public enum OTPMigration {
             return String(name.dropFirst(issuer.count + 1)).trimmingCharacters(in: .whitespaces)
         }
 
-        /// The `otpauth://totp/…` URI of the account; nil when it is not a TOTP Coffer computes.
+        /// The `otpauth://totp/…` URI of the account; nil when it is not a TOTP Coffer computes. Names
+        /// are percent-encoded but for RFC 3986's unreserved characters: an issuer holding `&secret=`
+        /// stays the issuer's text.
         public var uri: String? {
             guard !isCounterBased, let algorithm else { return nil }
-            var components = URLComponents()
-            components.scheme = "otpauth"
-            components.host = "totp"
-            components.path = "/" + (issuer.isEmpty ? name : "\(issuer):\(username)")
-            var query = [URLQueryItem(name: "secret", value: Base32.encode(secret))]
-            if !issuer.isEmpty { query.append(URLQueryItem(name: "issuer", value: issuer)) }
-            query.append(URLQueryItem(name: "algorithm", value: algorithm.rawValue))
-            query.append(URLQueryItem(name: "digits", value: String(digits)))
-            query.append(URLQueryItem(name: "period", value: "30"))
-            components.queryItems = query
-            return components.string
+            let label = issuer.isEmpty ? Self.encoded(name) : Self.encoded(issuer) + ":" + Self.encoded(username)
+            var text = "otpauth://totp/\(label)?secret=\(Base32.encode(secret))"
+            if !issuer.isEmpty { text += "&issuer=\(Self.encoded(issuer))" }
+            return text + "&algorithm=\(algorithm.rawValue)&digits=\(digits)&period=30"
+        }
+
+        private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+        private static func encoded(_ text: String) -> String {
+            text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
         }
     }
 
