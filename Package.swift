@@ -29,9 +29,12 @@ let package = Package(
         .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
         // zlib: the gzip inside KeePass XML exports (attachments).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libpng and zbar, loaded with dlopen when a QR code is first read (Sources/CQRCode/shim.h).
+        .systemLibrary(name: "CQRCode", providers: [.apt(["libzbar-dev", "libpng-dev"])]),
         .target(
             name: "CofferCore",
             dependencies: [
+                "CQRCode",
                 "CSodium",
                 "CZlib",
                 "CZxcvbn",

@@ -40,7 +40,7 @@ public struct AgentFailure: Error, Sendable, Equatable, Codable, CustomStringCon
                 switch error {
                 case .wrongPassphrase: self = .wrongPassphrase
                 case .noSuchItem, .noItemNamed, .removedMeanwhile: self = .noSuchItem
-                case .invalidItem, .duplicateItem, .invalidImport, .invalidTOTP: self = .invalidItem
+                case .invalidItem, .duplicateItem, .invalidImport, .invalidTOTP, .invalidTOTPImage: self = .invalidItem
                 case .ambiguousName: self = .ambiguous
                 default: self = .other
                 }

@@ -12,6 +12,16 @@ extension FuzzChecks {
         ("bitwarden", { try BitwardenJSON.drafts($0, file: "f") }),
         ("pass", { [PassEntry.draft(path: "dir/entry", text: String(decoding: $0, as: UTF8.self), modified: nil)] }),
         ("keepassxc-xml", { try KeePassXCXML.drafts($0, file: "f") }),
+        // Google Authenticator's export as the command reads it (links, or a PNG through libpng and zbar)…
+        ("otpauth-migration", { try OTPMigration.drafts($0, file: "f").drafts }),
+        // …and its protocol buffer alone, without the base64 the fuzzer would first have to hit.
+        ("otpauth-migration-payload", { data in
+            do {
+                return OTPMigration.drafts(try OTPMigration.accounts(inPayload: Array(data))).drafts
+            } catch {
+                throw CoreError.invalidImport(reason: "\(error)")
+            }
+        }),
     ]
 
     /// The format each selector byte picks (modulo their number).

@@ -1,5 +1,5 @@
 /// Which imported items are already there: the same kind, title, username, password and kind
-/// fields (a card's number, …; a secure note's notes) as an item in the vault, or as an earlier
+/// fields (a card's number, …; a secure note's notes; a login without a password's TOTP) as an item in the vault, or as an earlier
 /// record of the same file. Those are skipped, so importing the same export twice adds nothing,
 /// while two cards both called "Visa" are two items.
 public struct ImportDuplicates: Sendable {
@@ -28,6 +28,9 @@ public struct ImportDuplicates: Sendable {
         var parts = [entry.kind, item.title, entry.username, entry.password]
         for (name, value) in entry.fields.sorted(by: { $0.key < $1.key }) { parts += [name, value] }
         if entry.kind == ItemKind.note.name { parts.append(entry.notes) }
+        // A login without a password (an authenticator's account) is told apart by its TOTP secret:
+        // two accounts with one issuer and name are two items.
+        if entry.kind == Entry.loginKind && entry.password.isEmpty { parts.append(entry.totp ?? "") }
         return parts.joined(separator: "\u{0}")
     }
 }

@@ -31,6 +31,8 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
     case ambiguousName(String, candidates: [ItemNameResolver.Candidate])
     /// An item's `totp` text that yields no code.
     case invalidTOTP(TOTP.Problem)
+    /// An image that holds no usable TOTP QR code (`QRCodeImage.Problem` or the URI's `TOTP.Problem`, as text).
+    case invalidTOTPImage(path: String, reason: String)
     /// A device message that cannot be sent (too large, no such device, an unverified one).
     case deviceMessage(reason: String)
     /// A file over `Attachment.sizeLimit`.
@@ -101,6 +103,8 @@ public enum CoreError: Error, Equatable, CustomStringConvertible {
                 + lines.joined(separator: "\n")
         case .invalidTOTP(let problem):
             return "The TOTP secret is invalid: \(problem)."
+        case .invalidTOTPImage(let path, let reason):
+            return "No TOTP read from \(line(path)): \(line(reason))."
         case .deviceMessage(let reason):
             return "Cannot send the message: \(line(reason))."
         case .attachmentTooLarge(let size):

@@ -483,9 +483,11 @@ final class Runtime {
         guard let vault else { return }
         let inbox = self.inbox
         // Custom fields the form added get their ids here: `Update` makes no random numbers.
-        let item = ItemForm.givingIDs(toFieldsAddedIn: item, over: base, newID: Item.newID)
+        let named = ItemForm.givingIDs(toFieldsAddedIn: item, over: base, newID: Item.newID)
         Task.detached {
             do {
+                // A PNG's path in the TOTP field: the QR code's URI is what is stored.
+                let item = try TOTPImageField.resolving(named)
                 guard let base else {
                     var stored = item
                     stored.id = Item.newID()

@@ -244,12 +244,15 @@ extension Update {
             }
         }
         problems += ItemValidation.problems(in: item)
-        // A secret that yields no code is refused here as `add`/`edit --totp` refuse it.
-        do {
-            _ = try item.totpGenerator()
-        } catch {
-            if case .invalidTOTP(let problem) = error {
-                problems.append(FieldProblem(field: "entry.totp", reason: problem.description))
+        // A secret that yields no code is refused here as `add`/`edit --totp` refuse it; a PNG's path
+        // is read by the runtime when it saves (`TOTPImageField`).
+        if TOTP.imagePath(in: item.entry.totp ?? "") == nil {
+            do {
+                _ = try item.totpGenerator()
+            } catch {
+                if case .invalidTOTP(let problem) = error {
+                    problems.append(FieldProblem(field: "entry.totp", reason: problem.description))
+                }
             }
         }
         for (index, field) in item.entry.custom.enumerated() where field.fieldType == .totp && !field.value.isEmpty {

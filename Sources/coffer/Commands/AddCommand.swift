@@ -13,6 +13,7 @@ struct AddCommand: AsyncParsableCommand {
         guard fields.title != nil else { throw ValidationError("Missing expected argument '--title <title>'.") }
         var fields = fields
         try fields.readStandardInput()
+        try fields.readTOTPImage()
         try fields.checkTOTP()
         let vault = try await global.itemVault()
         var item = Item(title: "", created: .now())
@@ -37,6 +38,7 @@ struct EditCommand: AsyncParsableCommand {
     func run() async throws {
         var fields = fields
         try fields.readStandardInput()
+        try fields.readTOTPImage()
         try fields.checkTOTP()
         let vault = try await global.itemVault()
         let base = try await target.item(in: vault)

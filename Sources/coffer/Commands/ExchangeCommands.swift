@@ -8,6 +8,7 @@ enum ExchangeFormat: String, ExpressibleByArgument, CaseIterable {
     case keepassxcXML = "keepassxc-xml"
     case onePassword = "1password"
     case pass
+    case otpauthMigration = "otpauth-migration"
 }
 
 /// The formats `export` writes.
@@ -87,7 +88,9 @@ struct ImportCommand: AsyncParsableCommand {
             Formats: json (Coffer's export), firefox, chrome, keepassxc (keepassxc-cli export --format csv), \
             keepassxc-xml (keepassxc-cli export --format xml: custom fields, TOTP, history; the recycle bin \
             skipped), bitwarden (unencrypted JSON), 1password (1Password 8 CSV), pass (FILE is a \
-            password-store directory, decrypted with gpg). Except for json, an item with the same title, username and \
+            password-store directory, decrypted with gpg), otpauth-migration (Google Authenticator's export: a text \
+            file of otpauth-migration:// links, one a line, or a PNG image of one of its QR codes; each TOTP account \
+            becomes a login). Except for json, an item with the same title, username and \
             password as one in the vault, or as an earlier one in FILE, is skipped as a duplicate.
             """)
 
@@ -185,6 +188,13 @@ struct ImportCommand: AsyncParsableCommand {
             }
         case .onePassword: drafts = try withContents { try OnePasswordCSV.drafts($0, file: file) }
         case .bitwarden: drafts = try withContents { try BitwardenJSON.drafts($0, file: file) }
+        case .otpauthMigration:
+            let export = try withContents { try OTPMigration.drafts($0, file: file) }
+            drafts = export.drafts
+            if !export.skipped.isEmpty {
+                Terminal.write("Skipped \(export.skipped.count) account(s) whose codes Coffer does not compute (counter-based "
+                    + "HOTP, or MD5): \(export.skipped.map(TerminalText.line).joined(separator: ", ")).\n")
+            }
         }
         var items: [Item] = []
         var files: [String: [CarriedFile]] = [:]

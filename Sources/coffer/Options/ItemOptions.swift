@@ -16,6 +16,9 @@ struct ItemOptions: ParsableArguments {
     @Option(help: "Free-form notes.") var notes: String?
     @Option(help: ArgumentHelp("A TOTP secret or otpauth:// URI; '-' reads it from stdin (on the command line it shows "
                                + "in the process list and shell history).")) var totp: String?
+    @Option(name: .customLong("totp-qr"), help: ArgumentHelp(
+        "A PNG image (at most 4 MiB) of a QR code holding an otpauth://totp/ URI: sets the TOTP from it.",
+        valueName: "file.png")) var totpImage: String?
     @Flag(inversion: .prefixedNo, help: "Mark the item disabled (or enabled).") var disabled: Bool?
     @Option(help: ArgumentHelp("The kind of item: \(ItemKind.known.map(\.name).joined(separator: ", ")) (add only; "
                                + "default login).", valueName: "kind")) var kind: String?
@@ -33,6 +36,7 @@ struct ItemOptions: ParsableArguments {
 
     func validate() throws {
         if generate && password != nil { throw ValidationError("Give --password or --generate, not both.") }
+        if totp != nil && totpImage != nil { throw ValidationError("Give --totp or --totp-qr, not both.") }
         if let kind, ItemKind.named(kind) == nil {
             throw ValidationError("Unknown kind “\(kind)”; the kinds are \(ItemKind.known.map(\.name).joined(separator: ", ")).")
         }
@@ -70,6 +74,21 @@ struct ItemOptions: ParsableArguments {
         return line.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// Replaces `--totp-qr FILE` with the `otpauth://totp/` URI its QR code holds, or refuses the
+    /// image (exit 5): over 4 MiB, not a PNG, no QR code or several, or no TOTP URI in it. Before
+    /// the passphrase is asked.
+    mutating func readTOTPImage() throws {
+        guard let path = totpImage else { return }
+        var data: Data
+        do {
+            data = try InputFile.read(path, limit: QRCodeImage.fileLimit)
+        } catch {
+            throw CoreError.invalidTOTPImage(path: path, reason: InputFile.reason(error, path: path))
+        }
+        defer { wipe(&data) }
+        totp = try TOTP.uri(fromQRCodePNG: data, path: path)
+    }
+
     /// Refuses a TOTP secret that yields no code (exit 5), before the passphrase is asked.
     /// (Not in `validate()`: ArgumentParser reports its errors as usage mistakes, exit 2.)
     func checkTOTP() throws {
@@ -96,7 +115,8 @@ struct ItemOptions: ParsableArguments {
         if let kind { item.entry.kind = kind }
         let isLogin = item.entry.kind == Entry.loginKind
         let loginOnly: [(String, Bool)] = [("--username", username != nil), ("--password", password != nil),
-                                           ("--generate", generate), ("--totp", totp != nil)]
+                                           ("--generate", generate),
+                                           (totpImage != nil ? "--totp-qr" : "--totp", totp != nil)]
         if !isLogin, let (option, _) = loginOnly.first(where: \.1) {
             let kindName = ItemKind.named(item.entry.kind)?.label.lowercased() ?? "“\(item.entry.kind)”"
             throw ValidationError("\(option) is a login's; for a \(kindName), give its fields with --field or --hidden-field.")
