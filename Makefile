@@ -96,7 +96,8 @@ test: deps
 #    with two side by side on two cores: 63 points × 25 seeds is about 4 h 30 min (CRASH_SEEDS=3:
 #    ~30 min).
 # 2. every server fault × every step (sync, devices, messages, invitations, files, a shared vault's
-#    roster: COFFER_FAULT_STEPS=all; `make test` leaves out the shared vaults' 33 cells, ~75 s a seed)
+#    roster: COFFER_FAULT_STEPS=all; `make test` leaves out the invitation's 66 cells, the shared vaults' 33 and the
+#    refusals' 22, ~320 s a seed)
 #    × FAULT_SEEDS seeds through fault-proxy.py (SyncFaultTests): 143 cells a seed, 445 s measured
 #    (10 seeds: ~1 h 15 min) before the files' and the shared vaults' steps (231 cells a seed now).
 # 3. MULTIPROCESS_SEEDS seeded histories of the screen, commands, an agent and a sync loop on one
