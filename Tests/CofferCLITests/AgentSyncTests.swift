@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The agent beside sync, with the real Kinto: `sync --unlock` through it, and a lock sent from
+/// The agent beside sync, with the real Kinto: `sync` and `sync --unlock` through it, and a lock sent from
 /// another device locking it (architecture §9, §12).
 extension SyncCommandTests {
     func testSyncThroughTheAgentAndALockFromAnotherDeviceLocksIt() throws {
@@ -32,6 +32,16 @@ extension SyncCommandTests {
         XCTAssertTrue(synced.err.contains("1 merged"), synced.err)
         XCTAssertEqual(try phone.run(["show", id, "--field", "username"], unlock: false).line, "ann@laptop")
         XCTAssertEqual(try phone.run(["show", id, "--field", "password"], unlock: false).line, "two")
+        // A plain `sync` (what a timer runs) asks the agent too (issue 48): locked here, the same
+        // conflict would wait (exit 12); through the agent it is merged, and no passphrase is asked.
+        assertOK(try laptop.run(["sync", "--unlock"]))
+        assertOK(try laptop.run(["edit", id, "--username", "ann@timer"]))
+        assertOK(try laptop.run(["sync"], unlock: false))
+        assertOK(try phone.run(["edit", id, "--password", "three"], unlock: false))
+        synced = try phone.run(["sync"], unlock: false)
+        assertOK(synced)
+        XCTAssertTrue(synced.err.contains("1 merged"), synced.err)
+        XCTAssertEqual(try phone.run(["show", id, "--field", "username"], unlock: false).line, "ann@timer")
 
         // The laptop locks the phone: the agent's own periodic sync (every second here) brings
         // the message, and the agent locks.

@@ -6,15 +6,17 @@ import Foundation
 
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sync", abstract: "Sync once. Without --unlock, items changed on two devices wait (exit 12).")
+        commandName: "sync", abstract: "Sync once (through the agent when one holds the vault). Without --unlock or an agent, items changed on two devices wait (exit 12).")
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Unlock first, so conflicts are merged.") var unlock = false
 
     func run() async throws {
         KintoClient.preloadTransport()
-        if unlock, let agent = global.agent() {
-            // The agent holds the keys: it syncs, and merges what changed on two devices.
+        if let agent = global.agent() {
+            // The agent holds the keys and the vault open: one round trip on its socket instead of
+            // opening both here (a timer's `coffer sync` beside it), and what changed on two devices
+            // is merged, with or without `--unlock` (issue 48).
             try SyncOutcomePrinter.finish(try agent.sync())
             return
         }
