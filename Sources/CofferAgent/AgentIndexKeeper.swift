@@ -4,8 +4,10 @@ import CofferCore
 ///
 /// Another process's commit changes the vault's change token: the next request scans the rows
 /// again, opening only those whose bytes changed. The agent's own write of an item reads that row
-/// again (`noteWrite`); a write that may have touched any item (a sync, an import) leaves the next
-/// request to scan.
+/// again (`noteWrite`); a write that may have touched any item (a sync that took something in, an
+/// import) leaves the next request to scan. An idle sync's own commits leave the index as it is
+/// (`SyncOutcome.tookNothingIn`): they change no item's content, and the change token counts only
+/// other processes' commits.
 ///
 /// Its state is touched only inside `Vault.isolated`: the vault's actor runs one body at a time,
 /// so requests on several connections never see an index half updated.

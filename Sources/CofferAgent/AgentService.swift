@@ -24,9 +24,10 @@ struct AgentService: Sendable {
     }
 
     /// The items a write changed, whose rows the index reads again; nil when it may have changed
-    /// any (a sync, an import, a device's removal).
+    /// any (a sync that took something in, an import, a device's removal).
     static func itemIDs(writtenBy request: AgentRequest, answered response: AgentResponse) -> [String]? {
         switch (request, response) {
+        case (.sync, .sync(let outcome)) where outcome.tookNothingIn: return []
         case (.add, .item(let item)): return [item.id]
         case (.update(let item, _), .saved(let saved)): return Array(Set([item.id, saved.item.id]))
         case (.remove(let id), _): return [id]
@@ -92,8 +93,8 @@ struct AgentService: Sendable {
     /// runs on). The engine itself waits out a server's Backoff.
     func backgroundSync() async {
         guard let engine = try? SyncEngine.forAccount(of: vault) else { return }
-        _ = await engine.sync()
-        await index.noteWrite(of: nil, in: vault)
+        let outcome = SyncOutcome(await engine.sync())
+        await index.noteWrite(of: outcome.tookNothingIn ? [] : nil, in: vault)
     }
 
     /// What `query` selects, as `Vault.items(_:)` would: matches, and every unreadable item. A

@@ -1,4 +1,5 @@
 import CofferCore
+import CofferSync
 import Foundation
 import XCTest
 @testable import CofferAgent
@@ -83,5 +84,29 @@ final class AgentFreshnessTests: XCTestCase {
         // What the agent answers is what the vault holds, read without it.
         let everything = try blockingAsync { try await agent.vault.listItems(where: { _ in true }) }
         XCTAssertEqual(Set(try client.items(ItemQuery(text: "")).map(\.id)), Set(everything.map(\.id)))
+    }
+}
+
+/// Which rows the index reads again after a sync the agent ran (issue 48): none after one that
+/// took nothing in (an idle periodic sync), every row after one that fetched, merged or failed.
+final class AgentSyncIndexTests: XCTestCase {
+    private static func itemIDs(after report: SyncReport) -> [String]? {
+        AgentService.itemIDs(writtenBy: .sync, answered: .sync(SyncOutcome(report)))
+    }
+
+    func testAnIdleSyncKeepsTheIndexAndAnyOtherScansAgain() {
+        var idle = SyncReport()
+        idle.uploaded = 3 // its own pushes change no item's content
+        XCTAssertEqual(Self.itemIDs(after: idle), [])
+        var fetched = SyncReport()
+        fetched.downloaded = 1
+        XCTAssertNil(Self.itemIDs(after: fetched))
+        var merged = SyncReport()
+        merged.merged = 1
+        XCTAssertNil(Self.itemIDs(after: merged))
+        // A refusal or a rollback put versions back; a failure may have stopped after applying some.
+        for name in [SyncErrorName.forged, .rollback, .network, .offline] {
+            XCTAssertNil(Self.itemIDs(after: SyncReport(error: name)), "\(name)")
+        }
     }
 }
