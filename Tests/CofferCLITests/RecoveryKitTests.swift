@@ -1,5 +1,6 @@
 import CofferCore
 import Foundation
+import GRDB
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -97,5 +98,41 @@ final class RecoveryKitTests: XCTestCase {
         let stale = try machine("stale passphrase")
         assertError(try stale.run(["recover", "--kit-file", newKit] + TestVault.fastKDF), 13, mentions: ["password changed after the kit was made"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: stale.path), "a refused kit left a vault file")
+    }
+    /// Issue 49: a kit restores what the server holds, so `recovery-kit` sends this device's
+    /// changes first; one a sync cannot send is named, there and by `status`, while it is not sent.
+    func testAKitIsMadeAfterTheChangesAreSentAndNamesThoseThatCouldNotBe() throws {
+        let first = try TestVault.make()
+        vaults.append(first)
+        let account = (user: "kit-\(UUID().uuidString.lowercased().prefix(8))", password: "account-\(UUID().uuidString)")
+        let passwordFile = try first.writeWorkFile("account-password", account.password + "\n")
+        assertOK(try first.run(["account", "signup", "--server", server.absoluteString, "--user", account.user,
+                                "--password-file", passwordFile]))
+        _ = try first.add("Late", ["--password", "canary-late"])
+        let kitPath = first.work.appendingPathComponent("kit.txt").path
+        let made = try first.run(["recovery-kit", "--output", kitPath])
+        assertOK(made)
+        XCTAssertFalse(made.err.contains("not on the server"), made.summary)
+        var status = try first.run(["status", "--json"], unlock: false).jsonObject()
+        XCTAssertEqual(status["pending"] as? Int, 0, "the kit sent the change first")
+        XCTAssertEqual(status["recoveryKit"] as? Bool, true)
+        let second = try machine("another passphrase \(UUID().uuidString.prefix(6))")
+        assertOK(try second.run(["recover", "--kit-file", kitPath] + TestVault.fastKDF))
+        XCTAssertEqual(try second.run(["show", "Late", "--field", "password"]).line, "canary-late")
+
+        // A change no sync can send now (the server asked this device to back off): the kit is
+        // still made, and both it and `status` say what it does not cover.
+        _ = try first.add("Stuck", ["--password", "canary-stuck"])
+        try DatabaseQueue(path: first.path).write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('backoff_until', '2099-01-01T00:00:00.000Z')")
+        }
+        let rotated = try first.run(["recovery-kit", "--rotate", "--output", first.work.appendingPathComponent("kit-2.txt").path])
+        assertOK(rotated)
+        XCTAssertTrue(rotated.err.contains("1 item change(s) are not on the server yet"), rotated.summary)
+        XCTAssertTrue(rotated.err.contains("cannot bring them back"), rotated.summary)
+        status = try first.run(["status", "--json"], unlock: false).jsonObject()
+        XCTAssertEqual(status["notCoveredByKit"] as? Int, 1)
+        let text = try first.run(["status"], unlock: false)
+        XCTAssertTrue(text.out.contains("the kit cannot bring back the 1 item change(s) not on the server yet"), text.summary)
     }
 }

@@ -27,6 +27,13 @@ public struct VaultStatus: Sendable, Equatable, Codable {
     public var clockSkewMs: Int64?
     /// Set when that offset is past five minutes: "clock 7 min behind the server (corrected)".
     public var clockWarning: String?
+    /// This device made (or recovered from) a recovery kit: what `recovery-kit` published is
+    /// the server's copy, so local changes not yet sent are not covered by it. nil from a version
+    /// that did not say.
+    public var hasRecoveryKit: Bool?
+    /// The item changes a recovery kit made here cannot bring back: those not on the server yet,
+    /// when there is a kit (their keys, counted apart, go with them).
+    public var notCoveredByKit: Int { hasRecoveryKit == true ? pending : 0 }
     /// The last lock another device asked for (architecture §9), whichever process handled it: a screen
     /// unlocked before it locks.
     public var remoteLock: DeviceLockNotice?
@@ -66,12 +73,14 @@ extension VaultDatabase {
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key.rawValue])
         }
         let skew = try meta(.clockSkew).flatMap(ClockSkew.init(stored:))
-        return VaultStatus(items: 0, pending: 0, conflicts: 0, unreviewed: 0,
+        var status = VaultStatus(items: 0, pending: 0, conflicts: 0, unreviewed: 0,
                            lastSync: try meta(.lastSync), lastError: try meta(.lastError),
                            lastErrorMessage: try meta(.lastErrorMessage), backoffUntil: try meta(.backoffUntil),
                            account: try meta(.accountUser), server: try meta(.accountServer),
                            clockSkewMs: skew?.offsetMilliseconds, clockWarning: skew?.warning,
                            remoteLock: try meta(.remoteLock).flatMap { try? JSONDecoder().decode(DeviceLockNotice.self, from: Data($0.utf8)) })
+        status.hasRecoveryKit = try meta(.recoveryAccount) != nil
+        return status
     }
 
     /// Items: the stable ones, minus those a local change replaces, plus the local changes that

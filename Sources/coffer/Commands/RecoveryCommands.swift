@@ -18,7 +18,7 @@ struct RecoveryKitCommand: AsyncParsableCommand {
     func run() async throws {
         let vault = try Vault.open(at: global.vaultPath)
         let shared = vault.sharedVaultID != nil
-        guard let account = try SyncAccount.load(from: vault.database) else {
+        guard let firstAccount = try SyncAccount.load(from: vault.database) else {
             throw UsageError(shared ? "You left this shared vault: a kit of it would open nothing."
                              : "A recovery kit restores from the server: set a sync account first (`coffer account signup`).")
         }
@@ -28,6 +28,10 @@ struct RecoveryKitCommand: AsyncParsableCommand {
         }
         if let output, FileManager.default.fileExists(atPath: output) { throw UsageError("\(output) exists; the kit is not written over it.") }
         let passphrase = try global.passphraseInput.read(prompt: "Passphrase for \(global.vaultPath): ")
+        if !shared { try await vault.unlock(passphrase: passphrase) }
+        try await Self.sendChangesFirst(vault)
+        // The sync may have taken the account's next password (`device rm --rotate` elsewhere).
+        let account = try SyncAccount.load(from: vault.database) ?? firstAccount
         let code = RecoveryCode.random()
         let keys = try RecoveryKeys(code: code)
         let sealed: String
@@ -37,7 +41,6 @@ struct RecoveryKitCommand: AsyncParsableCommand {
             sealed = try keys.seal(try await member.recoveryPayload(passphrase: passphrase))
             sharedName = member.name
         } else {
-            try await vault.unlock(passphrase: passphrase)
             sealed = try keys.seal(RecoveryPayload(server: account.server.absoluteString, user: account.user,
                                                    password: account.password, vaultKey: try await vault.vaultKeyForRecovery()))
         }
@@ -53,6 +56,23 @@ struct RecoveryKitCommand: AsyncParsableCommand {
         guard let output else { return Output.rawLine(kit.text) }
         try Self.writePrivate(Data(kit.text.utf8), to: output)
         Terminal.write("Recovery kit written to \(output) (readable by you only)\(previous == nil ? "" : "; the old kit opens nothing now").\n")
+    }
+
+    /// A kit restores what the server holds (issue 49: a kit made beside unsent changes brought
+    /// back a vault without them, and said nothing): this device's changes are sent first — an
+    /// unlocked personal vault also merges — and any a sync could not send (offline, a Backoff,
+    /// conflicts waiting) are counted in one sentence. The kit is made either way; `coffer status`
+    /// repeats the count while it holds.
+    static func sendChangesFirst(_ vault: Vault) async throws {
+        guard let engine = try SyncEngine.forAccount(of: vault) else { return }
+        let report = await engine.sync(progress: SyncProgressPrinter.make())
+        let left = try vault.database.status()
+        let why = report.message.map { " (\(TerminalText.message($0)))" } ?? ""
+        if left.pending > 0 {
+            Terminal.write("\(left.pending) item change(s) are not on the server yet\(why): this kit cannot bring them back until a sync sends them.\n")
+        } else if left.pendingVaultRecords > 0 {
+            Terminal.write("The vault's keys or devices changed here are not on the server yet\(why): sync before you rely on this kit.\n")
+        }
     }
 
     /// Creates `path` 0600, refusing one that exists.

@@ -21,6 +21,7 @@ struct StatusCommand: AsyncParsableCommand {
                 "pendingVaultRecords": status.pendingVaultRecords, "conflicts": status.conflicts,
                 "lastSync": status.lastSync as Any? ?? NSNull(), "lastError": status.lastError as Any? ?? NSNull(),
                 "account": status.account as Any? ?? NSNull(),
+                "recoveryKit": status.hasRecoveryKit ?? false, "notCoveredByKit": status.notCoveredByKit,
                 "clockSkewMs": status.clockSkewMs as Any? ?? NSNull(),
             ]
             Output.line(try ItemExchange.text(object))
@@ -52,6 +53,9 @@ struct StatusCommand: AsyncParsableCommand {
         lines.append("last sync  " + (status.lastSync.map(line) ?? "never"))
         if let error = status.lastError {
             lines.append("last error \(line(error))" + (status.lastErrorMessage.map { ": \(TerminalText.message($0))" } ?? ""))
+        }
+        if status.notCoveredByKit > 0 {
+            lines.append("recovery   the kit cannot bring back the \(status.notCoveredByKit) item change(s) not on the server yet: sync to cover them")
         }
         if let until = status.backoffUntil { lines.append("backoff    until \(line(until))") }
         if let warning = status.clockWarning { lines.append("clock      \(warning.dropFirst("clock ".count))") }
