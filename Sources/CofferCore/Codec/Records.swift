@@ -124,6 +124,9 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
     /// (`KeystoreWrappingTag`): the server cannot pair an old wrapping with a new ring, nor make
     /// one look newer. Older versions ignore both members and drop them when they write.
     public var wrappingTag: String?
+    /// The wrapping vouched for by the vault keys before a device's removal (`KeystoreSuccession`);
+    /// nil before one. Older versions ignore the member and drop it when they write.
+    public var succession: [String]?
 
     public init(kdf: KDFParameters, verifier: String, wrappedKey: String, encrypted: String, lastModified: Int64,
                 wrappingRevision: Int64 = 0, wrappingTag: String? = nil) {
@@ -155,6 +158,7 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
         case lastModified = "last_modified"
         case wrappingRevision = "wrapping_revision"
         case wrappingTag = "wrapping_tag"
+        case succession
     }
 
     public init(from decoder: Decoder) throws {
@@ -166,6 +170,9 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
         // and a revision without a tag as none (what `encode` writes back).
         wrappingTag = isDeleted ? nil : (try? container.decodeIfPresent(String.self, forKey: .wrappingTag)) ?? nil
         wrappingRevision = wrappingTag == nil ? 0 : ((try? container.decodeIfPresent(Int64.self, forKey: .wrappingRevision)) ?? nil) ?? 0
+        // At most a tag per earlier generation a vault could have had; anything else reads as none.
+        let succession = isDeleted ? nil : (try? container.decodeIfPresent([String].self, forKey: .succession)) ?? nil
+        self.succession = succession.flatMap { $0.count <= 64 && $0.allSatisfy { $0.utf8.count <= 64 } ? $0 : nil }
         if isDeleted {
             kdf = KDFParameters(memory: 0, iterations: 0, salt: "")
             verifier = ""
@@ -194,6 +201,7 @@ public struct KeystoreRecord: Sendable, Equatable, Codable {
                 try container.encode(wrappingRevision, forKey: .wrappingRevision)
                 try container.encode(wrappingTag, forKey: .wrappingTag)
             }
+            if let succession { try container.encode(succession, forKey: .succession) }
         }
     }
 }

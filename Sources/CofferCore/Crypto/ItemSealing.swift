@@ -50,6 +50,23 @@ public enum ItemSealing {
         return item
     }
 
+    /// `open` for a version the server sent: after a device's removal gave the vault new keys
+    /// (`KeyRing+Succession.swift`), a version that only a retired key opens is taken only if the
+    /// vault had it then (the removed device kept those keys); `tampered` otherwise.
+    public static func openFetched(_ record: ItemRecord, ring: KeyRing) throws -> Item {
+        guard ring.committed != nil, ring.contains(record.id) else { return try open(record, ring: ring) }
+        do {
+            return try open(record, ring: ring, allowingRetired: false)
+        } catch CoreError.tampered(let what) {
+            guard ring.hasRetiredKeys(for: record.id) else { throw CoreError.tampered(what: what) }
+            guard ring.admitsRetired(itemID: record.id, encrypted: Data(record.encrypted.utf8)) else {
+                throw CoreError.tampered(what: "item \(record.id) opens only with a key retired when the vault's keys last changed, "
+                                         + "and is no version the vault had then")
+            }
+            return try open(record, ring: ring)
+        }
+    }
+
     /// Pads an item's JSON with spaces to its size class (`SizeClass.item`), so the server sees
     /// the class, not the length.
     ///

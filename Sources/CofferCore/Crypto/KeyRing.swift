@@ -12,11 +12,16 @@ public final class KeyRing: @unchecked Sendable {
     public static let keyLength = KeySlab.keyLength
     static let magic = Array("CKR1".utf8)
     static let generationalMagic = Array("CKR2".utf8)
+    static let successionMagic = Array("CKR3".utf8)
 
     var slab: KeySlab
     var offsets: [String: Int]
     var retiredSlab = KeySlab(capacity: 1)
     var retiredOffsets: [String: [Int]] = [:]
+    /// A personal vault's earlier vault keys, oldest first, and its commitment
+    /// (`KeyRing+Succession.swift`); none in a shared vault's ring or before a device's removal.
+    public internal(set) var previousVaultKeys: [SecureBuffer] = []
+    public internal(set) var committed: Set<CommittedVersion>?
 
     public private(set) var hashingKey: SecureBuffer
     public private(set) var generation: UInt32
@@ -81,7 +86,9 @@ public final class KeyRing: @unchecked Sendable {
     @discardableResult
     public func formUnion(with other: KeyRing) -> Bool {
         guard other.generation == generation else { return other.generation < generation && absorb(older: other) }
-        var changed = false
+        let succession = (previousVaultKeys.count, committed == nil)
+        takeSuccession(of: other, commitment: true)
+        var changed = succession != (previousVaultKeys.count, committed == nil)
         for id in other.offsets.keys where offsets[id] == nil {
             other.withKey(for: id) { offsets[id] = slab.append($0) }
             changed = true
@@ -94,7 +101,9 @@ public final class KeyRing: @unchecked Sendable {
     /// a fresh one, so it is sealed again under this generation.
     @discardableResult
     public func absorb(older other: KeyRing) -> Bool {
-        var changed = false
+        let known = previousVaultKeys.count
+        takeSuccession(of: other, commitment: false)
+        var changed = previousVaultKeys.count != known
         for id in other.offsets.keys {
             if addKey(for: id) { changed = true }
             if other.withKey(for: id, { retire($0, for: id) }) == true { changed = true }
@@ -102,10 +111,13 @@ public final class KeyRing: @unchecked Sendable {
         return other.forEachRetired { id, key in retire(key, for: id) } || changed
     }
 
-    /// The next generation's ring: a fresh hashing key and a fresh key for every item, this
-    /// ring's keys all retired. What someone removed held opens nothing sealed with it.
-    public func rekeyed(generation next: UInt32) -> KeyRing {
-        let ring = KeyRing(hashingKey: .random(count: KeyRing.keyLength), generation: next, capacity: count)
+    /// The next generation's ring: a fresh key for every item, this ring's keys all retired, and
+    /// a fresh hashing key unless `keepingHashingKey` (a personal vault's new keys at a device's
+    /// removal keep it: its items' synced search hashes stay findable, and the removed device
+    /// learns nothing from them it could not read). What someone removed held opens nothing sealed with it.
+    public func rekeyed(generation next: UInt32, keepingHashingKey: Bool = false) -> KeyRing {
+        let hashing = keepingHashingKey ? hashingKey.withUnsafeBytes { SecureBuffer(copying: $0) } : .random(count: KeyRing.keyLength)
+        let ring = KeyRing(hashingKey: hashing, generation: next, capacity: count)
         for id in offsets.keys { ring.addKey(for: id) }
         ring.absorb(older: self)
         return ring
@@ -116,8 +128,10 @@ public final class KeyRing: @unchecked Sendable {
     func adopt(newer: KeyRing) {
         let old = KeyRing(hashingKey: hashingKey, generation: generation)
         (old.slab, old.offsets, old.retiredSlab, old.retiredOffsets) = (slab, offsets, retiredSlab, retiredOffsets)
+        old.previousVaultKeys = previousVaultKeys
         (hashingKey, generation) = (newer.hashingKey, newer.generation)
         (slab, offsets, retiredSlab, retiredOffsets) = (newer.slab, newer.offsets, newer.retiredSlab, newer.retiredOffsets)
+        (previousVaultKeys, committed) = (newer.previousVaultKeys, newer.committed)
         absorb(older: old)
     }
 
@@ -146,5 +160,6 @@ public final class KeyRing: @unchecked Sendable {
         slab.wipe()
         retiredSlab.wipe()
         hashingKey.wipe()
+        for key in previousVaultKeys { key.wipe() }
     }
 }

@@ -32,7 +32,7 @@ public enum KeystoreSealing {
         if let previous, KeystoreWrappingTag.isAuthentic(previous, vaultKey: vaultKey), previous.wrappingRevision < Int64.max {
             revision = max(revision, previous.wrappingRevision + 1)
         }
-        return KeystoreWrappingTag.tagged(record, revision: revision, vaultKey: vaultKey)
+        return KeystoreSuccession.vouched(KeystoreWrappingTag.tagged(record, revision: revision, vaultKey: vaultKey), ring: ring)
     }
 
     /// The same passphrase wrapping as `wrapping`, with the ring sealed anew (merging key rings
@@ -45,8 +45,8 @@ public enum KeystoreSealing {
         let record = KeystoreRecord(kdf: wrapping.kdf, verifier: wrapping.verifier, wrappedKey: wrapping.wrappedKey,
                                     encrypted: try sealRing(ring, vaultKey: vaultKey, lineage: lineage), lastModified: lastModified,
                                     wrappingRevision: wrapping.wrappingRevision, wrappingTag: wrapping.wrappingTag)
-        if KeystoreWrappingTag.isAuthentic(record, vaultKey: vaultKey) { return record }
-        return KeystoreWrappingTag.tagged(record, revision: 1, vaultKey: vaultKey)
+        if KeystoreWrappingTag.isAuthentic(record, vaultKey: vaultKey) { return KeystoreSuccession.vouched(record, ring: ring) }
+        return KeystoreSuccession.vouched(KeystoreWrappingTag.tagged(record, revision: 1, vaultKey: vaultKey), ring: ring)
     }
 
     /// The ring carries the keystore's lineage (the wrapped key is re-used across versions).

@@ -41,7 +41,7 @@ public enum KeystoreWrappingTag {
                              revision: authentic ? record.wrappingRevision : 0, kdf: record.kdf)
     }
 
-    static func tag(of record: KeystoreRecord, revision: Int64, vaultKey: SecureBuffer) -> Data {
+    static func tag(of record: KeystoreRecord, revision: Int64, vaultKey: SecureBuffer, info: String = info) -> Data {
         let key = HKDFSHA256.derive(inputKey: vaultKey, info: info, length: 32)
         var message = Data()
         withUnsafeBytes(of: UInt64(bitPattern: revision).bigEndian) { message.append(contentsOf: $0) }
@@ -75,5 +75,38 @@ public struct WrappingClaim: Sendable, Equatable {
     /// Whether these Argon2id parameters ask for no less than `other`'s.
     public func isAtLeastAsStrong(as other: KDFParameters) -> Bool {
         kdf.memory >= other.memory && kdf.iterations >= other.iterations
+    }
+}
+
+/// After new keys at a device's removal, a keystore's wrapping vouched for by each earlier vault
+/// key (`succession`): a device still on an earlier generation, which cannot open the new ring,
+/// tells the vault's own new keys (it waits for an unlock with the new passphrase) from a server's
+/// garbage (refused, issue 41). Only holders of an earlier vault key make the tag — the removed
+/// device too, which can then make a device wait, never take anything.
+///
+/// Format: `succession`, a JSON array of base64 HMAC-SHA-256 tags as `wrapping_tag`'s but under
+/// HKDF(earlier vault key, "coffer/v1/keystore-succession"), one per earlier vault key, oldest
+/// first. An older version ignores the member (and cannot open the ring it comes with).
+public enum KeystoreSuccession {
+    static let info = "coffer/v1/keystore-succession"
+
+    /// `record` with the tags `ring`'s earlier vault keys make over its wrapping; unchanged without any.
+    public static func vouched(_ record: KeystoreRecord, ring: KeyRing) -> KeystoreRecord {
+        guard !ring.previousVaultKeys.isEmpty else { return record }
+        var vouched = record
+        vouched.succession = ring.previousVaultKeys.map {
+            KeystoreWrappingTag.tag(of: record, revision: record.wrappingRevision, vaultKey: $0, info: info).base64EncodedString()
+        }
+        return vouched
+    }
+
+    /// Whether one of `record`'s succession tags checks out under `vaultKey`: it is the vault's
+    /// keystore after new keys that `vaultKey` preceded.
+    public static func succeeds(_ record: KeystoreRecord, vaultKey: SecureBuffer) -> Bool {
+        let expected = KeystoreWrappingTag.tag(of: record, revision: record.wrappingRevision, vaultKey: vaultKey, info: info)
+        return (record.succession ?? []).contains { text in
+            guard let given = Data(base64Encoded: text), given.count == expected.count else { return false }
+            return zip(given, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        }
     }
 }

@@ -17,9 +17,13 @@ public enum RemovalSealing {
     /// version it removes and outranks it), signed in a shared vault. Nil when the ring lacks the
     /// item's key (an item waiting for its key): its removal goes as a plain tombstone.
     static func seal(_ id: String, ring: KeyRing, base: String?, now: Timestamp, signer: ItemSigner?) throws -> ItemRecord? {
+        try seal(id, ring: ring, lineage: .following(base, now: now), signer: signer)
+    }
+
+    /// The removal of `id` with `lineage`, under the item's current key.
+    static func seal(_ id: String, ring: KeyRing, lineage: Lineage, signer: ItemSigner?) throws -> ItemRecord? {
         guard let key = ring.withKey(for: id, { SymmetricKey(data: $0) }) else { return nil }
-        let sealed = try Envelope.seal(marker, symmetricKey: key, collection: CollectionName.items.rawValue, id: id,
-                                       lineage: .following(base, now: now))
+        let sealed = try Envelope.seal(marker, symmetricKey: key, collection: CollectionName.items.rawValue, id: id, lineage: lineage)
         var removal = ItemRecord.tombstone(id: id, lastModified: 0)
         removal.encrypted = sealed.base64EncodedString()
         return try signer.map { try ItemSignature.signed(removal, by: $0) } ?? removal
@@ -28,12 +32,21 @@ public enum RemovalSealing {
     /// Whether `record` is a removal of its id sealed under a key of `ring` (retired keys count: the
     /// member who sealed it may have done so before a rekey). `itemKeyMissing` when the ring holds
     /// no key of the item yet: it cannot be told either way.
-    public static func isAuthentic(_ record: ItemRecord, ring: KeyRing) throws -> Bool {
+    /// `judgingRetired` false: any retired key counts (this device's own removal, sealed before it
+    /// took new keys), not only for a committed version.
+    public static func isAuthentic(_ record: ItemRecord, ring: KeyRing, judgingRetired: Bool = true) throws -> Bool {
         guard record.isSealedRemoval else { return false }
         guard ring.mayOpen(record.id) else { throw CoreError.itemKeyMissing(id: record.id) }
-        guard let sealed = Data(base64Encoded: record.encrypted),
-              var plaintext = try? ring.open(sealed, itemID: record.id, collection: CollectionName.items.rawValue,
-                                             id: record.id) else { return false }
+        guard let sealed = Data(base64Encoded: record.encrypted) else { return false }
+        func opened(allowingRetired: Bool) -> Data? {
+            try? ring.open(sealed, itemID: record.id, collection: CollectionName.items.rawValue, id: record.id,
+                           allowingRetired: allowingRetired)
+        }
+        // A retired key opens only a removal the vault had when its keys changed (`ItemSealing.openFetched`).
+        guard var plaintext = opened(allowingRetired: false)
+                ?? (!judgingRetired || ring.admitsRetired(itemID: record.id, encrypted: Data(record.encrypted.utf8))
+                    ? opened(allowingRetired: true) : nil)
+        else { return false }
         defer { wipe(&plaintext) }
         return plaintext == marker
     }

@@ -363,6 +363,9 @@ public enum MetaKey: String, Sendable, CaseIterable {
     /// The epoch this device began with a removal or a rotation: at the unlock that takes its
     /// key, this device gives the vault a new vault key and item keys (`Vault+Generations.swift`).
     case shareRekey = "share_rekey"
+    /// The key ring generation whose retired keys this copy's own changes were last sealed away from
+    /// (`Vault.resealUncommittedChanges`, a personal vault after a device's removal).
+    case resealedGeneration = "resealed_generation"
     // `share_resealed` and `share_rewrite` (before 2026-12-08: every item sealed again after a
     // revocation) are no longer read; a file that has them keeps them, unused.
     /// The roster collection's ETag when `roster_entries` was stored: the next sync asks for

@@ -47,7 +47,9 @@ public enum KeystoreReconcileOutcome: Sendable, Equatable {
     case nothing
     /// Its keys are ours now (and ours go up if we hold more, or a newer wrapping).
     case merged
-    /// A shared vault's later generation this session cannot open yet (§17): it waits.
+    /// A shared vault's later generation this session cannot open yet (§17), or a personal vault's
+    /// new keys made at a device's removal, under a passphrase this session was not opened with
+    /// (§9): it waits.
     case waiting
     /// Not ours (a deletion, or it does not open under the vault key): ours was kept and goes up over it.
     case refused

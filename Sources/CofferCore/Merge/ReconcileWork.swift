@@ -151,7 +151,7 @@ enum ReconcileWork {
             if let opened { return opened }
             let result: ReconcileFacts.Remote
             do {
-                result = .readable(try ItemSealing.open(facts.remote, ring: ring))
+                result = .readable(try ItemSealing.openFetched(facts.remote, ring: ring))
             } catch CoreError.tampered {
                 result = .unreadable  // only a failed authentication; anything else is thrown
             }

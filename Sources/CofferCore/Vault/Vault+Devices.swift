@@ -27,10 +27,10 @@ extension Vault {
         let id = try deviceID()
         return try database.syncWrite { store in
             if let sealed = try store.meta(.deviceKey) {
-                return try DeviceSealing.openPrivateKey(sealed, deviceID: id, vaultKey: session.vaultKey)
+                return try DeviceSealing.openPrivateKey(sealed, deviceID: id, vaultKey: session.deviceRoot)
             }
             let key = Curve25519.KeyAgreement.PrivateKey()
-            try store.setMeta([.deviceKey: try DeviceSealing.sealPrivateKey(key, deviceID: id, vaultKey: session.vaultKey)])
+            try store.setMeta([.deviceKey: try DeviceSealing.sealPrivateKey(key, deviceID: id, vaultKey: session.deviceRoot)])
             return key
         }
     }
@@ -39,12 +39,12 @@ extension Vault {
     public func ownDeviceRecord() throws -> DeviceRecord {
         let key = try devicePrivateKey()
         return try DeviceSealing.record(id: try deviceID(), name: try deviceName(), publicKey: key.publicKey,
-                                        vaultKey: try unlockedSession().vaultKey)
+                                        vaultKey: try unlockedSession().deviceRoot)
     }
 
     /// The registry as this device sees it: each record checked against the vault key.
     public func knownDevices(_ records: [DeviceRecord]) throws -> [KnownDevice] {
-        let vaultKey = try unlockedSession().vaultKey
+        let vaultKey = try unlockedSession().deviceRoot
         let current = try deviceID()
         return records.map { record in
             KnownDevice(id: record.id, name: DeviceSealing.verifiedName(of: record, vaultKey: vaultKey),
@@ -55,7 +55,7 @@ extension Vault {
 
     /// Seals `content` to a verified device; refuses an unverified one.
     public func sealMessage(_ content: MessageContent, to recipient: DeviceRecord) throws -> MessageRecord {
-        let vaultKey = try unlockedSession().vaultKey
+        let vaultKey = try unlockedSession().deviceRoot
         guard DeviceSealing.verifiedName(of: recipient, vaultKey: vaultKey) != nil else {
             throw CoreError.deviceMessage(reason: "device \(recipient.id) is unverified")
         }
@@ -65,7 +65,7 @@ extension Vault {
 
     /// Opens a message to this device from `sender`, which must be verified; `tampered` otherwise.
     public func openMessage(_ record: MessageRecord, from sender: DeviceRecord) throws -> MessageContent {
-        let vaultKey = try unlockedSession().vaultKey
+        let vaultKey = try unlockedSession().deviceRoot
         guard record.recipient == (try deviceID()), DeviceSealing.verifiedName(of: sender, vaultKey: vaultKey) != nil else {
             throw CoreError.tampered(what: "message \(record.id)")
         }

@@ -26,7 +26,16 @@ extension Vault {
             session.ring.formUnion(with: ring)
             return .sameVaultKey
         }
-        guard let vaultKey = try? KeystoreSealing.unwrapVaultKey(record, keys: session.keys) else { return .unopenable }
+        guard let vaultKey = try? KeystoreSealing.unwrapVaultKey(record, keys: session.keys) else {
+            // A personal vault's keystore from before its new keys at a device's removal (§9),
+            // sealed under a vault key the ring keeps: its keys are retired here.
+            if sharedVaultID == nil, let older = Self.openWithEarlierVaultKey(record, of: session.ring),
+               older.generation < session.ring.generation {
+                session.ring.absorb(older: older)
+                return .otherVaultKey
+            }
+            return .unopenable
+        }
         let ring = try KeystoreSealing.openRing(record, vaultKey: vaultKey)
         if ring.generation > session.ring.generation {
             // A generation is begun by an epoch's member: one beyond the epoch whose key this copy

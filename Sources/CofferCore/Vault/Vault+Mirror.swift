@@ -23,7 +23,7 @@ extension Vault {
                     continue
                 }
                 do {
-                    _ = try ItemSealing.open(stable, ring: session.ring)
+                    _ = try ItemSealing.openFetched(stable, ring: session.ring)
                     try VaultDatabase.dropMirror(.items, id, in: db)
                     continue
                 } catch CoreError.itemKeyMissing {

@@ -71,6 +71,10 @@ extension Vault {
             if let ring = try? KeystoreSealing.openRing(remote, vaultKey: session.vaultKey) {
                 session.ring.formUnion(with: ring)
                 absorbed = .sameVaultKey
+            } else if KeystoreSuccession.succeeds(remote, vaultKey: session.vaultKey) {
+                // New keys made at a device's removal (§9), under a passphrase this session was not
+                // opened with: they wait for an unlock with it, which takes them (`ringSucceeding`).
+                return .waiting
             }
         } else {
             // A shared vault's generations (§17): a ring this session cannot open yet waits, and one

@@ -112,8 +112,12 @@ public actor Vault {
             guard let remote, !remote.hasSameWrapping(as: current) else { throw CoreError.wrongPassphrase }
             let newer = try KeystoreSealing.open(remote, passphrase: passphrase)
             guard Self.waitingWrappingWins(remote, over: current, vaultKey: newer.vaultKey) else { throw CoreError.wrongPassphrase }
-            opened = OpenedKeystore(ring: try KeystoreSealing.openRing(current, vaultKey: newer.vaultKey),
-                                    vaultKey: newer.vaultKey, passphraseKeys: newer.passphraseKeys, kdf: newer.kdf)
+            // The same vault key (a passphrase changed there), or new keys made at a device's
+            // removal, whose earlier vault keys open this copy's ring (§9): the passphrase that
+            // opened them is one the removed device never saw, so the new generation is taken.
+            let ring = try (try? KeystoreSealing.openRing(current, vaultKey: newer.vaultKey))
+                ?? Self.ringSucceeding(current, with: newer.ring, personal: sharedVaultID == nil)
+            opened = OpenedKeystore(ring: ring, vaultKey: newer.vaultKey, passphraseKeys: newer.passphraseKeys, kdf: newer.kdf)
         }
         let openedWithWaiting = remote.map { opened.kdf == $0.kdf && opened.passphraseKeys.verifier == $0.verifier } ?? false
         // The ring of a keystore that waits for an unlocked sync (`SyncContext.holdsUntilAuthenticated`),
@@ -593,6 +597,9 @@ struct UnlockedSession: Sendable {
     let ring: KeyRing
     let vaultKey: SecureBuffer
     let kdf: KDFParameters
+    /// What this device's key, its record and its messages are sealed under: the vault's first
+    /// vault key, which new keys at a device's removal leave in place (`KeyRing.deviceRoot`).
+    var deviceRoot: SecureBuffer { ring.deviceRoot ?? vaultKey }
     /// The digest of the sealed ring (a keystore's `encrypted`) last taken into `ring`:
     /// `refreshKeys` opens the stored keystore only when it is another one (its ring is 9 MB of
     /// JSON at 100,000 items; a copy kept here was 9 MB of an agent's memory).

@@ -117,6 +117,7 @@ public actor SyncEngine {
             let raised = try await vault.floorRevisions(recreated)
             if raised > 0 { logger.info("examine items: \(raised) re-created over a tombstone, sealed newer than it") }
         }
+        var newKeysWaiting = false
         if conflicts > 0 || isUnlocked {
             for collection in collections {
                 CrashPoint.reach("sync.reconcile.\(collection.rawValue).before")
@@ -125,6 +126,7 @@ public actor SyncEngine {
                 report.merged += reconciled.merged.count
                 report.mergedIDs += reconciled.merged
                 report.refused += reconciled.refused
+                newKeysWaiting = newKeysWaiting || reconciled.newKeysWaiting
             }
         }
         // Files' chunks first: an item naming a file goes up only once the file is there.
@@ -172,6 +174,10 @@ public actor SyncEngine {
         } else if report.conflictsWaiting > 0 {
             report.error = .syncLocked
             report.message = "\(report.conflictsWaiting) item(s) changed on two devices wait for an unlock to be merged."
+        } else if newKeysWaiting {
+            report.error = .syncLocked
+            report.message = "The vault got new keys and a new passphrase on another device (a device was removed): "
+                + "lock, then unlock with the new passphrase; this device's changes wait until then."
         }
         if report.refused > 0 && report.error != .network {
             // Not a failure of the sync: ours stands and is on its way back. Said before a

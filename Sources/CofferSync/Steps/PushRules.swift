@@ -22,6 +22,16 @@ enum PushRules {
         case unknown
     }
 
+    /// A personal vault's item changes wait while a keystore from the server under another
+    /// passphrase waits to be merged: it may hold new keys made at a device's removal (architecture
+    /// §9), under which this device's changes are sealed again first (`Vault.resealUncommittedChanges`),
+    /// or every other device refuses them. Decided on what is in the clear (the wrapping differs): a
+    /// passphrase changed elsewhere holds them too, until an unlock with the new one.
+    static func holdsItems(personal: Bool, waiting: KeystoreRecord?, current: KeystoreRecord?) -> Bool {
+        guard personal, let waiting, !waiting.isDeleted, let current, !current.isDeleted else { return false }
+        return !waiting.hasSameWrapping(as: current)
+    }
+
     static func send(_ change: PendingChange, in collection: CollectionName) -> Send {
         let record = Data(change.record.utf8)
         switch change.action {

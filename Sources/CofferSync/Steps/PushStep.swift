@@ -28,8 +28,23 @@ enum PushStep {
         var unknown = 0
     }
 
+    private static func keystore(_ source: PendingChange.Source, in store: SyncStore) throws -> KeystoreRecord? {
+        try store.pendingChange(.keystores, CollectionName.keystoreID, source: source)
+            .flatMap { try? RecordCoding.decode(KeystoreRecord.self, from: $0.record) }
+    }
+
+    private static func stableKeystore(in store: SyncStore) throws -> KeystoreRecord? {
+        try store.stableText(.keystores, CollectionName.keystoreID).flatMap { try? RecordCoding.decode(KeystoreRecord.self, from: $0) }
+    }
+
     static func run(_ collection: CollectionName, _ context: SyncContext) async throws -> Outcome {
+        let personal = context.vault.sharedVaultID == nil
         let changes = try context.database.syncRead { store -> [PendingChange] in
+            if collection == .items, PushRules.holdsItems(personal: personal, waiting: try keystore(.remote, in: store),
+                                                          current: try keystore(.local, in: store) ?? stableKeystore(in: store)) {
+                context.logger.info("push items: held until the server's keystore, under another passphrase, is merged at an unlock")
+                return []
+            }
             let conflicted = Set(try store.pendingChanges(collection, source: .remote).map(\.id))
             return try store.pendingChanges(collection, source: .local).filter { !conflicted.contains($0.id) }
         }

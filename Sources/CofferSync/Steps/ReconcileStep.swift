@@ -12,6 +12,9 @@ enum ReconcileStep {
         /// Records the server sent that are not ours (they fail to open, or a deletion nobody
         /// entitled wrote): refused, ours kept and sent again.
         var refused = 0
+        /// A personal vault's new keys, made on another device at a device's removal, wait for an
+        /// unlock with the new passphrase (architecture §9).
+        var newKeysWaiting = false
     }
 
     static func run(_ collection: CollectionName, _ context: SyncContext) async throws -> Outcome {
@@ -46,10 +49,14 @@ enum ReconcileStep {
                 context.logger.warning("reconcile keystores: the server's keystore is not ours (deleted, or it does not open); ours was kept and goes up again")
                 outcome.refused = 1
                 CrashPoint.reach("sync.refuse.keystores.after")
-            case .nothing, .waiting: break
+            case .waiting: outcome.newKeysWaiting = context.vault.sharedVaultID == nil
+            case .nothing: break
             }
             // Keys that arrived from the server (applied in examine or merged here) open their items now.
             try await context.vault.refreshKeys()
+            // This device's changes made before it took new keys go under them before push.
+            let resealed = try await context.vault.resealUncommittedChanges()
+            if resealed > 0 { context.logger.info("reconcile keystores: \(resealed) change(s) made before the new keys sealed again under them") }
             return outcome
         }
     }

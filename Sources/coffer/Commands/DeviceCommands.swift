@@ -69,11 +69,13 @@ struct DeviceCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "rm", abstract: "Remove a device from the account; --rotate also changes the account password.")
+            commandName: "rm", abstract: "Remove a device from the account; --rotate also changes the account password, and the vault's keys under a new passphrase.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "A device name or id prefix.") var name: String
-        @Flag(help: "Send a new account password to every other device; the removed one is left with the old one.")
+        @Flag(help: "Send a new account password to every other device and give the vault new keys under a new passphrase; the removed one is left with the old ones.")
         var rotate = false
+        @Option(help: "With --rotate: read the new passphrase from the first line of this file.") var newPassphraseFile: String?
+        @OptionGroup var kdf: KDFOptions
 
         func run() async throws {
             let engine = try await DeviceSession.open(global)
@@ -84,6 +86,10 @@ struct DeviceCommand: AsyncParsableCommand {
             if rotate {
                 try SyncOutcomePrinter.finish(try await engine.syncOutcome())
                 Output.line("The account password changes once every other device has synced and received the new one.")
+                // It kept the vault key, every item key and the passphrase: new keys under a new
+                // passphrase, and the vault's versions committed to (architecture §9), then sent.
+                let vault = try await PasswdCommand.change(global, newPassphraseFile: newPassphraseFile, kdf: try kdf.parameters(), newKeys: true)
+                if let engine = try SyncEngine.forAccount(of: vault) { try SyncOutcomePrinter.finish(await engine.sync()) }
                 // A kit carries the password it was made with (`RecoveryPayload`): it restores nothing after the change.
                 if (try? Vault.open(at: global.vaultPath).database.meta(.recoveryAccount)) != nil {
                     Terminal.write("Your recovery kit carries the old password: once it has changed, "
