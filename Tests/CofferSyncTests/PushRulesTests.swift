@@ -50,4 +50,26 @@ final class PushRulesTests: XCTestCase {
             XCTAssertEqual(PushRules.answer(row.result, to: row.action), row.answer, row.name)
         }
     }
+
+    /// A personal vault's items wait while the server's keystore under another passphrase waits
+    /// (new keys at a device's removal may be in it, architecture §9); nothing else holds them.
+    func testItemsWaitForAKeystoreUnderAnotherPassphrase() {
+        func keystore(_ verifier: String, deleted: Bool = false) -> KeystoreRecord {
+            var record = KeystoreRecord(kdf: KDFParameters(memory: 64 << 20, iterations: 3, salt: "c2FsdA=="), verifier: verifier,
+                                        wrappedKey: "w", encrypted: "e", lastModified: 1)
+            record.isDeleted = deleted
+            return record
+        }
+        let rows: [(name: String, personal: Bool, waiting: KeystoreRecord?, current: KeystoreRecord?, holds: Bool)] = [
+            ("nothing waits", true, nil, keystore("v1"), false),
+            ("keys added elsewhere, same passphrase", true, keystore("v1"), keystore("v1"), false),
+            ("another passphrase waits", true, keystore("v2"), keystore("v1"), true),
+            ("a shared vault (its epochs judge)", false, keystore("v2"), keystore("v1"), false),
+            ("a deletion waits (refused at reconcile)", true, keystore("v2", deleted: true), keystore("v1"), false),
+            ("no keystore of ours yet", true, keystore("v2"), nil, false),
+        ]
+        for row in rows {
+            XCTAssertEqual(PushRules.holdsItems(personal: row.personal, waiting: row.waiting, current: row.current), row.holds, row.name)
+        }
+    }
 }

@@ -12,9 +12,9 @@ import GRDB
 extension Vault {
     /// Gives the vault new keys under `passphrase` (asked by `device rm --rotate`, `passwd --new-keys`).
     public func rotateKeys(to passphrase: SecureBuffer, kdf requested: KDFParameters) throws {
-        guard sharedVaultID == nil else {
-            throw CoreError.tampered(what: "a shared vault's keys change with its roster (`share revoke`, `share rotate`)")
-        }
+        // A shared vault's keys change with its roster (`share revoke`, `share rotate`); the
+        // command line never asks this of one.
+        precondition(sharedVaultID == nil, "new keys at a device's removal are a personal vault's")
         guard passphrase.count > 0 else { throw CoreError.emptyPassphrase }
         try requested.checkStrength()
         let session = try unlockedSession()
@@ -24,7 +24,6 @@ extension Vault {
         let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
         let vaultKey = SecureBuffer.random(count: KeyRing.keyLength)
         let revisionTime = writeTimes.revision
-        CrashPoint.reach("vault.rotate-keys.before-write")
         let ring = try database.write { db -> KeyRing in
             try takeWaitingKeystore(session, revisionTime: revisionTime, in: db)
             // Keys another process added since this session unlocked (see saveKeystore).
@@ -43,10 +42,8 @@ extension Vault {
             }
             try VaultDatabase.recordLocalChange(record, in: db)
             try VaultDatabase.setMeta(.resealedGeneration, String(ring.generation), in: db)
-            CrashPoint.reach("vault.rotate-keys.inside-write")
             return ring
         }
-        CrashPoint.reach("vault.rotate-keys.after-write")
         self.session = UnlockedSession(keys: keys, ring: ring, vaultKey: vaultKey, kdf: kdf)
     }
 
