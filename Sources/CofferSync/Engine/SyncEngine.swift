@@ -134,12 +134,14 @@ public actor SyncEngine {
         if filesSent > 0 { logger.info("attachments: \(filesSent) file(s) sent") }
         var acknowledgements: [PushStep.Acknowledgement] = []
         var unknown = 0
+        var held = 0
         do {
             for collection in collections {
                 CrashPoint.reach("sync.push.\(collection.rawValue).before")
                 let pushed = try await PushStep.run(collection, context)
                 acknowledgements += pushed.acknowledgements
                 unknown += pushed.unknown
+                held += pushed.held
             }
         } catch {
             // What the server already accepted (the items, when the keystores push fails) is
@@ -178,6 +180,10 @@ public actor SyncEngine {
             report.error = .syncLocked
             report.message = "The vault got new keys and a new passphrase on another device (a device was removed): "
                 + "lock, then unlock with the new passphrase; this device's changes wait until then."
+        } else if held > 0 {
+            report.error = .syncLocked
+            report.message = "The passphrase was changed on another device: unlock with the new one; "
+                + "\(held) change(s) made here wait until then."
         }
         if report.refused > 0 && report.error != .network {
             // Not a failure of the sync: ours stands and is on its way back. Said before a

@@ -26,6 +26,8 @@ enum PushStep {
         var acknowledgements: [Acknowledgement] = []
         var rejected = 0
         var unknown = 0
+        /// Item changes held back while a keystore under another passphrase waits (`PushRules.holdsItems`).
+        var held = 0
     }
 
     private static func keystore(_ source: PendingChange.Source, in store: SyncStore) throws -> KeystoreRecord? {
@@ -39,16 +41,19 @@ enum PushStep {
 
     static func run(_ collection: CollectionName, _ context: SyncContext) async throws -> Outcome {
         let personal = context.vault.sharedVaultID == nil
+        var outcome = Outcome()
         let changes = try context.database.syncRead { store -> [PendingChange] in
-            if collection == .items, PushRules.holdsItems(personal: personal, waiting: try keystore(.remote, in: store),
-                                                          current: try keystore(.local, in: store) ?? stableKeystore(in: store)) {
-                context.logger.info("push items: held until the server's keystore, under another passphrase, is merged at an unlock")
+            let conflicted = Set(try store.pendingChanges(collection, source: .remote).map(\.id))
+            let changes = try store.pendingChanges(collection, source: .local).filter { !conflicted.contains($0.id) }
+            if collection == .items, !changes.isEmpty,
+               PushRules.holdsItems(personal: personal, waiting: try keystore(.remote, in: store),
+                                    current: try keystore(.local, in: store) ?? stableKeystore(in: store)) {
+                context.logger.info("push items: \(changes.count) held until the server's keystore, under another passphrase, is merged at an unlock")
+                outcome.held = changes.count
                 return []
             }
-            let conflicted = Set(try store.pendingChanges(collection, source: .remote).map(\.id))
-            return try store.pendingChanges(collection, source: .local).filter { !conflicted.contains($0.id) }
+            return changes
         }
-        var outcome = Outcome()
         var requests: [KintoWriteRequest] = []
         var sent: [PendingChange] = []
         for change in changes {
