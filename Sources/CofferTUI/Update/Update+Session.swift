@@ -100,7 +100,7 @@ extension Update {
         // A load that finished after a lock must not bring the items back.
         guard let items, !state.isLocked else { return [] }
         state.items = items
-        if case .detail(let detail) = state.page, state.item(detail.itemID) == nil {
+        if case .detail(let detail) = state.page, state.item(detail.itemID)?.isTrashed ?? true {
             state.page = .list
             state.notice = Notice("The item was deleted on another device.", until: now.addingTimeInterval(Notice.lifetime))
         }
