@@ -113,3 +113,39 @@ extension SyncCommandTests {
         assertError(try desktop.run(["restore", "Old"]), 4, mentions: ["Old"])
     }
 }
+
+extension SyncCommandTests {
+    /// The purge removes in one transaction: a crash at any of its points (`CrashPoint.trash`)
+    /// leaves every expired item in the trash or none, and the next unlocked sync finishes the work
+    /// and reaches the other device.
+    func testACrashInThePurgeLeavesAllOrNoneAndTheNextSyncFinishes() throws {
+        for point in ["vault.trash-removal.before-write", "vault.trash-removal.inside-write", "vault.trash-removal.after-write"] {
+            let laptop = try makeVault()
+            for title in ["Old one", "Old two", "Kept"] { _ = try laptop.add(title) }
+            let account = try signUp(laptop)
+            assertOK(try laptop.run(["sync", "--unlock"]))
+            let desktop = try join(laptop, account)
+            let monthAgo: Int64 = -31 * 86_400_000
+            try DatabaseQueue(path: laptop.path).write { db in
+                try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'clock_skew'",
+                               arguments: ["\(monthAgo) \(monthAgo) 2026-01-01T00:00:00.000Z"])
+            }
+            try laptop.ok(["rm", "Old one"])
+            try laptop.ok(["rm", "Old two"])
+
+            let crashed = try CofferProcess.run(["--vault", laptop.path, "--passphrase-file", laptop.passphraseFile, "sync", "--unlock"],
+                                                home: laptop.root, environment: ["COFFER_CRASH_POINT": point])
+            XCTAssertEqual(crashed.status, 86, "\(point): \(crashed.summary)")
+            let left = try laptop.ok(["trash", "--json"]).jsonArray().compactMap { $0["title"] as? String }.sorted()
+            let expected = point.hasSuffix("after-write") ? [] : ["Old one", "Old two"]
+            XCTAssertEqual(left, expected, "\(point): all or none")
+
+            assertOK(try laptop.run(["sync", "--unlock"]))
+            assertOK(try desktop.run(["sync", "--unlock"]))
+            for device in [laptop, desktop] {
+                XCTAssertEqual(try device.ok(["trash", "--json"]).jsonArray().count, 0, point)
+                XCTAssertEqual(try device.list().compactMap { $0["title"] as? String }, ["Kept"], point)
+            }
+        }
+    }
+}
