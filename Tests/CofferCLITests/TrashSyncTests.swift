@@ -1,3 +1,4 @@
+import CofferCore
 import CofferTestSupport
 import Foundation
 import GRDB
@@ -9,6 +10,13 @@ import XCTest
 extension SyncCommandTests {
     private func trashed(_ vault: TestVault, file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
         try vault.ok(["trash", "--json"], file: file, line: line).jsonArray(file: file, line: line)
+    }
+
+    /// Forgets when the laptop last looked for expired items, as a day passing would (it looks once a day).
+    private func forgetTrashCheck(_ vault: TestVault) throws {
+        try DatabaseQueue(path: vault.path).write { db in
+            try db.execute(sql: "DELETE FROM meta WHERE key = 'trash_checked_at'")
+        }
     }
 
     private func titles(_ listing: [[String: Any]]) -> Set<String> {
@@ -105,6 +113,9 @@ extension SyncCommandTests {
 
         assertOK(try laptop.run(["sync"], unlock: false))
         XCTAssertEqual(titles(try trashed(laptop)), ["Old", "Recent"], "a locked sync removes nothing")
+        assertOK(try laptop.run(["sync", "--unlock"]))
+        XCTAssertEqual(titles(try trashed(laptop)), ["Old", "Recent"], "looked less than a day ago (at the first sync)")
+        try forgetTrashCheck(laptop)
         try synced(laptop, desktop)
         for device in [laptop, desktop] {
             XCTAssertEqual(titles(try trashed(device)), ["Recent"], "only what stayed over 30 days is gone")
@@ -119,7 +130,10 @@ extension SyncCommandTests {
     /// leaves every expired item in the trash or none, and the next unlocked sync finishes the work
     /// and reaches the other device.
     func testACrashInThePurgeLeavesAllOrNoneAndTheNextSyncFinishes() throws {
-        for point in ["vault.trash-removal.before-write", "vault.trash-removal.inside-write", "vault.trash-removal.after-write"] {
+        XCTAssertEqual(CrashPoint.trash, ["vault.trash-removal.before-write", "vault.trash-removal.inside-write",
+                                          "vault.trash-removal.after-write"])
+        XCTAssertTrue(Set(CrashPoint.trash).isDisjoint(with: CrashPoint.all), "the harness's scenario trashes nothing")
+        for point in CrashPoint.trash {
             let laptop = try makeVault()
             for title in ["Old one", "Old two", "Kept"] { _ = try laptop.add(title) }
             let account = try signUp(laptop)
@@ -132,6 +146,7 @@ extension SyncCommandTests {
             }
             try laptop.ok(["rm", "Old one"])
             try laptop.ok(["rm", "Old two"])
+            try forgetTrashCheck(laptop)
 
             let crashed = try CofferProcess.run(["--vault", laptop.path, "--passphrase-file", laptop.passphraseFile, "sync", "--unlock"],
                                                 home: laptop.root, environment: ["COFFER_CRASH_POINT": point])

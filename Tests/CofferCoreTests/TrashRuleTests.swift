@@ -107,6 +107,14 @@ final class TrashRuleTests: XCTestCase {
         XCTAssertEqual(TrashRules.toRemove(listed, now: later, emptying: true), ["old", "new"])
     }
 
+    func testTheLookForExpiredItemsIsDueOnceADay() {
+        let day: Int64 = 86_400_000
+        XCTAssertTrue(TrashRules.isCheckDue(lastChecked: nil, now: at(0)))
+        XCTAssertFalse(TrashRules.isCheckDue(lastChecked: at(0), now: Timestamp(milliseconds: at(0).milliseconds + day - 1)))
+        XCTAssertTrue(TrashRules.isCheckDue(lastChecked: at(0), now: Timestamp(milliseconds: at(0).milliseconds + day)))
+        XCTAssertTrue(TrashRules.isCheckDue(lastChecked: at(10), now: at(0)), "a clock that went back looks again")
+    }
+
     // MARK: The format
 
     /// What an older version does with a trashed item: its reader (`ItemJSONReader`, and

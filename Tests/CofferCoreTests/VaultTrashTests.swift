@@ -74,13 +74,22 @@ final class VaultTrashTests: XCTestCase {
         let recent = try await vault.add(Fixture.item(title: "Recent"))
         let kept = try await vault.add(Fixture.item(title: "Kept"))
         try await vault.trash(old.id)
-        clock.advance(milliseconds: 2 * 86_400_000)
+        clock.advance(milliseconds: 86_400_000)
         try await vault.trash(recent.id)
-        clock.advance(milliseconds: 29 * 86_400_000)  // old: 31 days; recent: 29
+        clock.advance(milliseconds: 30 * 86_400_000)  // old: 31 days; recent: 30, not more
         let purged = try await vault.purgeExpiredTrash()
         XCTAssertEqual(purged, 1)
         let listed = try await vault.listItems()
         XCTAssertEqual(Set(listed.map(\.id)), [recent.id, kept.id])
         XCTAssertEqual(try removed([old.id, recent.id, kept.id], in: vault), [old.id])
+
+        // Recent's time has come a millisecond later, but the next look is a day after this one.
+        clock.advance(milliseconds: 1)
+        let early = try await vault.purgeExpiredTrash()
+        XCTAssertEqual(early, 0)
+        clock.advance(milliseconds: 86_400_000 - 1)
+        let due = try await vault.purgeExpiredTrash()
+        XCTAssertEqual(due, 1)
+        XCTAssertEqual(try removed([recent.id], in: vault), [recent.id])
     }
 }

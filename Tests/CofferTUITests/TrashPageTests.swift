@@ -59,6 +59,16 @@ final class TrashPageTests: XCTestCase {
         driver.press(.escape) { $0.page = .list }
     }
 
+    /// Another device put the item whose page is open in the trash: the reload closes the page and says so.
+    func testAnItemTrashedElsewhereClosesItsPage() {
+        var state = Fixtures.unlocked()
+        state.page = .detail(DetailState(itemID: "b2"))
+        let reloaded = withTrash().items
+        _ = Update.apply(.reloaded(items: reloaded, summary: Fixtures.summary), to: &state, now: FakeClock.start)
+        XCTAssertEqual(state.page, .list)
+        XCTAssertEqual(state.notice?.text, "The item was moved to the trash (Z) on another device.")
+    }
+
     func testTheTrashView() {
         var state = withTrash()
         state.page = .trash(TrashPage(cursor: 1))

@@ -5,6 +5,18 @@ public enum TrashRules {
 
     static let keptMilliseconds = keptDays * 24 * 60 * 60 * 1000
 
+    /// How often a device looks for expired items: the look opens every item (a second or two at
+    /// 100,000), too much for every sync the screen runs, and a day late is no harm at 30 days.
+    public static let checkIntervalMilliseconds: Int64 = 24 * 60 * 60 * 1000
+
+    /// Whether the unlocked sync looks for expired items now: never looked, a day since, or a
+    /// clock that went back (the last look is in the future).
+    public static func isCheckDue(lastChecked: Timestamp?, now: Timestamp) -> Bool {
+        guard let lastChecked else { return true }
+        let since = now.milliseconds - lastChecked.milliseconds
+        return since < 0 || since >= checkIntervalMilliseconds
+    }
+
     /// Whether an item put in the trash at `trashed` has stayed its time by `now`.
     public static func isExpired(trashed: Timestamp, now: Timestamp) -> Bool {
         now.milliseconds - trashed.milliseconds > keptMilliseconds

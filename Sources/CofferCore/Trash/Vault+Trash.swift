@@ -30,10 +30,16 @@ extension Vault {
     }
 
     /// Removes for good the items in the trash longer than `TrashRules.keptDays` (the unlocked
-    /// sync calls it, before its push, so the removals go up in that sync). Returns how many.
+    /// sync calls it, before its push, so the removals go up in that sync), once a day
+    /// (`meta.trash_checked_at`, noted after the removals: a crash looks again). Returns how many.
     @discardableResult
     public func purgeExpiredTrash() throws -> Int {
-        try removeTrashed(emptying: false)
+        let now = self.now
+        let lastChecked = (try database.meta(.trashCheckedAt)).flatMap(Timestamp.init(iso8601:))
+        guard TrashRules.isCheckDue(lastChecked: lastChecked, now: now) else { return 0 }
+        let removed = try removeTrashed(emptying: false)
+        try database.setMeta(.trashCheckedAt, now.iso8601)
+        return removed
     }
 
     /// Decides from a listing, then removes in one transaction, checking each item again as
