@@ -41,7 +41,7 @@ extension Update {
             state.items.removeAll(where: \.isTrashed)
             text = "Removed \(Format.count(count, "item")) for good."
         case .trashActionFailed(let message):
-            state.notice = Notice(TerminalText.message(message), until: now.addingTimeInterval(Notice.lifetime))
+            state.notice = Notice(TerminalText.message(message), isError: true, until: now.addingTimeInterval(Notice.lifetime))
             return []
         default:
             return []
