@@ -45,7 +45,8 @@ struct AgentIndex: Sendable {
         remove(scan.id)
         let kind: Kind
         switch state {
-        case .ready(let item): kind = item.entry.kind == ItemKind.sshKey.name ? .sshKey : .ready
+        // A key in the trash is not offered (issue 43).
+        case .ready(let item): kind = item.entry.kind == ItemKind.sshKey.name && !item.isTrashed ? .sshKey : .ready
         case .waitingForKey, .corrupt: kind = .unreadable
         }
         ids.append(scan.id)

@@ -114,7 +114,7 @@ struct AgentService: Sendable {
         } else {
             return try await vault.listItems(where: query.matcher())
         }
-        guard !others.selectsEverything else { return listed }
+        // Always matched, even with nothing else asked: the trash is in or out (issue 43).
         let include = others.matcher()
         return listed.filter { $0.item.map(include) ?? true }
     }
@@ -131,11 +131,11 @@ struct AgentService: Sendable {
     /// `Vault.item(named:)` with the names looked up in the index: only the item named is opened
     /// (and, for an ambiguous name, those it could mean).
     private func item(named name: String) async throws -> Item {
-        if RecordID.isValid(name), let item = try? await vault.item(name) { return item }
+        if RecordID.isValid(name), let item = try? await vault.item(name), !item.isTrashed { return item }
         return try await index.read(vault) { index, vault in
-            let ids = index.ids(named: name)
-            if ids.count == 1 { return try vault.item(ids[0]) }
-            let candidates = try vault.openListedItems(ids).map(ItemNameResolver.Candidate.init)
+            // Opened, not taken by count: an item in the trash has no name (issue 43).
+            let candidates = try vault.openListedItems(index.ids(named: name))
+                .filter { $0.item?.isTrashed != true }.map(ItemNameResolver.Candidate.init)
             return try vault.item(ItemNameResolver.id(of: name, among: candidates))
         }
     }

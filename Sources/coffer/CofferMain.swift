@@ -119,7 +119,7 @@ struct Coffer: AsyncParsableCommand {
         discussion: overview + "\n\n" + exitCodes,
         version: CofferVersion.string,
         subcommands: [
-            InitCommand.self, AddCommand.self, EditCommand.self, RemoveCommand.self, ShowCommand.self,
+            InitCommand.self, AddCommand.self, EditCommand.self, RemoveCommand.self, TrashCommand.self, RestoreCommand.self, ShowCommand.self,
             ListCommand.self, SearchCommand.self, HistoryCommand.self, GenerateCommand.self, PasswdCommand.self,
             StatusCommand.self, HealthCommand.self, ExportCommand.self, ImportCommand.self, AccountCommand.self, JoinCommand.self,
             SyncCommand.self, DeviceCommand.self, ShareCommand.self, RecoveryKitCommand.self, RecoverCommand.self, SendCommand.self, ReceiveCommand.self, TotpCommand.self,

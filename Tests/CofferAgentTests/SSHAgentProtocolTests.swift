@@ -71,6 +71,37 @@ final class SSHAgentProtocolTests: XCTestCase {
         XCTAssertTrue(publicKey.isValidSignature(try signature.string(), for: Data("to be signed".utf8)))
     }
 
+    /// A key in the trash (issue 43) is not offered, whether it was trashed before the agent
+    /// listed it or through the agent, as `coffer rm` does; restored (`coffer restore`), it is
+    /// offered again.
+    func testAKeyInTheTrashIsNotOffered() throws {
+        let agent = try agent()
+        let kept = try SSHKey.generate(.ed25519, comment: "").item(titled: "kept")
+        var trashed = try SSHKey.generate(.ed25519, comment: "").item(titled: "trashed")
+        trashed.trashed = Timestamp.now()
+        let trashedItem = trashed
+        _ = try blockingAsync { try await agent.vault.add(kept) }
+        _ = try blockingAsync { try await agent.vault.add(trashedItem) }
+        func offered() throws -> [String] {
+            let connection = try connect(agent)
+            var reader = SSHWireReader(try XCTUnwrap(try exchange(connection, Data([11]))))
+            XCTAssertEqual(try reader.byte(), 12)
+            return try (0..<reader.uint32()).map { _ in _ = try reader.string(); return try reader.text() }
+        }
+        XCTAssertEqual(try offered(), ["kept"])
+        let client = try agent.client()
+        let stored = try client.item(named: "kept")
+        var edited = stored
+        edited.trashed = Timestamp.now()
+        _ = try client.update(edited, from: stored)
+        XCTAssertEqual(try offered(), [])
+        let inTrash = try XCTUnwrap(try client.items(.trash).compactMap(\.item).first { $0.title == "trashed" })
+        var restored = inTrash
+        restored.trashed = nil
+        _ = try client.update(restored, from: inTrash)
+        XCTAssertEqual(try offered(), ["trashed"])
+    }
+
     func testRSASignsOnlyWithSHA2() throws {
         let agent = try agent()
         let key = try SSHKey.generate(.rsa, comment: "rsa")

@@ -159,7 +159,7 @@ final class CanaryTests: XCTestCase {
         let sample = try vault.show(ids[editedIndexes[0]], reveal: true)
         XCTAssertEqual(sample["password"] as? String, fields[editedIndexes[0]].password)
         XCTAssertEqual((sample["history"] as? [Any])?.count, 2, "the edited item's history holds the imported and the edited entry")
-        _ = try vault.okAll((0..<Self.removedCount).map { ["rm", ids[$0]] })
+        _ = try vault.okAll((0..<Self.removedCount).map { ["rm", "--purge", ids[$0]] })
         XCTAssertEqual(try vault.itemCount(), Self.itemCount - Self.removedCount)
 
         // 2. After the edits and removals, the WAL still there.

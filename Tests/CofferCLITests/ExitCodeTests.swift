@@ -33,6 +33,7 @@ final class ExitCodeTests: XCTestCase {
             (["show"], ["name"]),
             (["edit"], ["name"]),
             (["rm"], ["name"]),
+            (["restore"], ["name"]),
             (["history"], ["name"]),
             (["totp"], ["name"]),
             (["copy"], ["name"]),
@@ -88,7 +89,7 @@ final class ExitCodeTests: XCTestCase {
         let help = try CofferProcess.run(["--help"])
         assertOK(help)
         XCTAssertTrue(help.out.contains("USAGE") || help.out.contains("Usage"), help.summary)
-        for command in ["init", "add", "edit", "rm", "show", "list", "search", "history", "generate", "passwd", "status",
+        for command in ["init", "add", "edit", "rm", "trash", "restore", "show", "list", "search", "history", "generate", "passwd", "status",
                         "import", "export", "totp", "copy"] {
             XCTAssertTrue(help.out.contains(command), "help does not list \(command)")
         }

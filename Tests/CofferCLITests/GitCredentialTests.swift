@@ -131,6 +131,9 @@ final class GitCredentialTests: XCTestCase {
                 XCTAssertEqual(try fill(setup, "protocol=https\nhost=mine.example.org\n").status, 0)
                 assertOK(try runGit(setup, ["credential", "reject"], stdin: reject, config: ["credential.helper=\(storing)"]))
                 XCTAssertNotEqual(try fill(setup, "protocol=https\nhost=new.example.org\n").status, 0, "erased with --store")
+                let trash = try setup.vault.run(["trash", "--json"], unlock: setting == .passphrase)
+                XCTAssertEqual(try trash.jsonArray().compactMap { $0["title"] as? String }, ["new.example.org"],
+                               "erased to the trash (issue 43): \(trash.summary)")
             }
         }
     }

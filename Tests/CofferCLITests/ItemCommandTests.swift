@@ -227,17 +227,26 @@ final class ItemCommandTests: XCTestCase {
 
     // MARK: rm and unknown ids
 
+    /// `rm` puts the item in the trash (issue 43): no command finds it by its id any more, `status`
+    /// still counts it (it opens no item), and `rm --purge` of another removes it for good.
     func testRemoveThenShowIsNoSuchItem() throws {
         let vault = try vault()
         let id = try vault.add("Doomed")
+        let gone = try vault.add("Gone for good")
         let count = try vault.itemCount()
         let removed = try vault.ok(["rm", id])
         XCTAssertEqual(removed.line, id, "rm prints the id it removed, as edit does (issue 43, finding 12)")
         for result in try vault.runAll([["show", id], ["rm", id], ["history", id], ["edit", id, "--title", "back"]]) {
             assertError(result, 4, mentions: [id])
         }
-        XCTAssertEqual(try vault.itemCount(), count - 1)
+        XCTAssertEqual(try vault.itemCount(), count, "in the trash, still a record")
         XCTAssertFalse(try vault.list().contains { $0["id"] as? String == id })
+        XCTAssertEqual(try vault.ok(["trash", "--json"]).jsonArray().compactMap { $0["id"] as? String }, [id])
+        XCTAssertEqual(try vault.ok(["rm", "--purge", gone]).line, gone)
+        XCTAssertEqual(try vault.itemCount(), count - 1)
+        assertError(try vault.run(["restore", gone]), 4, mentions: [gone])
+        XCTAssertEqual(try vault.ok(["restore", "Doom"]).line, id, "restore takes a part of a title, among the trash")
+        XCTAssertEqual(try vault.show(id)["title"] as? String, "Doomed")
     }
 
     func testUnknownIDsAreExit4() throws {

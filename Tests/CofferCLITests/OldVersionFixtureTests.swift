@@ -71,7 +71,7 @@ final class OldVersionFixtureTests: XCTestCase {
 
         // This version's own writes on old data: an edit and a (sealed) removal go up.
         try laptop.ok(["edit", "Mail", "--password", "mail-pass-2"])
-        try laptop.ok(["rm", "Visa"])
+        try laptop.ok(["rm", "--purge", "Visa"])
         assertOK(try laptop.run(["sync", "--unlock"]))
         let visa = try serverRecord("items", try XCTUnwrap(ids["visa"]))
         XCTAssertEqual(visa["deleted"] as? Bool, true, "\(visa)")

@@ -120,7 +120,7 @@ final class SharedVaultTests: XCTestCase {
         let id = try vault.add("Gone")
         let screen = try await unlocked(vault)
         let loaded = try await screen.item(id)
-        try vault.ok(["rm", id])
+        try vault.ok(["rm", "--purge", id])
         var edited = loaded
         edited.title = "Gone (edited)"
         do {

@@ -33,7 +33,7 @@ final class StatusTests: XCTestCase {
         XCTAssertEqual(status["items"] as? Int, 2)
         XCTAssertEqual(status["pending"] as? Int, basePending + 2)
 
-        _ = try vault.ok(["rm", first])
+        _ = try vault.ok(["rm", "--purge", first])
         status = try vault.status()
         XCTAssertEqual(status["items"] as? Int, 1)
 

@@ -171,11 +171,14 @@ final class ListUpdateTests: XCTestCase {
         driver.press(.character("e"))
     }
 
-    func testDeleteAsksFirst() {
+    /// `d` asks, then moves the item to the trash (issue 43): it leaves the list and its count, and
+    /// the Trash view shows it.
+    func testDeleteAsksFirstAndMovesToTheTrash() {
         let driver = Driver(Fixtures.unlocked())
         driver.press(.character("j")) { $0.list.selectedID = "b2" }
         driver.press(.character("d")) { state in
-            state.overlay = .confirm(Confirmation(question: "Delete “Bank”?", action: .deleteItem(id: "b2"), askedOn: .list))
+            state.overlay = .confirm(Confirmation(question: "Move “Bank” to the trash?", action: .deleteItem(id: "b2"),
+                                                  askedOn: .list))
         }
         driver.press(.character("n")) { $0.overlay = nil }
         _ = Update.apply(.key(.character("d")), to: &driver.state, now: driver.clock.now)
@@ -187,11 +190,18 @@ final class ListUpdateTests: XCTestCase {
         driver.send(.itemDeleted(id: "b2", title: "Bank"), effects: [.reload]) { state in
             state.awaiting = nil
             state.localWrites = 1
-            state.items.removeAll { $0.id == "b2" }
+            if let index = state.items.firstIndex(where: { $0.id == "b2" }), var bank = state.items[index].item {
+                bank.trashed = Timestamp(driver.clock.now)
+                state.items[index].content = .ready(bank)
+                state.items[index].hasLocalChange = true
+            }
             state.list.selectedID = "a1"
-            state.notice = Notice("Deleted “Bank”.", until: driver.clock.now.addingTimeInterval(5))
+            state.notice = Notice("Moved “Bank” to the trash (Z shows it).", until: driver.clock.now.addingTimeInterval(5))
             _ = state.scheduler.handle(.localChange, now: driver.clock.now)
         }
+        XCTAssertFalse(driver.state.visibleItems.contains { $0.id == "b2" }, "the list does not show the trash")
+        XCTAssertEqual(driver.state.trashedItems.map(\.id), ["b2"])
+        XCTAssertEqual(driver.state.listedCount, driver.state.items.count - 1)
     }
 
     func testHelpOpensFromTheKeyTable() {

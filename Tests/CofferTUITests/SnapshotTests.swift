@@ -153,7 +153,7 @@ final class SnapshotTests: XCTestCase {
 
     func testConfirmDelete() {
         var state = Fixtures.unlocked()
-        state.overlay = .confirm(Confirmation(question: "Delete “Bank”?", action: .deleteItem(id: "b2"), askedOn: .list))
+        state.overlay = .confirm(Confirmation(question: "Move “Bank” to the trash?", action: .deleteItem(id: "b2"), askedOn: .list))
         assertSnapshot(frame(state), named: "confirm-delete")
     }
 

@@ -94,7 +94,8 @@ final class SSHAgentService: @unchecked Sendable {
         guard !isLockedByClient, !(await vault.isLocked),
               let listed = try? await index.read(vault, { index, vault in try vault.openListedItems(index.sshKeyIDs) }) else { return [] }
         let items = listed.compactMap { entry -> Item? in
-            guard case .ready(let item) = entry.state, item.entry.kind == ItemKind.sshKey.name, !item.disabled else { return nil }
+            guard case .ready(let item) = entry.state, item.entry.kind == ItemKind.sshKey.name, !item.disabled,
+                  !item.isTrashed else { return nil }
             return item
         }.sorted { ($0.title.lowercased(), $0.id) < ($1.title.lowercased(), $1.id) }
         return stateLock.withLock {

@@ -51,6 +51,12 @@ public enum CrashPoint {
     public static let refusals = ["sync.refuse.items.inside", "sync.refuse.items.after",
                                   "sync.refuse.keystores.inside", "sync.refuse.keystores.after"]
 
+    /// Where the trash lets go of its items for good in one transaction (`Vault.emptyTrash`, the
+    /// screen's `E`, and the unlocked sync's 30-day purge; issue 43). Tested by `SyncCommandTests`
+    /// (`TrashSyncTests.swift`) with an item past its time, not by the harness that visits `all`
+    /// (its scenario trashes nothing).
+    public static let trash = ["before-write", "inside-write", "after-write"].map { "vault.trash-removal.\($0)" }
+
     private static let armed: String? = ProcessInfo.processInfo.environment[environmentVariable]
 
     /// Dies here if this point is armed; costs one string comparison otherwise.

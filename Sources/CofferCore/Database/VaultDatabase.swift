@@ -342,6 +342,9 @@ public enum MetaKey: String, Sendable, CaseIterable {
     /// Set when items arrived that may name files: the next sync lists the attachment chunks
     /// (an idle sync does not ask for them).
     case attachmentsToFetch = "attachments_to_fetch"
+    /// When this device's unlocked sync last looked for items kept in the trash past their time
+    /// (ISO-8601; issue 43): it looks once a day (`TrashRules.isCheckDue`), as it opens every item.
+    case trashCheckedAt = "trash_checked_at"
     /// The account of this vault's recovery kit (`user password`): `recovery-kit --rotate` voids
     /// it. It opens only the kit's sealed record, whose key is the code's alone.
     case recoveryAccount = "recovery_account"

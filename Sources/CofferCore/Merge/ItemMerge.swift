@@ -129,6 +129,8 @@ public enum ItemMerge {
         // value a side did not change is stable's, which local's own history entry holds.
         if let entryExtra = Self.union(local.entry.extra, remote.entry.extra) { working.entry.extra = entryExtra }
         if let extra = Self.union(local.extra, remote.extra) { working.extra = extra }
+        // In the trash or not is decided apart: an edit on one side beats a trash on the other.
+        working.trashed = TrashMergeRule.decide(local: local, stable: stable, remote: remote).trashed
         let mergedEntry = working.entry
         var beforeMerge = mergedEntry
         func keepDropped<Value: Equatable>(_ path: WritableKeyPath<Entry, Value>) {

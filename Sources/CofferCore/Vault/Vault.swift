@@ -489,6 +489,7 @@ public actor Vault {
         item.tags = edited.tags
         item.disabled = edited.disabled
         item.lastUsed = edited.lastUsed
+        item.trashed = edited.trashed  // the trash is an ordinary edit (issue 43)
         item.replaceEntry(with: edited.entry, at: now)
         item.stampChanges(from: stored, at: now, by: device)
         if item != stored { item.modified = max(now, item.created) }
@@ -506,18 +507,25 @@ public actor Vault {
         CrashPoint.reach("vault.remove.before-write")
         try database.write { db in
             guard let current = try VaultDatabase.currentItem(id, in: db) else { throw CoreError.noSuchItem(id: id) }
-            // Its files go with it (an item whose key has not arrived names none we could have stored).
-            for file in (try? ItemSealing.open(current.record, ring: session.ring))?.attachments ?? [] {
-                try VaultDatabase.markAttachmentRemoved(file.id, in: db)
-            }
-            // Sealed, so other devices can tell it from a server's `DELETE` (issue 41).
-            let base = try VaultDatabase.stableItem(id, in: db)?.encrypted
-            let removal = try session.sealRemoval(of: id, base: base, now: revisionTime)
-            try VaultDatabase.recordLocalChange(removal ?? ItemRecord.tombstone(id: id, lastModified: 0), in: db)
-            CrashPoint.reach("vault.remove.inside-write")
-            try VaultDatabase.removeReview(id, in: db)
+            try removeInside(current, session: session, revisionTime: revisionTime, crashLabel: "vault.remove", in: db)
         }
         CrashPoint.reach("vault.remove.after-write")
+    }
+
+    /// The removal of `current` inside a write: its files, a sealed removal as its local change, its review.
+    func removeInside(_ current: CurrentItemRecord, session: UnlockedSession, revisionTime: Timestamp,
+                      crashLabel: String, in db: Database) throws {
+        let id = current.record.id
+        // Its files go with it (an item whose key has not arrived names none we could have stored).
+        for file in (try? ItemSealing.open(current.record, ring: session.ring))?.attachments ?? [] {
+            try VaultDatabase.markAttachmentRemoved(file.id, in: db)
+        }
+        // Sealed, so other devices can tell it from a server's `DELETE` (issue 41).
+        let base = try VaultDatabase.stableItem(id, in: db)?.encrypted
+        let removal = try session.sealRemoval(of: id, base: base, now: revisionTime)
+        try VaultDatabase.recordLocalChange(removal ?? ItemRecord.tombstone(id: id, lastModified: 0), in: db)
+        CrashPoint.reach("\(crashLabel).inside-write")
+        try VaultDatabase.removeReview(id, in: db)
     }
 
     /// Re-wraps the keystore under a new passphrase in one transaction: a crash leaves the old or

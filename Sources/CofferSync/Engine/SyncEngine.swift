@@ -129,6 +129,13 @@ public actor SyncEngine {
                 newKeysWaiting = newKeysWaiting || reconciled.newKeysWaiting
             }
         }
+        // The one place the trash lets go of what it held past its time (issue 43): unlocked, after
+        // the merges (an edit that took an item out of the trash has landed), before the push, so
+        // the removals go up now.
+        if await !vault.isLocked {
+            let purged = try await vault.purgeExpiredTrash()
+            if purged > 0 { logger.info("trash: \(purged) item(s) kept over \(TrashRules.keptDays) days removed for good") }
+        }
         // Files' chunks first: an item naming a file goes up only once the file is there.
         let filesSent = try await AttachmentStep.upload(context)
         if filesSent > 0 { logger.info("attachments: \(filesSent) file(s) sent") }

@@ -37,8 +37,9 @@ extension Render {
         let rows = state.visibleItems
         let firstRow = body.top + 1
         guard !rows.isEmpty else {
-            let message = state.items.isEmpty
-                ? "The vault is empty. Press n to add an item."
+            let message = state.listedCount == 0
+                ? (state.items.isEmpty ? "The vault is empty. Press n to add an item."
+                   : "Every item is in the trash (Z shows it). Press n to add an item.")
                 : "No item matches “\(TerminalText.line(state.list.filter.text))”. Esc clears the filter."
             grid.write(message, x: ListColumns.text, y: firstRow + 1, style: .dimmed)
             return

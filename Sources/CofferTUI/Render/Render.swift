@@ -29,6 +29,7 @@ enum Render {
         case .review(let review): drawReview(state, review: review, body: body, into: &grid)
         case .devices(let page): drawDevices(state, page: page, body: body, into: &grid)
         case .health(let page): drawHealth(state, page: page, body: body, into: &grid)
+        case .trash(let page): drawTrash(state, page: page, body: body, into: &grid)
         case .members(let page): drawMembers(state, page: page, body: body, into: &grid)
         case .vaults(let page): drawVaults(state, page: page, body: body, into: &grid)
         }
@@ -83,16 +84,17 @@ enum Render {
             let shown = state.visibleItems.count
             let order = state.list.sort == .title ? "by title" : "by last modified"
             if !state.list.filter.isEmpty {
-                return "/\(TextLayout.truncated(state.list.filter.text, to: 20)) · \(shown) of \(state.items.count) · \(order)"
+                return "/\(TextLayout.truncated(state.list.filter.text, to: 20)) · \(shown) of \(state.listedCount) · \(order)"
             }
-            if state.isOpeningItems { return "opening… \(Format.count(state.items.count, "item")) so far · \(order)" }
-            return "\(Format.count(state.items.count, "item")) · \(order)"
+            if state.isOpeningItems { return "opening… \(Format.count(state.listedCount, "item")) so far · \(order)" }
+            return "\(Format.count(state.listedCount, "item")) · \(order)"
         case .detail: return "Item"
         case .form(let form):
             return (form.isNew ? "New item · " : "Edit item · ") + ItemKind.shownLabel(ofKindNamed: form.kindName)
         case .review(let review): return "Review · \(Format.count(review.reviews.count, "merged item"))"
         case .devices(let page): return page.devices.map { Format.count($0.count, "device") } ?? "Devices"
         case .health: return state.health.map { "Health · " + Format.count($0.rows.count, "item") + " to fix" } ?? "Health"
+        case .trash: return "Trash · " + Format.count(state.trashedItems.count, "item")
         case .members: return state.summary.share.map { Format.count($0.members.count, "member") } ?? "Members"
         case .vaults(let page): return page.choices.map { "Vaults · \($0.count)" } ?? "Vaults"
         }

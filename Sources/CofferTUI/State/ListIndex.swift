@@ -21,8 +21,9 @@ struct ListIndex: Sendable, Equatable {
 
     init() {}
 
+    /// Items in the trash are left out (issue 43): the list, its filter and its count never show them.
     init(items: [ScreenItem], sort: ListState.SortOrder) {
-        sorted = ItemFilter.sorted(items, by: sort)
+        sorted = ItemFilter.sorted(items.filter { !$0.isTrashed }, by: sort)
         positions.reserveCapacity(sorted.count)
         for (position, row) in sorted.enumerated() where positions[row.id] == nil {
             positions[row.id] = position

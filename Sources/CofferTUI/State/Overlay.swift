@@ -37,6 +37,8 @@ struct Confirmation: Sendable, Equatable {
         case allowMember(MemberTicket)
         /// Take the member out of the shared vault (`X` on the Members page).
         case revokeMember(id: String, name: String)
+        /// Remove every item in the trash for good (`E` on the Trash view).
+        case emptyTrash
     }
 
     var question: String

@@ -11,6 +11,8 @@ enum Page: Sendable, Equatable {
     case review(ReviewState)
     case devices(DevicesState)
     case health(HealthState)
+    /// The items in the trash (issue 43), with the cursor.
+    case trash(TrashPage)
     /// A shared vault's members: locked or unlocked, as the page was opened (`MembersState.isVaultLocked`).
     case members(MembersState)
     /// The vault picker: locked or unlocked, as the page was opened (`VaultsState.isVaultLocked`).
@@ -19,7 +21,7 @@ enum Page: Sendable, Equatable {
     /// Which page this is, whatever it shows at the moment: a question belongs to one
     /// (`Confirmation.askedOn`).
     enum Identity: Sendable, Equatable {
-        case firstRun, locked, list, review, devices, health, members, vaults
+        case firstRun, locked, list, review, devices, health, members, vaults, trash
         case detail(itemID: String)
         /// The form of an item (nil: a new item).
         case form(itemID: String?)
@@ -35,6 +37,7 @@ enum Page: Sendable, Equatable {
         case .review: return .review
         case .devices: return .devices
         case .health: return .health
+        case .trash: return .trash
         case .members: return .members
         case .vaults: return .vaults
         }
@@ -43,7 +46,7 @@ enum Page: Sendable, Equatable {
     var isLocked: Bool {
         switch self {
         case .firstRun, .locked: return true
-        case .list, .detail, .form, .review, .devices, .health: return false
+        case .list, .detail, .form, .review, .devices, .health, .trash: return false
         case .members(let page): return page.isVaultLocked
         case .vaults(let page): return page.isVaultLocked
         }

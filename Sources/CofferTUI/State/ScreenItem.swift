@@ -53,6 +53,9 @@ struct ScreenItem: Sendable, Equatable, Identifiable {
 
     var isDisabled: Bool { item?.disabled ?? false }
 
+    /// In the trash (issue 43): on the Trash view only, never on the list.
+    var isTrashed: Bool { item?.isTrashed ?? false }
+
     /// What the list shows as the title when the item cannot be read.
     var displayTitle: String {
         switch content {

@@ -36,6 +36,17 @@ extension ScreenState {
     var listRows: Int { max(1, size.height - 4) }
 
     /// Items merged and waiting for review (⚑).
+    /// The items in the trash, the most recently trashed first (the Trash view's rows).
+    var trashedItems: [ScreenItem] {
+        items.filter(\.isTrashed).sorted { lhs, rhs in
+            let (left, right) = (lhs.item?.trashed ?? Timestamp(milliseconds: 0), rhs.item?.trashed ?? Timestamp(milliseconds: 0))
+            return left != right ? left > right : (lhs.displayTitle.lowercased(), lhs.id) < (rhs.displayTitle.lowercased(), rhs.id)
+        }
+    }
+
+    /// How many items the list holds: those outside the trash.
+    var listedCount: Int { index.sorted.count }
+
     var unreviewedCount: Int {
         isLocked ? summary.unreviewed : max(summary.unreviewed, index.needingReview)
     }

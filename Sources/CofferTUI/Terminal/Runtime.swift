@@ -160,8 +160,17 @@ final class Runtime {
             save(item, base: base)
         case .deleteItem(let id, let title):
             withVault(failing: { .itemDeleteFailed(id: id, message: $0) }) { vault, inbox in
-                try await vault.remove(id)
+                try await vault.trash(id)  // issue 43: the trash, undone from the Trash view
                 inbox.post(.itemDeleted(id: id, title: title))
+            }
+        case .restoreItem(let id, let title):
+            withVault(failing: { .trashActionFailed(message: $0) }) { vault, inbox in
+                try await vault.restore(id)
+                inbox.post(.itemRestored(id: id, title: title))
+            }
+        case .emptyTrash:
+            withVault(failing: { .trashActionFailed(message: $0) }) { vault, inbox in
+                inbox.post(.trashEmptied(count: try await vault.emptyTrash()))
             }
         case .saveFile(let itemID, let fileID, let path, let replacing):
             saveFile(itemID: itemID, fileID: fileID, path: path, replacing: replacing)
@@ -271,7 +280,7 @@ final class Runtime {
             switchVault(to: path)
         case .checkHealth:
             // The items as shown now; zxcvbn over each password runs off the loop.
-            let items = state.items.compactMap(\.item)
+            let items = state.items.compactMap(\.item).filter { !$0.isTrashed }  // the trash is not checked
             let now = state.serverNow(services.now())
             let inbox = self.inbox
             Task.detached {

@@ -31,6 +31,8 @@ enum Action: String, Sendable, Hashable, CaseIterable {
     case openVaults, switchVault
     // Password health.
     case openHealth
+    // The trash (issue 43).
+    case openTrash, restoreFromTrash, emptyTrash
     // Confirmation.
     case confirm, decline
 }

@@ -17,7 +17,12 @@ enum Effect: Sendable, Equatable {
     /// Store the item → `.itemSaved`. `base` is the version the edit was made from (merged into
     /// the current one if that changed since); nil for a new item, which gets its id from the runtime.
     case saveItem(Item, base: Item?)
+    /// Moves the item to the trash (`d`; issue 43): an edit, undone from the Trash view.
     case deleteItem(id: String, title: String)
+    /// Takes the item out of the trash (`r` on the Trash view).
+    case restoreItem(id: String, title: String)
+    /// Removes every item in the trash for good (`E` on the Trash view, after a yes).
+    case emptyTrash
     /// Write the item's file to `path` (0600; an existing file only when `replacing`) →
     /// `.fileSaved`, `.fileExists` or `.operationFailed` (not awaited, so not `.fileActionFailed`).
     case saveFile(itemID: String, fileID: String, path: String, replacing: Bool)

@@ -6,7 +6,7 @@ import CofferCore
 /// In contexts that take text, a printable key goes to the field unless a binding for it is
 /// enabled there (Space toggles the Disabled field only when that field has the focus).
 enum KeyBindings {
-    static let browsing: Set<KeyContext> = [.list, .detail, .review, .devices, .health, .members, .vaults]
+    static let browsing: Set<KeyContext> = [.list, .detail, .review, .devices, .health, .trash, .members, .vaults]
     static let typing: Set<KeyContext> = [.firstRun, .locked, .filter, .form, .generator]
     static let everywhere = Set(KeyContext.allCases)
 
@@ -31,7 +31,7 @@ enum KeyBindings {
                        state.health?.rows.isEmpty == false ? nil : "No item is listed."
                    }),
         KeyBinding(keys: [.escape, .left, .character("h")], action: .back, description: "Back",
-                   hint: "Esc back", contexts: [.detail, .review, .devices, .health, .members, .vaults]),
+                   hint: "Esc back", contexts: [.detail, .review, .devices, .health, .trash, .members, .vaults]),
 
         // The list.
         KeyBinding(keys: [.character("/")], action: .startFilter,
@@ -54,7 +54,7 @@ enum KeyBindings {
                    contexts: [.list, .detail]),
         KeyBinding(keys: [.character("e")], action: .editItem, description: "Edit the item", hint: "e edit",
                    contexts: [.list, .detail], disabledReason: needsReadableItem),
-        KeyBinding(keys: [.character("d")], action: .deleteItem, description: "Delete (asks first)",
+        KeyBinding(keys: [.character("d")], action: .deleteItem, description: "To the trash (asks first)",
                    hint: "d delete", contexts: [.list, .detail], disabledReason: needsSelection),
         KeyBinding(keys: [.character("R")], action: .restoreEntry,
                    description: "Undo the last change of the fields (asks first; `coffer history` reaches older ones)",
@@ -274,6 +274,15 @@ enum KeyBindings {
                        return choice.problem == nil ? nil : "This vault cannot be opened: \(TerminalText.message(choice.problem ?? ""))"
                    }),
 
+        // The trash (issue 43): what `d` and `coffer rm` put aside, here and on other devices.
+        KeyBinding(keys: [.character("Z")], action: .openTrash, description: "Trash: restore, empty",
+                   contexts: [.list, .detail]),
+        KeyBinding(keys: [.character("r"), .enter], action: .restoreFromTrash, description: "Restore the item at ▸",
+                   hint: "r restore", contexts: [.trash], disabledReason: needsTrashedItem),
+        KeyBinding(keys: [.character("E")], action: .emptyTrash,
+                   description: "Empty the trash for good (asks first)",
+                   hint: "E empty", contexts: [.trash], disabledReason: { $0.trashedItems.isEmpty ? "The trash is empty." : nil }),
+
         // Password health.
         KeyBinding(keys: [.character("H")], action: .openHealth, description: "Password health",
                    contexts: [.list, .detail]),
@@ -321,6 +330,11 @@ enum KeyBindings {
 
     static func needsSelection(_ state: ScreenState) -> String? {
         state.currentItem == nil ? "No item is selected." : nil
+    }
+
+    static func needsTrashedItem(_ state: ScreenState) -> String? {
+        guard case .trash(let page) = state.page else { return "Only on the Trash view." }
+        return state.trashedItems.indices.contains(page.cursor) ? nil : "The trash is empty."
     }
 
     static func needsReadableItem(_ state: ScreenState) -> String? {

@@ -1,6 +1,6 @@
 /// Where keys go: each page, and each part of a page that takes its own keys.
 enum KeyContext: String, Sendable, Hashable, CaseIterable {
-    case firstRun, locked, list, filter, detail, form, generator, review, devices, health, members, vaults, confirm, kindChoice, pathPrompt, help
+    case firstRun, locked, list, filter, detail, form, generator, review, devices, health, trash, members, vaults, confirm, kindChoice, pathPrompt, help
 
     /// Whether printable keys without a binding are typed into a field.
     var takesText: Bool {
@@ -21,6 +21,7 @@ enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .review: return .review
         case .devices: return .devices
         case .health: return .health
+        case .trash: return .trash
         case .members: return .members
         case .vaults: return .vaults
         }
@@ -49,6 +50,7 @@ enum KeyContext: String, Sendable, Hashable, CaseIterable {
         case .review: return "Conflict review"
         case .devices: return "Devices"
         case .health: return "Password health"
+        case .trash: return "Trash"
         case .members: return "Members"
         case .vaults: return "Vaults"
         case .confirm: return "Confirm"

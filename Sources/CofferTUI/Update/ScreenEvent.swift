@@ -32,6 +32,12 @@ enum ScreenEvent: Sendable, Equatable {
     case itemDeleted(id: String, title: String)
     /// `.deleteItem` failed; the text says why.
     case itemDeleteFailed(id: String, message: String)
+    /// `.restoreItem` took the item out of the trash.
+    case itemRestored(id: String, title: String)
+    /// `.emptyTrash` removed this many items for good.
+    case trashEmptied(count: Int)
+    /// `.restoreItem` or `.emptyTrash` failed; the text says why.
+    case trashActionFailed(message: String)
     case operationFailed(String)
     /// The ids of the files whose bytes are in the vault, read with a listing.
     case arrivedFilesRead(Set<String>)

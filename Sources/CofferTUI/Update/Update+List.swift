@@ -64,7 +64,7 @@ extension Update {
                 action: .restoreEntry(id: item.id), askedOn: state.page.identity))
         case .deleteItem:
             guard let item = state.currentItem else { return [] }
-            state.overlay = .confirm(Confirmation(question: "Delete “\(TerminalText.name(item.displayTitle))”?",
+            state.overlay = .confirm(Confirmation(question: "Move “\(TerminalText.name(item.displayTitle))” to the trash?",
                                                   action: .deleteItem(id: item.id), askedOn: state.page.identity))
         case .copyPassword:
             return copy(.password, in: &state, now: now)
@@ -142,6 +142,11 @@ extension Update {
             guard let count = page.devices?.count, count > 0 else { return [] }
             page.cursor = moved(page.cursor, by: action, count: count, page: max(1, state.size.height - 5))
             state.page = .devices(page)
+        case .trash(var page):
+            let count = state.trashedItems.count
+            guard count > 0 else { return [] }
+            page.cursor = moved(min(page.cursor, count - 1), by: action, count: count, page: max(1, state.size.height - 6))
+            state.page = .trash(page)
         case .health(var page):
             guard let count = state.health?.rows.count, count > 0 else { return [] }
             page.cursor = moved(page.cursor, by: action, count: count, page: max(1, state.size.height - 6))
@@ -246,10 +251,18 @@ extension Update {
             let neighbour = index + 1 < rows.count ? rows[index + 1] : (index > 0 ? rows[index - 1] : nil)
             state.list.selectedID = neighbour?.id
         }
-        state.items.removeAll { $0.id == id }
+        // In the trash, not gone (issue 43): shown there at once; the reload brings the version saved.
+        if let index = state.items.firstIndex(where: { $0.id == id }), var item = state.items[index].item {
+            item.trashed = item.trashed ?? Timestamp(now)
+            state.items[index].content = .ready(item)
+            state.items[index].hasLocalChange = true
+        } else {
+            state.items.removeAll { $0.id == id }
+        }
         if case .detail(let detail) = state.page, detail.itemID == id { state.page = .list }
         keepSelectionVisible(in: &state)
-        state.notice = Notice("Deleted “\(TerminalText.line(title))”.", until: now.addingTimeInterval(Notice.lifetime))
+        state.notice = Notice("Moved “\(TerminalText.line(title))” to the trash (Z shows it).",
+                              until: now.addingTimeInterval(Notice.lifetime))
         let effects = [.reload] + schedule(state.scheduler.handle(.localChange, now: now), in: &state, now: now)
         // The keys typed after the confirmation act on the page the deletion leads to.
         guard let keys = endAwaiting(.deletion(itemID: id), in: &state) else { return effects }

@@ -100,9 +100,10 @@ extension Update {
         // A load that finished after a lock must not bring the items back.
         guard let items, !state.isLocked else { return [] }
         state.items = items
-        if case .detail(let detail) = state.page, state.item(detail.itemID) == nil {
+        if case .detail(let detail) = state.page, state.item(detail.itemID)?.isTrashed ?? true {
+            let fate = state.item(detail.itemID) == nil ? "deleted" : "moved to the trash (Z)"
             state.page = .list
-            state.notice = Notice("The item was deleted on another device.", until: now.addingTimeInterval(Notice.lifetime))
+            state.notice = Notice("The item was \(fate) on another device.", until: now.addingTimeInterval(Notice.lifetime))
         }
         keepSelectionVisible(in: &state)
         return recheckHealth(in: &state)

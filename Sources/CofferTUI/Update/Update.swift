@@ -49,6 +49,8 @@ enum Update {
             state.notice = Notice(message, isError: true, until: now.addingTimeInterval(Notice.lifetime))
             _ = endAwaiting(.deletion(itemID: id), in: &state)  // the keys were for the list after it
             return []
+        case .itemRestored, .trashEmptied, .trashActionFailed:
+            return trashChanged(event, in: &state, now: now)
         case .arrivedFilesRead, .fileSaved, .fileExists, .filesChanged, .fileActionFailed:
             return applyFiles(event, to: &state, now: now)
         case .operationFailed(let message):
@@ -179,6 +181,8 @@ enum Update {
             return performDevices(action, in: &state, now: now)
         case .openHealth:
             return openHealth(in: &state)
+        case .openTrash, .restoreFromTrash, .emptyTrash:
+            return performTrash(action, in: &state)
         case .openMembers, .showInviteCommand, .inviteMember, .revokeMember:
             return performMembers(action, in: &state)
         case .openVaults, .switchVault:
@@ -239,6 +243,8 @@ enum Update {
             return confirmed(confirmation.action)
         case .replaceFile, .removeFile:
             return confirmedFile(confirmation.action, in: &state)
+        case .emptyTrash:
+            return [.emptyTrash]
         case .revokeMember(let id, let name):
             return confirmedRevocation(id: id, name: name, in: &state)
         }

@@ -60,17 +60,28 @@ struct EditCommand: AsyncParsableCommand {
 }
 
 struct RemoveCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove an item.")
+    static let configuration = CommandConfiguration(
+        commandName: "rm", abstract: "Move an item to the trash (--purge: remove it for good).",
+        discussion: "The trash syncs like any edit; `coffer trash` lists it, `coffer restore NAME` takes an item back, "
+            + "and an unlocked sync removes for good what has been there over \(TrashRules.keptDays) days.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var target: ItemNameArgument
+    @Flag(help: "Remove the item for good at once, without the trash.") var purge = false
 
-    /// Prints the removed item's id on stdout, as `edit` prints the one it changed: a script that
-    /// took the item by name learns which one went, and silence read as "nothing happened".
+    /// Prints the item's id on stdout, as `edit` prints the one it changed: a script that took the
+    /// item by name learns which one went, and silence read as "nothing happened".
     func run() async throws {
         let vault = try await global.itemVault()
-        let id = try await target.item(in: vault).id
-        try await vault.remove(id)
-        Output.line(id)
+        let item = try await target.item(in: vault)
+        if purge {
+            try await vault.remove(item.id)
+        } else {
+            // An ordinary edit (issue 43): merged like one with a change saved meanwhile.
+            var edited = item
+            edited.trashed = Timestamp(try await vault.now())
+            _ = try await vault.update(edited, from: item)
+        }
+        Output.line(item.id)
     }
 }

@@ -80,7 +80,11 @@ struct GitCredentialCommand: AsyncParsableCommand {
         let vault = try await unlock()
         for item in try await Self.logins(in: vault, serving: wanted, username: username).map(\.item)
         where Self.isOwn(item, at: wanted) && item.entry.password == password {
-            try await vault.remove(item.id)
+            // To the trash, as `rm` (issue 43): git erases after any refusal, a server's passing
+            // fault too, and a password should not be lost to that.
+            var trashed = item
+            trashed.trashed = Timestamp(try await vault.now())
+            _ = try await vault.update(trashed, from: item)
         }
     }
 

@@ -34,7 +34,8 @@ extension ItemVault {
 
 extension Vault: ItemVault {
     func items(_ query: ItemQuery) async throws -> [ListedItem] {
-        if query.selectsEverything { return try listItems() }
+        // The trash is left out here, not by the listing: the screen's listing keeps it (its Trash view).
+        if query.selectsEverything { return try listItems().filter { $0.item?.isTrashed != true } }
         guard let text = query.text else { return try listItems(where: query.matcher()) }
         return try searchItems(ItemMatcher(query: text), where: query.matcher())
     }

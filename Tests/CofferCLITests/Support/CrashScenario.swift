@@ -193,7 +193,7 @@ final class CrashScenario {
         try add(on: pusher, ItemFields(title: "added on \(pusher.name) \(random.word())", username: "p",
                                        password: "pw-\(random.word())", origins: ["pusher.example.com"], tags: ["new"]))
         if random.bool() {
-            try pusher.ok(["rm", ids[5]], "rm")
+            try pusher.ok(["rm", "--purge", ids[5]], "rm")
             model[ids[5]] = nil
         } else {
             untouched.append(ids[5])
@@ -212,7 +212,7 @@ final class CrashScenario {
                                         password: "pw-\(random.word())", notes: "from the crasher", tags: ["new", "c"]))
         if ids.count > 6 {
             if random.bool() {
-                try crasher.ok(["rm", ids[6]], "rm")
+                try crasher.ok(["rm", "--purge", ids[6]], "rm")
                 model[ids[6]] = nil
             } else {
                 untouched.append(ids[6])
@@ -275,7 +275,7 @@ final class CrashScenario {
             // An item only the crasher edited, or one nobody touched (never one the pusher edited:
             // a remote update beats a local removal).
             let id = random.bool() ? targets.notedByCrasher : targets.untouched[1]
-            arguments = ["rm", id]
+            arguments = ["rm", "--purge", id]
             withCrashedEffect = { _ in
                 var expected = self.model
                 expected[id] = nil

@@ -176,7 +176,7 @@ final class MultiProcessRun {
     private func removeOne() throws {
         let ours = acknowledged.filter { $0.value.device == "a" && !removed.contains($0.key) }.keys.sorted()
         guard let id = random.shuffled(ours).first else { return }
-        let result = try a.run(["rm", id])
+        let result = try a.run(["rm", "--purge", id])
         guard result.status == 0 else { return XCTFail("rm failed: \(result.summary)") }
         removed.insert(id)
     }
