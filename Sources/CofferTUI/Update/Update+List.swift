@@ -45,7 +45,7 @@ extension Update {
             // A login's form at once, its kind changeable there (^K): `n` then a title typed at
             // once must be the title. It asked the kind first, and the title's first letter
             // picked one ("screen-1" made an SSH key named "creen-1").
-            state.page = .form(ItemForm())
+            state.page = .form(ItemForm(kind: state.settings.newItemKind))
         case .newItemOfKind:
             state.overlay = .chooseKind(KindQuestion(askedOn: state.page.identity))
         case .cycleKindFilter:

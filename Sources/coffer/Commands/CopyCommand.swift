@@ -30,7 +30,7 @@ struct CopyCommand: AsyncParsableCommand {
         let value = try await FieldOption.value(selector, of: item, in: vault)
         terminal?.write(OSC52.copy(value))
         await clipboard.copy(value)
-        let clipboardSeconds = root.screen.clipboardSeconds
+        let clipboardSeconds = root.screen.resolvedSeconds.clipboard
         if clipboardSeconds > 0 {
             try ClipboardClearing.start(after: clipboardSeconds, digest: ClipboardClearing.digest(of: value),
                                         terminal: terminal?.path)
