@@ -51,10 +51,10 @@ public struct ConfigDocument: Sendable, Equatable {
         var table: String?
         var seen = Set<String>()
         var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // By scalar: "\r\n" is one Character, which a split on "\n" would not cut.
+        for rawLine in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
-            var line = ConfigLineScanner(rawLine.hasSuffix("\r") ? Substring(rawLine.dropLast()) : Substring(rawLine),
-                                         number: number)
+            var line = ConfigLineScanner(rawLine.last == "\r" ? Array(rawLine.dropLast()) : Array(rawLine), number: number)
             line.skipBlanks()
             if line.isAtEnd || line.peek == "#" { continue }
             if line.peek == "[" {

@@ -4,8 +4,8 @@ struct ConfigLineScanner {
     private var index = 0
     let number: Int
 
-    init(_ text: Substring, number: Int) {
-        scalars = Array(text.unicodeScalars)
+    init(_ scalars: [Unicode.Scalar], number: Int) {
+        self.scalars = scalars
         self.number = number
     }
 

@@ -69,11 +69,16 @@ public struct KeyMap: Sendable, Equatable {
 }
 
 extension Action {
-    /// The action's name in `[keys]`: `copyPassword` is `copy-password`.
+    /// The action's name in `[keys]`: `copyPassword` is `copy-password`, `copyTOTP` `copy-totp`.
     var configName: String {
-        rawValue.reduce(into: "") { name, character in
-            if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
+        var name = ""
+        var previous: Character?
+        for character in rawValue {
+            if character.isUppercase, previous?.isLowercase == true { name += "-" }
+            name += character.lowercased()
+            previous = character
         }
+        return name
     }
 
     init?(configName: String) {

@@ -55,7 +55,9 @@ extension KeyBindings {
     }
 
     static func firstClash(in table: [KeyBinding], remapped: Set<Action>) -> Clash? {
-        for use in keyUses(in: table).sorted(by: { "\($0.context)\($0.key)" < "\($1.context)\($1.key)" })
+        // In the pages' order, so the sentence names the page a user meets first (the list).
+        let order = Dictionary(uniqueKeysWithValues: KeyContext.allCases.enumerated().map { ($1, $0) })
+        for use in keyUses(in: table).sorted(by: { (order[$0.context] ?? 0, $0.key.displayName) < (order[$1.context] ?? 0, $1.key.displayName) })
         where !standardPairs.contains(use) {
             guard let ours = use.actions.filter(remapped.contains).sorted(by: { $0.rawValue < $1.rawValue }).first,
                   let other = use.actions.subtracting([ours]).sorted(by: { $0.rawValue < $1.rawValue }).first else { continue }
@@ -94,9 +96,12 @@ extension KeyBindings {
     private static func renamedHint(_ hint: String, with renames: [(old: String, new: String, contexts: Set<KeyContext>)],
                                     in contexts: Set<KeyContext>) -> String {
         guard let space = hint.firstIndex(of: " ") else { return hint }
-        let parts = hint[..<space].split(separator: "/", omittingEmptySubsequences: false).map { part -> String in
-            renames.first { $0.old == part && !$0.contexts.isDisjoint(with: contexts) }?.new ?? String(part)
+        func renamed(_ name: Substring) -> String? {
+            renames.first { $0.old == name && !$0.contexts.isDisjoint(with: contexts) }?.new
         }
+        // The whole word first: `/` is a key as well as the separator of "w/a/x".
+        if let whole = renamed(hint[..<space]) { return whole + hint[space...] }
+        let parts = hint[..<space].split(separator: "/", omittingEmptySubsequences: false).map { renamed($0) ?? String($0) }
         return parts.joined(separator: "/") + hint[space...]
     }
 }
