@@ -153,7 +153,7 @@ public enum ItemMerge {
         working.replaceEntry(with: mergedEntry, at: now)
         // The merge's own entry may say what an entry it kept already says (a merge redone after
         // a push that failed): one is enough.
-        if beforeMerge != mergedEntry, working.history.count > 1, working.history[0].patch == working.history[1].patch {
+        if beforeMerge != mergedEntry, working.history.count > 1, working.history[0].saysTheSame(as: working.history[1]) {
             working.history.remove(at: 0)
         }
         working.modified = max(now, working.created)
@@ -210,7 +210,7 @@ public enum ItemMerge {
         var localOnly = local.filter { !remoteSet.contains(HistoryKey($0)) }
         let remoteOnly = remote.filter { !localSet.contains(HistoryKey($0)) }
         let shared = local.filter { remoteSet.contains(HistoryKey($0)) }
-        while let last = localOnly.last, let first = remoteOnly.first, last.patch == first.patch {
+        while let last = localOnly.last, let first = remoteOnly.first, last.saysTheSame(as: first) {
             localOnly.removeLast()
         }
         return Array((localOnly + remoteOnly + shared).prefix(Item.historyLimit))
@@ -253,9 +253,11 @@ public enum ItemMerge {
     private struct HistoryKey: Hashable {
         let created: Timestamp
         let patch: JSONValue
+        let tags: [String]?
         init(_ entry: HistoryEntry) {
             created = entry.created
             patch = entry.patch
+            tags = entry.tags
         }
     }
 }

@@ -58,7 +58,8 @@ extension Update {
             state.page = .form(ItemForm(editing: item))
         case .restoreEntry:
             guard let item = state.currentItem?.item, let last = item.history.first else { return [] }
-            let changed = (last.patch.objectValue?.keys.sorted() ?? []).map(TerminalText.line).joined(separator: ", ")
+            let changed = ((last.patch.objectValue?.keys.sorted() ?? []) + (last.tags == nil ? [] : ["tags"]))
+                .map(TerminalText.line).joined(separator: ", ")
             state.overlay = .confirm(Confirmation(
                 question: "Put back \(changed.isEmpty ? "the fields" : changed) as before the change of \(Format.dateTime(last.created, in: state.settings.timeZone))?",
                 action: .restoreEntry(id: item.id), askedOn: state.page.identity))
