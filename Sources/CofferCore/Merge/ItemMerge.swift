@@ -217,8 +217,8 @@ public enum ItemMerge {
     }
 
     /// Whether `remote` was made from `local`'s version: it holds local's newest history entry,
-    /// which `stable` (the version local is based on) does not. Only entry changes leave history,
-    /// so a local change of title, tags, origins or `disabled` alone cannot be recognised this way.
+    /// which `stable` (the version local is based on) does not. Only entry and tag changes leave
+    /// history, so a local change of title, origins or `disabled` alone cannot be recognised this way.
     static func remoteDescends(from local: Item, since stable: Item?, remote: Item) -> Bool {
         guard let stable, let newestEntry = local.history.first else { return false }
         let newest = HistoryKey(newestEntry)
@@ -246,6 +246,11 @@ public enum ItemMerge {
                 return patch[field] == ours
             }
             if !changedAway { return false }
+        }
+        // The same for the tags, when the entry changed them: remote holds local's, or an entry
+        // changing them away.
+        if entry.tags != nil, Set(remote.tags) != Set(local.tags) {
+            return remote.history.contains { later in later.tags.map(Set.init) == Set(local.tags) }
         }
         return true
     }
