@@ -1,5 +1,7 @@
 import XCTest
 @testable import CofferCore
+import CofferFuzzChecks
+import CofferTestSupport
 
 /// config.toml's reader: the TOML subset it takes, and one problem with its line for the rest.
 final class ConfigDocumentTests: XCTestCase {
@@ -92,5 +94,28 @@ final class ConfigDocumentTests: XCTestCase {
                        "Line 3 of /h/.config/coffer/config.toml has no “=” after “b”.")
         XCTAssertEqual(ConfigProblem(line: nil, reason: "is not UTF-8 text").sentence(file: "/c.toml"),
                        "The configuration file /c.toml is not UTF-8 text.")
+    }
+}
+
+/// The fuzz target's check over mutated seeds, in every `make check`: `make fuzz` runs it for
+/// longer under libFuzzer.
+final class ConfigFuzzCheckTests: XCTestCase {
+    func testMutatedSeedsKeepTheInvariants() throws {
+        let seeds = try SeedCorpusTests.corpus("FuzzConfig").map { Array($0.data) }
+        var random = SeededGenerator(seed: 43)
+        let alphabet = Array("[]=\"'#\\ \t\n\r-_.aeuz019+".utf8) + [0x00, 0x1B, 0xC3, 0xA9, 0xFF]
+        for _ in 0..<20_000 {
+            var bytes = seeds[Int.random(in: 0..<seeds.count, using: &random)]
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                let position = bytes.isEmpty ? 0 : Int.random(in: 0...bytes.count, using: &random)
+                let byte = alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: bytes.insert(byte, at: position)
+                case 1 where position < bytes.count: bytes.remove(at: position)
+                default: if position < bytes.count { bytes[position] = byte }
+                }
+            }
+            XCTAssertNoThrow(try FuzzChecks.config(Data(bytes)), String(decoding: bytes, as: UTF8.self))
+        }
     }
 }
