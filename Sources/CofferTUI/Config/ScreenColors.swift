@@ -37,9 +37,13 @@ public struct ScreenColors: Sendable, Equatable {
                 unknown.append("“\(entry.key)” (line \(entry.line))")
                 continue
             }
-            guard case .string(let name) = entry.value, let color = Self.names[name.lowercased()] else {
-                throw ConfigProblem(line: entry.line, reason: "gives \(entry.key) a colour Coffer does not know: it takes one of "
-                    + Self.names.keys.sorted().joined(separator: ", "))
+            let choices = "it takes one of " + Self.names.keys.sorted().joined(separator: ", ")
+            guard case .string(let name) = entry.value else {
+                throw ConfigProblem(line: entry.line, reason: "gives \(entry.key) \(entry.value.typeName): \(choices)")
+            }
+            guard let color = Self.names[name.lowercased()] else {
+                throw ConfigProblem(line: entry.line, reason: "gives \(entry.key) the colour “\(TerminalText.line(name))”, "
+                    + "which Coffer does not know: \(choices)")
             }
             palette[role.slot] = color
         }
