@@ -10,6 +10,7 @@ final class ConfigFileTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("config.toml").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o600)   // a file others may write is refused, whatever the umask
         return path
     }
 
@@ -94,6 +95,10 @@ final class ConfigFileTests: XCTestCase {
         XCTAssertEqual(clash.status, 2)
         XCTAssertEqual(clash.err, "Line 2 of \(path) gives u to copy-password, but u also does copy-username on the List page: "
             + "a key does one thing (give copy-username another key too).\n")
+        chmod(path, 0o666)
+        let writable = try vault.run(["list"])
+        XCTAssertEqual(writable.status, 2)
+        XCTAssertEqual(writable.err, "The configuration file \(path) can be written by others (mode 666): `chmod go-w` it.\n")
         _ = try writeConfig("auto-lock = 0\n", in: vault)
         let unsafe = try vault.run(["list"])
         XCTAssertEqual(unsafe.status, 2)

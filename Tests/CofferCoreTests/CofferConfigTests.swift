@@ -79,6 +79,21 @@ final class CofferConfigTests: XCTestCase {
         XCTAssertEqual(try ConfigFile.load(environment: ["XDG_CONFIG_HOME": directory.path]).autoLockSeconds, 30)
     }
 
+    /// A file others may write could choose the vault or swap keys: refused.
+    func testLoadingRefusesAFileOthersMayWrite() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("coffer"), withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("coffer/config.toml")
+        try Data("auto-lock = 30\n".utf8).write(to: file)
+        chmod(file.path, 0o666)
+        XCTAssertThrowsError(try ConfigFile.load(environment: ["XDG_CONFIG_HOME": directory.path])) { error in
+            XCTAssertEqual((error as? ConfigProblem)?.reason, "can be written by others (mode 666): `chmod go-w` it")
+        }
+        chmod(file.path, 0o644)
+        XCTAssertEqual(try ConfigFile.load(environment: ["XDG_CONFIG_HOME": directory.path]).autoLockSeconds, 30)
+    }
+
     /// flag > environment > file > default, for every combination.
     func testPrecedence() {
         for flag in [nil, 1] as [Int?] {

@@ -18,6 +18,15 @@ public enum ConfigFile {
             throw ConfigProblem(line: nil, reason: "cannot be read: \(String(cString: strerror(errno)))")
         }
         guard status.st_mode & S_IFMT == S_IFREG else { throw ConfigProblem(line: nil, reason: "is not a regular file") }
+        // The file chooses the vault and what keys do: one that someone else may write could
+        // point Coffer at their vault or swap two keys. Refused as OpenSSH refuses such a config.
+        if status.st_uid != geteuid() && status.st_uid != 0 {
+            throw ConfigProblem(line: nil, reason: "belongs to another user (uid \(status.st_uid)): it must be yours")
+        }
+        if status.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            throw ConfigProblem(line: nil, reason: "can be written by others (mode \(String(status.st_mode & 0o777, radix: 8))): "
+                + "`chmod go-w` it")
+        }
         guard status.st_size <= ConfigDocument.sizeLimit else {
             throw ConfigProblem(line: nil, reason: "is larger than \(ConfigDocument.sizeLimit / 1024) KiB")
         }
