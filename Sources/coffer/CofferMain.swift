@@ -185,7 +185,7 @@ struct ScreenArguments: ParsableArguments {
 
     /// The seconds in force: the flag, else the file's, else the default.
     var resolvedSeconds: (autoLock: Double, clipboard: Double) {
-        Configuration.current.screenOptions(autoLockFlag: autoLock, clipboardFlag: clipboardSeconds)
+        Configuration.current.seconds(autoLockFlag: autoLock, clipboardFlag: clipboardSeconds)
     }
 
     func runScreen() async throws {

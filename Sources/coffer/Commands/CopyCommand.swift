@@ -7,7 +7,7 @@ struct CopyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
         abstract: "Copy an item's password (or --field) to the clipboard.",
-        discussion: "The clipboard is cleared after `coffer --clipboard-seconds N` (default 10; 0: never) if it still "
+        discussion: "The clipboard is cleared after `coffer --clipboard-seconds N` (default: config.toml's clipboard-seconds, else 10; 0: never) if it still "
             + "holds the copy; the command returns at once.")
 
     @OptionGroup var global: GlobalOptions

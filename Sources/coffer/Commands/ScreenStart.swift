@@ -31,7 +31,7 @@ struct ScreenStart {
             guard let seconds = Double(text), ScreenStart.isValidClipboardDelay(seconds) else { return nil }
             clipboardFlag = seconds
         }
-        let seconds = Configuration.current.screenOptions(autoLockFlag: autoLockFlag, clipboardFlag: clipboardFlag)
+        let seconds = Configuration.current.seconds(autoLockFlag: autoLockFlag, clipboardFlag: clipboardFlag)
         self.init(vaultPath: GlobalOptions.given(vault: values["--vault"], passphraseFile: nil).vaultPath,
                   autoLockSeconds: seconds.autoLock, clipboardSeconds: seconds.clipboard)
     }

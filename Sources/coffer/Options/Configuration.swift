@@ -13,7 +13,8 @@ struct Configuration: Sendable {
     /// Every sentence of things the file names and this version ignores.
     var warnings: [String] { file.warnings + keys.warnings + colors.warnings }
 
-    /// The configuration of this process; an empty one until `check()` has read a valid file.
+    /// The configuration of this process (read on first use; `check()` has stopped the run if the
+    /// file was refused, so the empty fallback is never what a command runs with).
     static var current: Configuration { (try? loaded.get()) ?? Configuration() }
 
     private static let loaded: Result<Configuration, ConfigProblem> = Result { () throws(ConfigProblem) in
@@ -40,8 +41,9 @@ struct Configuration: Sendable {
         }
     }
 
-    /// The screen's options with the file's settings and what the command line gave (nil: not given).
-    func screenOptions(autoLockFlag: Double?, clipboardFlag: Double?) -> (autoLock: Double, clipboard: Double) {
+    /// The auto-lock and clipboard seconds in force: the flag's (nil: not given), else the file's,
+    /// else the default.
+    func seconds(autoLockFlag: Double?, clipboardFlag: Double?) -> (autoLock: Double, clipboard: Double) {
         (ConfigPrecedence.resolve(flag: autoLockFlag, environment: nil, file: file.autoLockSeconds.map(Double.init),
                                   default: ScreenStart.defaultAutoLockSeconds),
          ConfigPrecedence.resolve(flag: clipboardFlag, environment: nil, file: file.clipboardSeconds.map(Double.init),
