@@ -26,7 +26,12 @@ extension SyncCommandTests {
         try assertMergedHistoryListsEachChangeOnce(laterEditSyncsFirst: true)
     }
 
-    private func assertMergedHistoryListsEachChangeOnce(laterEditSyncsFirst: Bool) throws {
+    /// The second device first syncs locked (the conflict waits for an unlock), then unlocked.
+    func testHistoryAfterAMergeOnUnlockListsEachChangeOnce() throws {
+        try assertMergedHistoryListsEachChangeOnce(laterEditSyncsFirst: false, secondSyncsLockedFirst: true)
+    }
+
+    private func assertMergedHistoryListsEachChangeOnce(laterEditSyncsFirst: Bool, secondSyncsLockedFirst: Bool = false) throws {
         let a = try makeVault()
         _ = try a.add("Mail", ["--username", "orig"])
         let account = try signUp(a)
@@ -38,6 +43,11 @@ extension SyncCommandTests {
         try a.ok(["edit", "Mail", "--username", "fromA"])
         let (first, second) = laterEditSyncsFirst ? (a, b) : (b, a)
         try sync(first)
+        if secondSyncsLockedFirst {
+            // Locked, the conflicting version is fetched and kept for the unlock (exit 12: SYNC_LOCKED).
+            let locked = try second.run(["sync"], unlock: false)
+            XCTAssertTrue([0, 12].contains(locked.status), locked.err)
+        }
         try sync(second)
         try sync(first)
         try sync(second)
