@@ -102,6 +102,7 @@ let package = Package(
         .executableTarget(name: "FuzzInvitations", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzInvitations"),
         .executableTarget(name: "FuzzRoster", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzRoster"),
         .executableTarget(name: "FuzzSSHAgent", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzSSHAgent"),
+        .executableTarget(name: "FuzzConfig", dependencies: ["CofferFuzzChecks"], path: "Sources/FuzzConfig"),
         .testTarget(name: "CofferCoreTests", dependencies: ["CofferCore", "CofferSync", "CofferSystem", "CofferFuzzChecks", "CofferTestSupport"]),
         .testTarget(name: "CofferSyncTests", dependencies: ["CofferSync", "CofferCore", "CofferTestSupport"]),
         .testTarget(name: "CofferTUITests", dependencies: ["CofferTUI", "CofferSync", "CofferCore", "CofferSystem", "CofferTestSupport"],

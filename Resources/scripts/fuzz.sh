@@ -22,7 +22,7 @@ else
     limit=(-max_total_time="$seconds")
     budget="$seconds s"
 fi
-targets=${FUZZ_TARGETS:-"FuzzRecords FuzzEnvelope FuzzItemJSON FuzzImport FuzzKintoResponses FuzzForeignImport FuzzDeviceMessages FuzzInvitations FuzzRoster FuzzSSHAgent"}
+targets=${FUZZ_TARGETS:-"FuzzRecords FuzzEnvelope FuzzItemJSON FuzzImport FuzzKintoResponses FuzzForeignImport FuzzDeviceMessages FuzzInvitations FuzzRoster FuzzSSHAgent FuzzConfig"}
 scratch=.build-fuzz
 # Only the comma form instruments for coverage and address errors together;
 # COFFER_FUZZ swaps each target's replayer `main` for LLVMFuzzerTestOneInput. Release (overflow

@@ -13,6 +13,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case invitations = "FuzzInvitations"
     case roster = "FuzzRoster"
     case sshAgent = "FuzzSSHAgent"
+    case config = "FuzzConfig"
 
     /// Throws `FuzzViolation` when the input breaks an invariant.
     public func check(_ data: Data) throws {
@@ -27,6 +28,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .invitations: try FuzzChecks.invitations(data)
         case .roster: try FuzzChecks.roster(data)
         case .sshAgent: try FuzzChecks.sshAgent(data)
+        case .config: try FuzzChecks.config(data)
         }
     }
 }

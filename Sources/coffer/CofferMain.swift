@@ -19,6 +19,8 @@ enum CofferMain {
         ProcessHardening.removeCrashReporter()
         ProcessHardening.apply()
         bootstrapLogging()
+        // `config.toml` is read before any command: one it cannot read stops them all alike.
+        Configuration.check()
         // The screen (no command) is the start users wait on, `coffer sync` the command timers
         // run, `search` and `show NAME --field F` the lookups scripts run through an agent: their
         // options are read by hand (ArgumentParser took ~6 ms of a ~20 ms start, most of it the
@@ -167,20 +169,29 @@ struct Coffer: AsyncParsableCommand {
 struct ScreenArguments: ParsableArguments {
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Lock the screen after this many idle seconds (0: never).")
-    var autoLock: Double = ScreenStart.defaultAutoLockSeconds
+    // Optional, so a value given here is told from none: the configuration file's comes between.
+    @Option(help: "Lock the screen after this many idle seconds (0: never; default: config.toml's auto-lock, else 300).")
+    var autoLock: Double?
 
-    @Option(help: "Clear a copied value after this many seconds (the screen, and `coffer copy` where 0 means never).")
-    var clipboardSeconds: Double = ScreenStart.defaultClipboardSeconds
+    @Option(help: ArgumentHelp("Clear a copied value after this many seconds (the screen, and `coffer copy` where 0 means never; "
+        + "default: config.toml's clipboard-seconds, else 10)."))
+    var clipboardSeconds: Double?
 
     func validate() throws {
-        guard ScreenStart.isValidClipboardDelay(clipboardSeconds) else {
+        if let clipboardSeconds, !ScreenStart.isValidClipboardDelay(clipboardSeconds) {
             throw ValidationError("--clipboard-seconds must be a number of seconds, 0 or more.")
         }
     }
 
+    /// The seconds in force: the flag, else the file's, else the default.
+    var resolvedSeconds: (autoLock: Double, clipboard: Double) {
+        Configuration.current.seconds(autoLockFlag: autoLock, clipboardFlag: clipboardSeconds)
+    }
+
     func runScreen() async throws {
-        try await ScreenStart(vaultPath: global.vaultPath, autoLockSeconds: autoLock, clipboardSeconds: clipboardSeconds).run()
+        let seconds = resolvedSeconds
+        try await ScreenStart(vaultPath: global.vaultPath, autoLockSeconds: seconds.autoLock,
+                              clipboardSeconds: seconds.clipboard).run()
     }
 }
 

@@ -88,7 +88,10 @@ struct RandomItems {
             if extra == .null || extra.stringValue != nil { extra = .array([extra]) }
             entry.extra[memberName(avoiding: entryNames.union(entry.fields.keys))] = extra
         }
-        let history = (0..<int(0..<4)).map { _ in HistoryEntry(created: timestamp(), patch: value()) }
+        let history = (0..<int(0..<4)).map { _ in
+            // A history entry carries the tags before its change when it changed them.
+            HistoryEntry(created: timestamp(), patch: value(), tags: int(0..<3) == 0 ? (0..<int(0..<3)).map { _ in string() } : nil)
+        }
         var item = Item(id: int(0..<3) == 0 ? string() : Item.newID(), title: string(),
                         origins: (0..<int(0..<3)).map { _ in string() }, tags: (0..<int(0..<3)).map { _ in string() },
                         entry: entry, disabled: int(0..<2) == 0, created: timestamp(), modified: timestamp(),

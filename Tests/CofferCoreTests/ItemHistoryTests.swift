@@ -83,3 +83,61 @@ final class ItemHistoryTests: XCTestCase {
         XCTAssertEqual(try ItemCodec.decode(ItemCodec.encode(item)), item)
     }
 }
+
+/// Tags in history (issue 43 finding 10): a tag added or removed is a change listed once, with
+/// the tags from before, and a restore puts them back.
+final class ItemHistoryTagTests: XCTestCase {
+    private let first = Timestamp(milliseconds: 1_700_000_000_000)
+    private var second: Timestamp { Timestamp(milliseconds: first.milliseconds + 1000) }
+
+    func testATagChangeAloneIsOneEntryWithTheTagsBefore() {
+        var item = Fixture.item()
+        item.tags = ["money"]
+        item.replace(entry: item.entry, tags: ["money", "work"], at: first)
+        XCTAssertEqual(item.tags, ["money", "work"])
+        XCTAssertEqual(item.history, [HistoryEntry(created: first, patch: .object([:]), tags: ["money"])])
+        let versions = ItemHistory.versions(of: item)
+        XCTAssertEqual(versions.map(\.changedFields), [["tags"]])
+        XCTAssertEqual(versions.map(\.tags), [["money"]])
+    }
+
+    func testReorderedTagsAreNoChange() {
+        var item = Fixture.item()
+        item.tags = ["a", "b"]
+        item.replace(entry: item.entry, tags: ["b", "a"], at: first)
+        XCTAssertEqual(item.history, [])
+        XCTAssertEqual(item.tags, ["b", "a"])
+    }
+
+    func testAnEntryAndTagChangeIsOneEntryAndRestoresBoth() throws {
+        var item = Fixture.item(password: "old")
+        item.tags = ["money"]
+        var entry = item.entry
+        entry.password = "new"
+        item.replace(entry: entry, tags: [], at: first)
+        entry.username = "later"
+        item.replace(entry: entry, tags: [], at: second)
+        XCTAssertEqual(item.history.count, 2)
+        XCTAssertEqual(ItemHistory.versions(of: item).map(\.changedFields), [["username"], ["password", "tags"]])
+        let restored = try XCTUnwrap(ItemHistory.restoring(2, of: item))
+        XCTAssertEqual(restored.tags, ["money"])
+        XCTAssertEqual(restored.entry.password, "old")
+    }
+
+    /// The merge that keeps one of two entries saying the same thing tells tag changes apart.
+    func testMergingHistoriesKeepsDifferentTagChanges() {
+        let local = [HistoryEntry(created: second, patch: .object([:]), tags: ["a"])]
+        let remote = [HistoryEntry(created: first, patch: .object([:]), tags: ["b"])]
+        XCTAssertEqual(ItemMerge.mergeHistories(local: local, remote: remote).count, 2)
+        let same = [HistoryEntry(created: first, patch: .object([:]), tags: ["a"])]
+        XCTAssertEqual(ItemMerge.mergeHistories(local: local, remote: same).count, 1)
+    }
+
+    func testTheItemJSONCarriesTheTags() throws {
+        var item = Fixture.item()
+        item.history = [HistoryEntry(created: first, patch: .object([:]), tags: ["x", "y"])]
+        let encoded = try ItemCodec.encode(item)
+        XCTAssertTrue(String(decoding: encoded, as: UTF8.self).contains(#""patch":{},"tags":["x","y"]}"#))
+        XCTAssertEqual(try ItemCodec.decode(encoded), item)
+    }
+}

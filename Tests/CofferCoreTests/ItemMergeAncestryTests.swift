@@ -96,4 +96,25 @@ final class ItemMergeAncestryTests: XCTestCase {
         XCTAssertEqual(outcome.merged.entry.password, "p-remote")
         _ = stable0
     }
+
+    /// Tag changes leave history entries too (issue 43): a remote made on top of local's tag
+    /// change is recognised by that entry, and an identical tag-only entry from a concurrent
+    /// change elsewhere (same tags before, same millisecond) is not taken for descent.
+    func testATagChangeEntryShowsDescentOnlyWhenRemoteKeepsTheTags() {
+        let stable = Item(id: "id-1", title: "Mail", tags: ["a"], entry: Entry(username: "ann", password: "p"), created: at(0))
+        var local = stable
+        local.replace(entry: local.entry, tags: ["a", "local"], at: at(10))
+        var onTop = local
+        onTop.replace(entry: Entry(username: "bob", password: "p"), tags: ["local"], at: at(20))
+        let descended = ItemMerge.merge(local: local, stable: stable, remote: onTop, now: at(30))
+        XCTAssertEqual(descended.merged.tags, ["local"], "the removal made on top of ours was undone")
+        XCTAssertEqual(descended.merged.entry.username, "bob")
+
+        var concurrent = stable
+        concurrent.replace(entry: concurrent.entry, tags: ["a", "other"], at: at(10))
+        XCTAssertEqual(local.history.first?.tags, concurrent.history.first?.tags)
+        XCTAssertEqual(local.history.first?.created, concurrent.history.first?.created)
+        let merged = ItemMerge.merge(local: local, stable: stable, remote: concurrent, now: at(30))
+        XCTAssertEqual(Set(merged.merged.tags), ["a", "local", "other"], "local's tag was dropped as if remote came from it")
+    }
 }

@@ -28,6 +28,14 @@ final class SeedCorpusTests: XCTestCase {
         }
     }
 
+    func testConfigCorpus() throws {
+        try assertCorpusPasses(.config)
+        // The corpus holds a file the reader takes whole, not only ones it refuses.
+        let files = Dictionary(uniqueKeysWithValues: try Self.corpus("FuzzConfig").map { ($0.name, $0.data) })
+        let document = try ConfigDocument.parse(Array(try XCTUnwrap(files["full.toml"])))
+        XCTAssertNoThrow(try CofferConfig(document, home: "/home/a"))
+    }
+
     func testRecordsCorpus() throws {
         try assertCorpusPasses(.records)
         // The corpus holds inputs each parser accepts, not only ones it refuses.

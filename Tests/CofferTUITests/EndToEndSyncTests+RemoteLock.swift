@@ -25,7 +25,7 @@ extension EndToEndSyncTests {
         let laptopID = try laptop.deviceID()
         await laptop.lock()
 
-        let tmux = try Tmux(command: "env -u NO_COLOR LANG=C.UTF-8 TERM=tmux-256color '\(EndToEndTests.binary)' "
+        let tmux = try Tmux(command: "env -u NO_COLOR XDG_CONFIG_HOME=/nonexistent LANG=C.UTF-8 TERM=tmux-256color '\(EndToEndTests.binary)' "
                             + "--vault '\(laptopPath)'; echo \"EXIT=$?\"; sleep 60")
         try expect(tmux, "is locked")
         try tmux.type(Self.passphrase)

@@ -44,7 +44,7 @@ final class EndToEndSyncTests: XCTestCase {
         try await Self.syncSucceeds(engineA)
 
         // B in the screen: the sync on start finds the conflict while locked.
-        let tmux = try Tmux(command: "env -u NO_COLOR LANG=C.UTF-8 TERM=tmux-256color '\(EndToEndTests.binary)' "
+        let tmux = try Tmux(command: "env -u NO_COLOR XDG_CONFIG_HOME=/nonexistent LANG=C.UTF-8 TERM=tmux-256color '\(EndToEndTests.binary)' "
                             + "--vault '\(bPath)'; echo \"EXIT=$?\"; sleep 60")
         try expect(tmux, "is locked")
         try expect(tmux, "SYNC_LOCKED", timeout: 20)

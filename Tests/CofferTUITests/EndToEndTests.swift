@@ -38,7 +38,7 @@ final class EndToEndTests: XCTestCase {
             throw TmuxMissing()
         }
         // NO_COLOR only when a test sets it (swift test may export it to its children).
-        let command = "env -u NO_COLOR \(environment) '\(Self.binary)' --vault '\(vault)'; "
+        let command = "env -u NO_COLOR XDG_CONFIG_HOME=/nonexistent \(environment) '\(Self.binary)' --vault '\(vault)'; "
             + "echo \"EXIT=$?\"; sleep 60"
         return try Tmux(command: command)
     }

@@ -34,7 +34,10 @@ public enum ItemExchange {
         }
         object["last_used"] = item.lastUsed?.iso8601 ?? NSNull()
         object["history"] = item.history.map { entry -> [String: Any] in
-            ["created": entry.created.iso8601, "patch": foundationValue(reveal ? entry.patch : masked(entry.patch))]
+            var shown: [String: Any] = ["created": entry.created.iso8601,
+                                        "patch": foundationValue(reveal ? entry.patch : masked(entry.patch))]
+            if let tags = entry.tags { shown["tags"] = tags }
+            return shown
         }
         if reveal {
             object["password"] = item.entry.password

@@ -110,12 +110,13 @@ enum EntryMember: Int, ItemJSONMember {
 }
 
 enum HistoryMember: Int, ItemJSONMember {
-    case created, patch
+    case created, patch, tags
 
     init?(bytes: UnsafeBufferPointer<UInt8>) {
         switch bytes.count {
         case 7 where spells(bytes, "created"): self = .created
         case 5 where spells(bytes, "patch"): self = .patch
+        case 4 where spells(bytes, "tags"): self = .tags
         default: return nil
         }
     }

@@ -167,17 +167,18 @@ enum ItemJSONReader {
         var history: [HistoryEntry] = []
         try scanner.enterArray("history")
         while try scanner.hasNextElement(after: history.count) {
-            var created: Timestamp?, patch: JSONValue?
+            var created: Timestamp?, patch: JSONValue?, tags: [String]?
             var members = try MemberLoop<HistoryMember>(&scanner, "a history entry")
             while let name = try members.next(&scanner) {
                 switch name {
                 case .created: created = try readTimestamp(&scanner, "created")
                 case .patch: patch = try scanner.readValue()
+                case .tags: tags = try readStrings(&scanner, "tags")
                 }
             }
             guard let created else { throw ItemJSONError.missingMember("created") }
             guard let patch else { throw ItemJSONError.missingMember("patch") }
-            history.append(HistoryEntry(created: created, patch: patch))
+            history.append(HistoryEntry(created: created, patch: patch, tags: tags))
         }
         return history
     }

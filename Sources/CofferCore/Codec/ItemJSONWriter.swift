@@ -37,6 +37,10 @@ struct ItemJSONWriter {
             timestamp(step.created)
             raw(#","patch":"#)
             try value(step.patch)
+            if let tags = step.tags {
+                raw(#","tags":"#)
+                try value(.array(tags.map(JSONValue.string)))
+            }
             raw("}")
         }
         raw(#"],"id":"#)
@@ -95,7 +99,11 @@ struct ItemJSONWriter {
         members["created"] = .string(item.created.iso8601)
         members["disabled"] = .bool(item.disabled)
         members["entry"] = item.entry.jsonValue
-        members["history"] = .array(item.history.map { .object(["created": .string($0.created.iso8601), "patch": $0.patch]) })
+        members["history"] = .array(item.history.map { step in
+            var members: [String: JSONValue] = ["created": .string(step.created.iso8601), "patch": step.patch]
+            if let tags = step.tags { members["tags"] = .array(tags.map(JSONValue.string)) }
+            return .object(members)
+        })
         members["id"] = .string(item.id)
         if let lastUsed = item.lastUsed { members["last_used"] = .string(lastUsed.iso8601) }
         members["modified"] = .string(item.modified.iso8601)

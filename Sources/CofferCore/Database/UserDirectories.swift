@@ -18,6 +18,11 @@ public enum UserDirectories {
         absolute(environment["XDG_DATA_HOME"]) ?? (home(environment: environment) as NSString).appendingPathComponent(".local/share")
     }
 
+    /// Where user configuration goes: `$XDG_CONFIG_HOME` when set and absolute, else `$HOME/.config`.
+    public static func configHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        absolute(environment["XDG_CONFIG_HOME"]) ?? (home(environment: environment) as NSString).appendingPathComponent(".config")
+    }
+
     private static func absolute(_ path: String?) -> String? {
         guard let path, path.hasPrefix("/") else { return nil }
         return path

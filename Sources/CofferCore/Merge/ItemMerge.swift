@@ -155,7 +155,7 @@ public enum ItemMerge {
         working.replaceEntry(with: mergedEntry, at: now)
         // The merge's own entry may say what an entry it kept already says (a merge redone after
         // a push that failed): one is enough.
-        if beforeMerge != mergedEntry, working.history.count > 1, working.history[0].patch == working.history[1].patch {
+        if beforeMerge != mergedEntry, working.history.count > 1, working.history[0].saysTheSame(as: working.history[1]) {
             working.history.remove(at: 0)
         }
         working.modified = max(now, working.created)
@@ -212,15 +212,15 @@ public enum ItemMerge {
         var localOnly = local.filter { !remoteSet.contains(HistoryKey($0)) }
         let remoteOnly = remote.filter { !localSet.contains(HistoryKey($0)) }
         let shared = local.filter { remoteSet.contains(HistoryKey($0)) }
-        while let last = localOnly.last, let first = remoteOnly.first, last.patch == first.patch {
+        while let last = localOnly.last, let first = remoteOnly.first, last.saysTheSame(as: first) {
             localOnly.removeLast()
         }
         return Array((localOnly + remoteOnly + shared).prefix(Item.historyLimit))
     }
 
     /// Whether `remote` was made from `local`'s version: it holds local's newest history entry,
-    /// which `stable` (the version local is based on) does not. Only entry changes leave history,
-    /// so a local change of title, tags, origins or `disabled` alone cannot be recognised this way.
+    /// which `stable` (the version local is based on) does not. Only entry and tag changes leave
+    /// history, so a local change of title, origins or `disabled` alone cannot be recognised this way.
     static func remoteDescends(from local: Item, since stable: Item?, remote: Item) -> Bool {
         guard let stable, let newestEntry = local.history.first else { return false }
         let newest = HistoryKey(newestEntry)
@@ -249,15 +249,22 @@ public enum ItemMerge {
             }
             if !changedAway { return false }
         }
+        // The same for the tags, when the entry changed them: remote holds local's, or an entry
+        // changing them away.
+        if entry.tags != nil, Set(remote.tags) != Set(local.tags) {
+            return remote.history.contains { later in later.tags.map(Set.init) == Set(local.tags) }
+        }
         return true
     }
 
     private struct HistoryKey: Hashable {
         let created: Timestamp
         let patch: JSONValue
+        let tags: [String]?
         init(_ entry: HistoryEntry) {
             created = entry.created
             patch = entry.patch
+            tags = entry.tags
         }
     }
 }

@@ -90,11 +90,22 @@ public struct Item: Codable, Sendable, Equatable, Identifiable {
     /// Replaces the entry, recording in history a patch that turns the new entry back into the old.
     /// An unchanged entry adds no history.
     public mutating func replaceEntry(with newEntry: Entry, at now: Timestamp) {
-        guard newEntry != entry else { return }
-        let patch = MergePatch.diff(from: newEntry.jsonValue, to: entry.jsonValue)
-        history.insert(HistoryEntry(created: now, patch: patch), at: 0)
+        replace(entry: newEntry, tags: tags, at: now)
+    }
+
+    /// Replaces the entry and the tags, recording in one history entry what each was before (the
+    /// tags only when they changed, as a set: their order is not a change). Nothing changed, no history.
+    public mutating func replace(entry newEntry: Entry, tags newTags: [String], at now: Timestamp) {
+        let tagsChanged = Set(newTags) != Set(tags)
+        guard newEntry != entry || tagsChanged else {
+            tags = newTags
+            return
+        }
+        let patch = newEntry == entry ? JSONValue.object([:]) : MergePatch.diff(from: newEntry.jsonValue, to: entry.jsonValue)
+        history.insert(HistoryEntry(created: now, patch: patch, tags: tagsChanged ? tags : nil), at: 0)
         if history.count > Item.historyLimit { history.removeLast(history.count - Item.historyLimit) }
         entry = newEntry
+        tags = newTags
     }
 }
 
@@ -241,10 +252,20 @@ struct JSONMemberKey: CodingKey {
 /// One step back in an item's history: applying `patch` to the entry gives its previous state.
 public struct HistoryEntry: Codable, Sendable, Equatable {
     public var created: Timestamp
+    /// A merge patch that turns the entry after the change back into the one before (`{}` when
+    /// the change touched only the tags).
     public var patch: JSONValue
+    /// The item's tags before the change; nil when the change left them alone. Tags are not in
+    /// the entry, so a patch cannot hold them. An older reader skips the member (unknown members
+    /// of a history entry are skipped) and lists the change as "no change recorded".
+    public var tags: [String]?
 
-    public init(created: Timestamp, patch: JSONValue) {
+    public init(created: Timestamp, patch: JSONValue, tags: [String]? = nil) {
         self.created = created
         self.patch = patch
+        self.tags = tags
     }
+
+    /// Whether `other` records the same change (when aside).
+    public func saysTheSame(as other: HistoryEntry) -> Bool { patch == other.patch && tags == other.tags }
 }

@@ -486,11 +486,11 @@ public actor Vault {
         var item = stored
         item.title = edited.title
         item.origins = edited.origins
-        item.tags = edited.tags
         item.disabled = edited.disabled
         item.lastUsed = edited.lastUsed
         item.trashed = edited.trashed  // the trash is an ordinary edit (issue 43)
-        item.replaceEntry(with: edited.entry, at: now)
+        // Tags go into history with the entry: a tag added or removed is a change listed there.
+        item.replace(entry: edited.entry, tags: edited.tags, at: now)
         item.stampChanges(from: stored, at: now, by: device)
         if item != stored { item.modified = max(now, item.created) }
         return item

@@ -150,8 +150,11 @@ enum DetailLayout {
     /// What an edit changed. The patch holds the values from before it, so it names the fields and
     /// shows the old values (a secret's only when revealed).
     static func describe(_ entry: HistoryEntry, revealed: Bool) -> String {
-        guard let members = entry.patch.objectValue, !members.isEmpty else { return "no change recorded" }
-        return members.keys.sorted().map { member in
+        let tags = entry.tags.map { tags in
+            tags.isEmpty ? "tags (were none)" : "tags (were “\(TextLayout.truncated(TerminalText.line(tags.joined(separator: ", ")), to: 24))”)"
+        }
+        guard let members = entry.patch.objectValue, !members.isEmpty else { return tags ?? "no change recorded" }
+        return (members.keys.sorted().map { member in
             let old = members[member]
             let isSecret = ItemField.isSecret(member)
             let name = TerminalText.line(member)
@@ -164,6 +167,6 @@ enum DetailLayout {
             default:
                 return name
             }
-        }.joined(separator: ", ")
+        } + [tags].compactMap { $0 }).joined(separator: ", ")
     }
 }

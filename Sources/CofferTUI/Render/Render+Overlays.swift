@@ -4,7 +4,7 @@ import CofferCore
 extension Render {
     static func drawHelp(_ state: ScreenState, body: Body, into grid: inout Grid) {
         let context = KeyContext.page(of: state)
-        let bindings = KeyBindings.bindings(in: context)
+        let bindings = KeyBindings.bindings(in: context, map: state.settings.keys)
         let top = body.top
         let height = body.height
         let origin = box(x: 0, y: top, width: body.width, height: height,

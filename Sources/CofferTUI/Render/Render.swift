@@ -115,7 +115,7 @@ enum Render {
         }
         // Help's hint always shows, at the end: it leads to every other key.
         var hints = KeyBindings.hints(for: state)
-        let helpHint = hints.firstIndex { $0.hasPrefix("? ") || $0.hasPrefix("F1 ") }.map { hints.remove(at: $0) }
+        let helpHint = hints.firstIndex { $0.hasSuffix(" help") }.map { hints.remove(at: $0) }
         let reserved = helpHint.map { DisplayWidth.of($0) + 2 } ?? 0
         var x = 1
         for hint in hints {

@@ -1,3 +1,4 @@
+import CofferCore
 import Foundation
 
 /// The screen's tunables that `update` and `render` read (from `ScreenOptions` at start).
@@ -10,12 +11,19 @@ struct ScreenSettings: Sendable, Equatable {
     var timeZone: TimeZone
     /// The directory the screen was started in: `w` offers to save a file there, under its name.
     var directory: String
+    /// The key table's keys, as `config.toml` remaps them.
+    var keys: KeyMap
+    /// The kind `n` opens a form of (`new-item-kind` in `config.toml`).
+    var newItemKind: ItemKind
 
     init(autoLockSeconds: TimeInterval = 300, clipboardSeconds: TimeInterval = 10,
-                timeZone: TimeZone = .current, directory: String = FileManager.default.currentDirectoryPath) {
+                timeZone: TimeZone = .current, directory: String = FileManager.default.currentDirectoryPath,
+         keys: KeyMap = .standard, newItemKind: ItemKind = .login) {
         self.autoLockSeconds = autoLockSeconds
         self.clipboardSeconds = clipboardSeconds
         self.timeZone = timeZone
         self.directory = directory
+        self.keys = keys
+        self.newItemKind = newItemKind
     }
 }

@@ -26,7 +26,7 @@ public enum CofferScreen {
         }
         let screen: NcursesScreen
         do {
-            screen = try NcursesScreen.start()
+            screen = try NcursesScreen.start(colors: options.colors)
         } catch {
             return fail("\(error)")
         }

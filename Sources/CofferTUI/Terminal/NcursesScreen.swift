@@ -36,7 +36,8 @@ final class NcursesScreen: Screen {
 
     /// Opens the terminal: UTF-8 locale, no echo, keypad keys, Esc without delay, colours unless
     /// `NO_COLOR` is set. Signals are caught from here on.
-    static func start(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> NcursesScreen {
+    static func start(environment: [String: String] = ProcessInfo.processInfo.environment,
+                      colors: ScreenColors = ScreenColors()) throws -> NcursesScreen {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw StartError.notATerminal }
         setlocale(LC_ALL, "")
         // Without a UTF-8 locale wide characters come out garbled; C.UTF-8 exists everywhere glibc does.
@@ -49,10 +50,11 @@ final class NcursesScreen: Screen {
         set_term(terminal)
         coffer_restore_terminal_at_exit()
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return NcursesScreen(terminal: terminal, window: coffer_stdscr(), usesColor: !noColor && has_colors())
+        return NcursesScreen(terminal: terminal, window: coffer_stdscr(), usesColor: !noColor && colors.isEnabled && has_colors(),
+                             palette: colors.palette)
     }
 
-    private init(terminal: OpaquePointer, window: UnsafeMutablePointer<WINDOW>, usesColor: Bool) {
+    private init(terminal: OpaquePointer, window: UnsafeMutablePointer<WINDOW>, usesColor: Bool, palette: [Style.Color: Int16]) {
         self.terminal = terminal
         self.window = window
         self.usesColor = usesColor
@@ -66,11 +68,8 @@ final class NcursesScreen: Screen {
         if usesColor {
             start_color()
             use_default_colors()
-            let colors: [Style.Color: Int32] = [
-                .red: COLOR_RED, .green: COLOR_GREEN, .yellow: COLOR_YELLOW, .blue: COLOR_BLUE,
-                .magenta: COLOR_MAGENTA, .cyan: COLOR_CYAN,
-            ]
-            for (color, value) in colors { init_pair(Int16(color.rawValue), Int16(value), -1) }
+            // Each slot's pair takes the configured colour (`ScreenColors`: curses numbers, -1 the terminal's own).
+            for (color, value) in palette { init_pair(Int16(color.rawValue), value, -1) }
         }
     }
 

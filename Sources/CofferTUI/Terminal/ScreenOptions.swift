@@ -12,6 +12,10 @@ public struct ScreenOptions: Sendable {
     var timeZone: TimeZone
     /// Told of frames, keys and unlocks for `make bench`; nil (the usual case) costs one check per frame.
     var timing: (any ScreenTimingObserver)?
+    /// `config.toml`'s `[keys]`, `[colors]` and `new-item-kind`.
+    public var keys: KeyMap = .standard
+    public var colors = ScreenColors()
+    public var newItemKind: ItemKind = .login
 
     public init(autoLockSeconds: TimeInterval = 300, clipboardSeconds: TimeInterval = 10, kdf: KDFParameters? = nil,
                 timeZone: TimeZone = .current, timing: (any ScreenTimingObserver)? = nil) {
@@ -23,6 +27,7 @@ public struct ScreenOptions: Sendable {
     }
 
     var settings: ScreenSettings {
-        ScreenSettings(autoLockSeconds: autoLockSeconds, clipboardSeconds: clipboardSeconds, timeZone: timeZone)
+        ScreenSettings(autoLockSeconds: autoLockSeconds, clipboardSeconds: clipboardSeconds, timeZone: timeZone,
+                       keys: keys, newItemKind: newItemKind)
     }
 }

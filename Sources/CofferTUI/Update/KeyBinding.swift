@@ -12,9 +12,13 @@ struct KeyBinding: Sendable {
     var hintContexts: Set<KeyContext>?
     /// Why the binding does nothing in this state (shown when pressed, and in help); nil when enabled.
     var disabledReason: @Sendable (ScreenState) -> String?
+    /// Whether `config.toml`'s `[keys]` may give the action other keys here (`KeyMap`); the kind
+    /// question's letters are the kinds' own.
+    var isRemappable: Bool
 
     init(keys: [Key], action: Action, description: String, hint: String? = nil, contexts: Set<KeyContext>,
                 hintContexts: Set<KeyContext>? = nil,
+                isRemappable: Bool = true,
                 disabledReason: @escaping @Sendable (ScreenState) -> String? = { _ in nil }) {
         self.keys = keys
         self.action = action
@@ -23,6 +27,7 @@ struct KeyBinding: Sendable {
         self.contexts = contexts
         self.hintContexts = hintContexts
         self.disabledReason = disabledReason
+        self.isRemappable = isRemappable
     }
 
     /// The keys as the help screen lists them ("↓ j").

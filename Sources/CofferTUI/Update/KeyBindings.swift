@@ -121,7 +121,8 @@ enum KeyBindings {
         KeyBinding(keys: ItemKind.known.map(\.key), action: .chooseKind,
                    description: "New " + ItemKind.known.map { "\($0.key.displayName) \($0.label.lowercased())" }
                        .joined(separator: ", "),
-                   hint: ItemKind.known.map(\.key.displayName).joined(separator: "/") + " kind", contexts: [.kindChoice]),
+                   hint: ItemKind.known.map(\.key.displayName).joined(separator: "/") + " kind", contexts: [.kindChoice],
+                   isRemappable: false),
         KeyBinding(keys: [.escape], action: .cancelChoice, description: "Cancel", hint: "Esc cancel",
                    contexts: [.kindChoice]),
 
@@ -308,20 +309,20 @@ enum KeyBindings {
         KeyBinding(keys: [.character("q")], action: .quit, description: "Quit", hint: "q quit", contexts: browsing),
     ]
 
-    /// The binding `key` triggers in `context`, if any.
-    static func binding(for key: Key, in context: KeyContext) -> KeyBinding? {
-        table.first { $0.contexts.contains(context) && $0.keys.contains(key) }
+    /// The binding `key` triggers in `context`, if any, with the configuration's keys (`map`).
+    static func binding(for key: Key, in context: KeyContext, map: KeyMap = .standard) -> KeyBinding? {
+        map.table.first { $0.contexts.contains(context) && $0.keys.contains(key) }
     }
 
     /// The bindings of `context`, in table order (what help lists).
-    static func bindings(in context: KeyContext) -> [KeyBinding] {
-        table.filter { $0.contexts.contains(context) }
+    static func bindings(in context: KeyContext, map: KeyMap = .standard) -> [KeyBinding] {
+        map.table.filter { $0.contexts.contains(context) }
     }
 
     /// The hint line: enabled bindings with a hint.
     static func hints(for state: ScreenState) -> [String] {
         let context = KeyContext.current(of: state)
-        return bindings(in: context)
+        return bindings(in: context, map: state.settings.keys)
             .filter { $0.hintContexts?.contains(context) ?? true }
             .filter { $0.disabledReason(state) == nil }.compactMap(\.hint)
     }

@@ -45,7 +45,7 @@ extension Update {
             // A login's form at once, its kind changeable there (^K): `n` then a title typed at
             // once must be the title. It asked the kind first, and the title's first letter
             // picked one ("screen-1" made an SSH key named "creen-1").
-            state.page = .form(ItemForm())
+            state.page = .form(ItemForm(kind: state.settings.newItemKind))
         case .newItemOfKind:
             state.overlay = .chooseKind(KindQuestion(askedOn: state.page.identity))
         case .cycleKindFilter:
@@ -58,7 +58,8 @@ extension Update {
             state.page = .form(ItemForm(editing: item))
         case .restoreEntry:
             guard let item = state.currentItem?.item, let last = item.history.first else { return [] }
-            let changed = (last.patch.objectValue?.keys.sorted() ?? []).map(TerminalText.line).joined(separator: ", ")
+            let changed = ((last.patch.objectValue?.keys.sorted() ?? []) + (last.tags == nil ? [] : ["tags"]))
+                .map(TerminalText.line).joined(separator: ", ")
             state.overlay = .confirm(Confirmation(
                 question: "Put back \(changed.isEmpty ? "the fields" : changed) as before the change of \(Format.dateTime(last.created, in: state.settings.timeZone))?",
                 action: .restoreEntry(id: item.id), askedOn: state.page.identity))

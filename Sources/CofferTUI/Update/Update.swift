@@ -112,10 +112,10 @@ enum Update {
 
     static func handle(_ key: Key, in state: inout ScreenState, now: Date) -> [Effect] {
         let context = KeyContext.current(of: state)
-        var binding = KeyBindings.binding(for: key, in: context)
+        var binding = KeyBindings.binding(for: key, in: context, map: state.settings.keys)
         // Terminals that send LF for Enter: ^J is Enter wherever it means nothing else.
         if key == .control("j"), binding.map({ $0.disabledReason(state) != nil }) ?? true {
-            binding = KeyBindings.binding(for: .enter, in: context) ?? binding
+            binding = KeyBindings.binding(for: .enter, in: context, map: state.settings.keys) ?? binding
         }
         if let binding {
             if let reason = binding.disabledReason(state) {

@@ -7,7 +7,7 @@ struct CopyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "copy",
         abstract: "Copy an item's password (or --field) to the clipboard.",
-        discussion: "The clipboard is cleared after `coffer --clipboard-seconds N` (default 10; 0: never) if it still "
+        discussion: "The clipboard is cleared after `coffer --clipboard-seconds N` (default: config.toml's clipboard-seconds, else 10; 0: never) if it still "
             + "holds the copy; the command returns at once.")
 
     @OptionGroup var global: GlobalOptions
@@ -30,7 +30,7 @@ struct CopyCommand: AsyncParsableCommand {
         let value = try await FieldOption.value(selector, of: item, in: vault)
         terminal?.write(OSC52.copy(value))
         await clipboard.copy(value)
-        let clipboardSeconds = root.screen.clipboardSeconds
+        let clipboardSeconds = root.screen.resolvedSeconds.clipboard
         if clipboardSeconds > 0 {
             try ClipboardClearing.start(after: clipboardSeconds, digest: ClipboardClearing.digest(of: value),
                                         terminal: terminal?.path)

@@ -22,15 +22,18 @@ struct ScreenStart {
         guard let values = HandReadOptions(arguments[...], options: ["--vault", "--auto-lock", "--clipboard-seconds"])?.values
         else { return nil }
         // `--vault NAME` is a shared vault's name here too (`NAME.db` beside the personal vault).
-        self.init(vaultPath: GlobalOptions.given(vault: values["--vault"], passphraseFile: nil).vaultPath)
+        var autoLockFlag: Double?, clipboardFlag: Double?
         if let text = values["--auto-lock"] {
             guard let seconds = Double(text), seconds.isFinite else { return nil }
-            autoLockSeconds = seconds
+            autoLockFlag = seconds
         }
         if let text = values["--clipboard-seconds"] {
             guard let seconds = Double(text), ScreenStart.isValidClipboardDelay(seconds) else { return nil }
-            clipboardSeconds = seconds
+            clipboardFlag = seconds
         }
+        let seconds = Configuration.current.seconds(autoLockFlag: autoLockFlag, clipboardFlag: clipboardFlag)
+        self.init(vaultPath: GlobalOptions.given(vault: values["--vault"], passphraseFile: nil).vaultPath,
+                  autoLockSeconds: seconds.autoLock, clipboardSeconds: seconds.clipboard)
     }
 
     init(vaultPath: String, autoLockSeconds: Double = ScreenStart.defaultAutoLockSeconds,
@@ -49,8 +52,12 @@ struct ScreenStart {
             Output.line(Coffer.helpMessage())
             return
         }
-        let options = ScreenOptions(autoLockSeconds: autoLockSeconds, clipboardSeconds: clipboardSeconds,
+        var options = ScreenOptions(autoLockSeconds: autoLockSeconds, clipboardSeconds: clipboardSeconds,
                                     timing: BenchTrace.fromEnvironment())
+        let configuration = Configuration.current
+        options.keys = configuration.keys
+        options.colors = configuration.colors
+        options.newItemKind = configuration.file.newItemKind.flatMap(ItemKind.named) ?? .login
         let code = await ScreenLauncher.run(vaultPath: vaultPath, options: options)
         if code != 0 { throw ExitCode(code) }
     }

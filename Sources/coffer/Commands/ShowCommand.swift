@@ -108,6 +108,8 @@ struct HistoryCommand: AsyncParsableCommand {
         if versions.isEmpty { Output.line("No earlier versions.") }
         for (index, version) in versions.enumerated() {
             let changes = version.changedFields.map { field -> String in
+                // Tags are the item's, not the entry's: the version carries them apart.
+                if field == "tags" { return "tags: " + (version.tags.isEmpty ? "(none)" : TerminalText.line(version.tags.joined(separator: ", "))) }
                 let secret = ItemField.isSecret(field)
                 let previous = version.entry.jsonValue.objectValue?[field]?.stringValue ?? "(none)"
                 return "\(TerminalText.line(field)): \(secret && !reveal ? "••••••••" : TerminalText.line(previous))"

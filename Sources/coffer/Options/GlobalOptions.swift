@@ -6,7 +6,7 @@ import Foundation
 
 /// Options every command accepts: which vault, and where the passphrase comes from.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: "The vault file (default: $COFFER_VAULT, else $XDG_DATA_HOME/coffer/vault.db), or a shared vault's name.")
+    @Option(name: .long, help: "The vault file (default: $COFFER_VAULT, else config.toml's vault, else $XDG_DATA_HOME/coffer/vault.db), or a shared vault's name.")
     var vault: String?
 
     @Option(name: .long, help: "Read the passphrase from the first line of this file.")
@@ -22,10 +22,9 @@ struct GlobalOptions: ParsableArguments {
         return vault
     }
 
+    /// `$COFFER_VAULT`, else `config.toml`'s `vault`, else the XDG data directory's (`ConfigPrecedence`).
     static var defaultVaultPath: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["COFFER_VAULT"], !path.isEmpty { return path }
-        return (UserDirectories.dataHome(environment: environment) as NSString).appendingPathComponent("coffer/vault.db")
+        ConfigPrecedence.defaultVaultPath(environment: ProcessInfo.processInfo.environment, config: Configuration.current.file)
     }
 
     var passphraseInput: PassphraseInput { PassphraseInput(file: passphraseFile) }

@@ -19,7 +19,8 @@ final class ScreenSession {
             throw TmuxMissing()
         }
         let binary = try CofferBinary.require(file: file, line: line)
-        let command = "env -u NO_COLOR LANG=C.UTF-8 TERM=tmux-256color HOME='\(home.path)' "
+        // Without XDG_CONFIG_HOME the configuration file is HOME's (`home/.config/coffer/config.toml`), never the machine's.
+        let command = "env -u NO_COLOR -u XDG_CONFIG_HOME -u COFFER_VAULT LANG=C.UTF-8 TERM=tmux-256color HOME='\(home.path)' "
             + "'\(binary)' --vault '\(vault)' --auto-lock 0; echo \"EXIT=$?\"; sleep 600"
         tmux = try Tmux(command: command, width: 120, height: 30)
     }
