@@ -149,12 +149,11 @@ final class ItemCommandTests: XCTestCase {
         let vault = try vault()
         let id = try vault.add("Edited", ["--username", "u1", "--password", "p1"])
 
-        // Title, tags and origins are not part of the entry: no history.
-        var shown = try vault.ok(["edit", id, "--title", "Edited again", "--tag", "t", "--origin", "edit.example"]).line
+        // Title and origins are not part of the entry: no history.
+        var shown = try vault.ok(["edit", id, "--title", "Edited again", "--origin", "edit.example"]).line
         XCTAssertEqual(shown, id)
         var item = try vault.show(id, reveal: true)
         XCTAssertEqual(item["title"] as? String, "Edited again")
-        XCTAssertEqual(item["tags"] as? [String], ["t"])
         XCTAssertEqual(item["origins"] as? [String], ["edit.example"])
         XCTAssertEqual((item["history"] as? [Any])?.count, 0, "a title-only edit added history")
         XCTAssertGreaterThanOrEqual(item["modified"] as? String ?? "", item["created"] as? String ?? "~")
@@ -182,6 +181,14 @@ final class ItemCommandTests: XCTestCase {
         XCTAssertEqual(history[1]["patch"] as? [String: String], ["password": "p1"])
         XCTAssertGreaterThanOrEqual(history[0]["created"] as? String ?? "", history[1]["created"] as? String ?? "~",
                                     "history is not newest first")
+
+        // A tag added is a change history lists, with the tags from before (issue 43, finding 10).
+        _ = try vault.ok(["edit", id, "--tag", "t"])
+        item = try vault.show(id, reveal: true)
+        XCTAssertEqual(item["tags"] as? [String], ["t"])
+        history = try XCTUnwrap(item["history"] as? [[String: Any]])
+        XCTAssertEqual(history.count, 3, "a tag change is listed once")
+        XCTAssertEqual(history[0]["tags"] as? [String], [], "the tags from before")
     }
 
     /// `history --restore N` puts earlier entry N back as an edit: the entry it replaces goes into

@@ -15,13 +15,8 @@ extension Vault {
         // A shared vault's keys change with its roster (`share revoke`, `share rotate`); the
         // command line never asks this of one.
         precondition(sharedVaultID == nil, "new keys at a device's removal are a personal vault's")
-        guard passphrase.count > 0 else { throw CoreError.emptyPassphrase }
-        try requested.checkStrength()
         let session = try unlockedSession()
-        var kdf = requested
-        kdf.memory = max(kdf.memory, session.kdf.memory)
-        kdf.iterations = max(kdf.iterations, session.kdf.iterations)
-        let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
+        let (keys, kdf) = try newPassphraseKeys(passphrase, kdf: requested, session: session)
         let vaultKey = SecureBuffer.random(count: KeyRing.keyLength)
         let revisionTime = writeTimes.revision
         let ring = try database.write { db -> KeyRing in

@@ -530,16 +530,9 @@ public actor Vault {
 
     /// Re-wraps the keystore under a new passphrase in one transaction: a crash leaves the old or
     /// the new passphrase working, never neither. Item keys and ciphertexts do not change.
-    public func changePassphrase(to passphrase: SecureBuffer, kdf: KDFParameters) throws {
-        guard passphrase.count > 0 else { throw CoreError.emptyPassphrase }
-        try kdf.checkStrength()
+    public func changePassphrase(to passphrase: SecureBuffer, kdf requested: KDFParameters) throws {
         let session = try unlockedSession()
-        // Never less Argon2id than the vault asked (issue 41): a device takes a newer wrapping by its
-        // tag alone, so this is where the parameters are kept from going down.
-        var kdf = kdf
-        kdf.memory = max(kdf.memory, session.kdf.memory)
-        kdf.iterations = max(kdf.iterations, session.kdf.iterations)
-        let keys = try PassphraseKeys(passphrase: passphrase, parameters: kdf)
+        let (keys, kdf) = try newPassphraseKeys(passphrase, kdf: requested, session: session)
         let next = UnlockedSession(keys: keys, ring: session.ring, vaultKey: session.vaultKey, kdf: kdf, signer: session.signer)
         let revisionTime = writeTimes.revision
         CrashPoint.reach("vault.passwd.before-write")
@@ -556,6 +549,19 @@ public actor Vault {
         }
         CrashPoint.reach("vault.passwd.after-write")
         self.session = next
+    }
+
+    /// The keys of a new passphrase, derived with `requested` but never less Argon2id than the
+    /// vault asked (issue 41): a device takes a newer wrapping by its tag alone, so this is where
+    /// the parameters are kept from going down.
+    func newPassphraseKeys(_ passphrase: SecureBuffer, kdf requested: KDFParameters,
+                           session: UnlockedSession) throws -> (PassphraseKeys, KDFParameters) {
+        guard passphrase.count > 0 else { throw CoreError.emptyPassphrase }
+        try requested.checkStrength()
+        var kdf = requested
+        kdf.memory = max(kdf.memory, session.kdf.memory)
+        kdf.iterations = max(kdf.iterations, session.kdf.iterations)
+        return (try PassphraseKeys(passphrase: passphrase, parameters: kdf), kdf)
     }
 
     /// Saves the key ring as a local keystore change, keeping the passphrase wrapping the keystore

@@ -227,7 +227,7 @@ enum Shapes {
     static let list: Set<String> = ["id", "kind", "title", "username", "origins", "tags", "disabled", "created", "modified", "badges"]
     static let show: Set<String> = list.union(["notes", "history", "last_used"])
     static let showRevealed: Set<String> = show.union(["password", "totp"])
-    static let status: Set<String> = ["locked", "items", "pending", "pendingVaultRecords", "conflicts", "lastSync", "lastError", "account", "clockSkewMs", "agent"]
+    static let status: Set<String> = ["locked", "items", "pending", "pendingVaultRecords", "conflicts", "lastSync", "lastError", "account", "clockSkewMs", "agent", "recoveryKit", "notCoveredByKit"]
     static let historyEntry: Set<String> = ["created", "patch"]
     static let exported: Set<String> = showRevealed.subtracting(["badges"])
 }
