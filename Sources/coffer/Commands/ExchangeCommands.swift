@@ -6,6 +6,7 @@ import Foundation
 enum ExchangeFormat: String, ExpressibleByArgument, CaseIterable {
     case json, firefox, chrome, keepassxc, bitwarden
     case keepassxcXML = "keepassxc-xml"
+    case kdbx
     case onePassword = "1password"
     case pass
     case otpauthMigration = "otpauth-migration"
@@ -87,7 +88,8 @@ struct ImportCommand: AsyncParsableCommand {
         discussion: """
             Formats: json (Coffer's export), firefox, chrome, keepassxc (keepassxc-cli export --format csv), \
             keepassxc-xml (keepassxc-cli export --format xml: custom fields, TOTP, history; the recycle bin \
-            skipped), bitwarden (unencrypted JSON), 1password (1Password 8 CSV), pass (FILE is a \
+            skipped), kdbx (a KeePass database itself, KDBX 3.1 or 4: what keepassxc-xml keeps, its attachments and \
+            protected values too; asks its password, or --password-file, and --key-file), bitwarden (unencrypted JSON), 1password (1Password 8 CSV), pass (FILE is a \
             password-store directory, decrypted with gpg), otpauth-migration (Google Authenticator's export: a text \
             file of otpauth-migration:// links, one a line, or a PNG image of one of its QR codes; each TOTP account \
             becomes a login). Except for json, an item with the same title, username and \
@@ -98,6 +100,8 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The file format.") var format: ExchangeFormat = .json
     @Flag(help: "Print what would be imported and what would be skipped as a duplicate; import nothing.")
     var dryRun = false
+    @Option(help: "kdbx: read the database's password from this file (its first line).") var passwordFile: String?
+    @Option(help: "kdbx: the database's key file.") var keyFile: String?
     @Argument(help: "The file (for pass, the password-store directory) to read.") var file: String
 
     func run() async throws {
@@ -178,14 +182,12 @@ struct ImportCommand: AsyncParsableCommand {
         case .keepassxcXML:
             let export = try withContents { try KeePassXCXML.read($0, file: file) }
             drafts = export.drafts
-            if export.recycled > 0 {
-                Terminal.write("Skipped \(export.recycled) entr\(export.recycled == 1 ? "y" : "ies") in the recycle bin.\n")
-            }
-            if export.filesLeftOut > 0 {
-                Terminal.write("\(export.filesLeftOut) attachment(s) are named without their bytes (keepassxc-cli leaves them out of a "
-                    + "KDBX 4 database's XML): each item's notes name them; `keepassxc-cli attachment-export` saves one and "
-                    + "`coffer attach` adds it.\n")
-            }
+            Self.report(export)
+        case .kdbx:
+            let credentials = try kdbxCredentials()
+            let export = try withContents { try KeePassKDBX.read($0, file: file, credentials: credentials) }
+            drafts = export.drafts
+            Self.report(export)
         case .onePassword: drafts = try withContents { try OnePasswordCSV.drafts($0, file: file) }
         case .bitwarden: drafts = try withContents { try BitwardenJSON.drafts($0, file: file) }
         case .otpauthMigration:
@@ -209,6 +211,33 @@ struct ImportCommand: AsyncParsableCommand {
             if format != .pass { progress.advance(by: slice.count) }
         }
         return (items, files)
+    }
+
+    /// The KDBX file's password (from `--password-file`, else asked; empty when the database has
+    /// only a key file) and key file.
+    private func kdbxCredentials() throws -> KDBXCredentials {
+        var keyData: Data?
+        if let keyFile {
+            do {
+                keyData = try InputFile.read(keyFile, limit: InputFile.importLimit)
+            } catch {
+                throw CoreError.invalidImport(reason: "the key file " + InputFile.reason(error, path: keyFile))
+            }
+        }
+        let password = try PassphraseInput(file: passwordFile).read(prompt: "Password of \(TerminalText.line(file)): ")
+        return KDBXCredentials(password: password, keyFile: keyData)
+    }
+
+    /// What a KeePass file's import leaves out, on stderr.
+    private static func report(_ export: KeePassXCXML.Export) {
+        if export.recycled > 0 {
+            Terminal.write("Skipped \(export.recycled) entr\(export.recycled == 1 ? "y" : "ies") in the recycle bin.\n")
+        }
+        if export.filesLeftOut > 0 {
+            Terminal.write("\(export.filesLeftOut) attachment(s) are named without their bytes (keepassxc-cli leaves them out of a "
+                + "KDBX 4 database's XML): each item's notes name them; `keepassxc-cli attachment-export` saves one and "
+                + "`coffer attach` adds it.\n")
+        }
     }
 
     /// Runs `body` on FILE's bytes, wiped afterwards.
