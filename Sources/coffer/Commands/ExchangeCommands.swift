@@ -14,7 +14,7 @@ enum ExchangeFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// The formats `export` writes.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
-    case json, csv
+    case json, csv, kdbx
 }
 
 struct ExportCommand: AsyncParsableCommand {
@@ -25,6 +25,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "The file format.") var format: ExportFormat = .json
     @Flag(help: "Export even if some items cannot be read (waiting for their key, or damaged).")
     var skipUnreadable = false
+    @Option(help: "kdbx: read the new database's password from this file (its first line).") var passwordFile: String?
+    @Flag(help: "kdbx: replace FILE if it exists.") var force = false
+    @OptionGroup var kdf: KDFOptions
     @Argument(help: "The file to write.") var file: String
 
     func run() async throws {
@@ -44,6 +47,8 @@ struct ExportCommand: AsyncParsableCommand {
             data.append(0x0A)
         case .csv:
             data = Data(ItemCSV.text(items).utf8)
+        case .kdbx:
+            return try await writeKDBX(items, from: vault)
         }
         defer { wipe(&data) }
         if file == "-" {
@@ -56,6 +61,33 @@ struct ExportCommand: AsyncParsableCommand {
 }
 
 extension ExportCommand {
+    /// A KeePass database (KDBX 4: Argon2id at the parameters `init` would choose, or
+    /// --kdf-memory/--kdf-iterations; ChaCha20), 0600, never over FILE without --force.
+    private func writeKDBX(_ items: [Item], from vault: any ItemVault) async throws {
+        guard file != "-" else { throw CommandFailure("A KDBX export is written to a file, not to stdout.") }
+        if !force && PrivateFile.exists(file) { throw PrivateFile.Failure.exists(file) }
+        var entries: [KeePassKDBXExport.Entry] = []
+        for item in items {
+            var files: [(name: String, data: Data)] = []
+            for attachment in item.attachments {
+                do {
+                    files.append((attachment.name, try await vault.attachmentData(attachment.id, of: item).1))
+                } catch CoreError.attachmentNotHere {
+                    throw CommandFailure("The file “\(TerminalText.line(attachment.name))” of “\(TerminalText.line(item.title))” has not "
+                        + "arrived from the server yet, so nothing was exported; run `coffer sync` and try again.")
+                }
+            }
+            entries.append(KeePassKDBXExport.Entry(item: item, files: files))
+        }
+        let password = try PassphraseInput.readNew(file: passwordFile, prompt: "Password for \(TerminalText.line(file)): ")
+        let parameters = try kdf.parameters()
+        var data = try KeePassKDBXExport.write(entries, credentials: KDBXCredentials(password: password),
+                                               memory: parameters.memory, iterations: parameters.iterations)
+        defer { wipe(&data) }
+        try PrivateFile.write(data, to: file, replacing: force)
+        Terminal.write("Exported \(items.count) item(s) to \(TerminalText.line(file)) (KDBX 4).\n")
+    }
+
     /// Each item's export object, its files' bytes with them (`attachments[].data`, base64): the
     /// export is a whole backup. A file that has not arrived from the server stops the export.
     static func exportObjects(_ items: [Item], from vault: any ItemVault) async throws -> [[String: Any]] {
