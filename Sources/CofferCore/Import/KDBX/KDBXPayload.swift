@@ -18,7 +18,7 @@ struct KDBXPayload {
     /// More attachments than this in the inner header is not a database Coffer imports.
     static let binaryLimit = 100_000
 
-    init(_ file: [UInt8], credentials: KDBXCredentials) throws(KDBXFailure) {
+    init(_ file: [UInt8], credentials: KDBXCredentials, inflatedLimit: Int = KDBXPayload.inflatedLimit) throws(KDBXFailure) {
         var reader = KDBXByteReader(file)
         let header = try KDBXOuterHeader(&reader)
         let derivation = try KDBXKeyDerivation(header)
@@ -47,9 +47,9 @@ struct KDBXPayload {
             plain = try KDBXBlocks.hashedBlocks(&blocks)
         }
         if header.isCompressed {
-            switch Gzip.inflate(Data(plain), limit: Self.inflatedLimit) {
+            switch Gzip.inflate(Data(plain), limit: inflatedLimit) {
             case .success(let inflated): plain = Array(inflated)
-            case .failure(.tooLarge): throw KDBXFailure("inflates to more than \(Self.inflatedLimit >> 20) MiB (a compression bomb?)")
+            case .failure(.tooLarge): throw KDBXFailure("inflates to more than \(inflatedLimit >> 20) MiB (a compression bomb?)")
             case .failure(.notGzip): throw KDBXFailure("is damaged: its compressed data is not whole gzip")
             }
         }
