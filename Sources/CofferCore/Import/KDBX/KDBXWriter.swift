@@ -30,6 +30,18 @@ struct KDBXWriter {
     }
 
     func write(xml: Data, binaries: [Data], credentials: KDBXCredentials) throws(KDBXFailure) -> [UInt8] {
+        var inner: [UInt8] = [1] + UInt32(4).littleEndianBytes + UInt32(3).littleEndianBytes
+        inner += [2] + UInt32(innerStreamKey.count).littleEndianBytes + innerStreamKey
+        for binary in binaries {
+            inner += [3] + UInt32(binary.count + 1).littleEndianBytes + [0x01] + Array(binary)
+        }
+        inner += [0] + UInt32(0).littleEndianBytes
+        inner += Array(xml)
+        return try write(inner: inner, credentials: credentials)
+    }
+
+    /// The file around `inner`: KDBX 4's inner header and XML as they are before compression.
+    func write(inner: [UInt8], credentials: KDBXCredentials) throws(KDBXFailure) -> [UInt8] {
         let masterSeed = Self.random(32)
         let iv = Self.random(cipher == .aes256 ? 16 : 12)
         var header: [UInt8] = KDBXOuterHeader.signature + UInt16(0).littleEndianBytes + UInt16(4).littleEndianBytes
@@ -47,13 +59,6 @@ struct KDBXWriter {
         let transformed = try derivation.transform(try credentials.compositeKey())
         let cipherKey = Self.hash(SHA256.self, [masterSeed, transformed.withUnsafeBytes { Array($0) }])
         let hmacBase = Self.hash(SHA512.self, [masterSeed, transformed.withUnsafeBytes { Array($0) }, [0x01]])
-        var inner: [UInt8] = [1] + UInt32(4).littleEndianBytes + UInt32(3).littleEndianBytes
-        inner += [2] + UInt32(innerStreamKey.count).littleEndianBytes + innerStreamKey
-        for binary in binaries {
-            inner += [3] + UInt32(binary.count + 1).littleEndianBytes + [0x01] + Array(binary)
-        }
-        inner += [0] + UInt32(0).littleEndianBytes
-        inner += Array(xml)
         let plain = isCompressed ? Array(Gzip.deflate(Data(inner))) : inner
         let ciphertext = try KDBXCipher.encrypt(plain, cipher: cipher, key: cipherKey, iv: iv)
 

@@ -6,8 +6,8 @@ import Foundation
 /// first origin (`URL`; the others `KP2A_URL_n`, as KeePassXC writes them), notes, TOTP as
 /// KeePassXC's `otp` attribute (protected), a kind's other fields by their labels (secret ones
 /// protected), custom fields by their labels (hidden ones protected), tags as KeePass's `Tags`,
-/// times, and its files as attachments in the inner header. Not written: an item's history, its
-/// kind's name (KeePass entries have no kind), disabled items' flag.
+/// times, its files as attachments in the inner header, and its history as the entry's past
+/// versions. Not written: its kind's name (KeePass entries have no kind), disabled items' flag.
 public enum KeePassKDBXExport {
     /// An item with its files' names and bytes.
     public struct Entry: Sendable {
@@ -62,6 +62,28 @@ struct KeePassXMLWriter {
         text += "<LastModificationTime>\(Self.time(item.modified))</LastModificationTime>"
         if let lastUsed = item.lastUsed { text += "<LastAccessTime>\(Self.time(lastUsed))</LastAccessTime>" }
         text += "</Times>\n"
+        addStrings(item, entry: item.entry)
+        for (name, index) in files { text += "<Binary><Key>\(Self.escaped(name))</Key><Value Ref=\"\(index)\"/></Binary>\n" }
+        // Past versions, oldest first as KeePass keeps them, each dated when it was saved: the
+        // change before it, or the item's creation.
+        let versions = ItemHistory.versions(of: item)
+        if !versions.isEmpty {
+            text += "<History>\n"
+            for (index, version) in versions.enumerated().reversed() {
+                let saved = index + 1 < versions.count ? versions[index + 1].created : item.created
+                text += "<Entry><UUID>\(Self.uuid(item.id))</UUID><Times><CreationTime>\(Self.time(item.created))</CreationTime>"
+                text += "<LastModificationTime>\(Self.time(saved))</LastModificationTime></Times>\n"
+                addStrings(item, entry: version.entry)
+                text += "</Entry>\n"
+            }
+            text += "</History>\n"
+        }
+        text += "</Entry>\n"
+    }
+
+    /// The strings of one version of `item`: its title and origins (which its history does not
+    /// hold) and `entry`'s fields.
+    private mutating func addStrings(_ item: Item, entry: Entry) {
         var used = Set<String>()
         func string(_ key: String, _ value: String, isProtected: Bool = false) {
             var key = key
@@ -70,7 +92,6 @@ struct KeePassXMLWriter {
             used.insert(key)
             add(key: key, value: value, isProtected: isProtected)
         }
-        let entry = item.entry
         string("Title", item.title)
         string("UserName", entry.username)
         string("Password", entry.password, isProtected: true)
@@ -86,8 +107,6 @@ struct KeePassXMLWriter {
             for (name, value) in entry.fields.sorted(by: { $0.key < $1.key }) { string(name, value) }
         }
         for field in entry.custom { string(field.label, field.value, isProtected: field.type == CustomField.FieldType.hidden.rawValue) }
-        for (name, index) in files { text += "<Binary><Key>\(Self.escaped(name))</Key><Value Ref=\"\(index)\"/></Binary>\n" }
-        text += "</Entry>\n"
     }
 
     private mutating func add(key: String, value: String, isProtected: Bool) {
