@@ -210,4 +210,42 @@ final class KDBXImportTests: XCTestCase {
         }
         XCTAssertEqual(try vault.itemCount(), 0)
     }
+
+    /// KDBX 4's inner header (ChaCha20 inner stream) before `xml`.
+    private static func inner(_ xml: String) -> [UInt8] {
+        func field(_ id: UInt8, _ value: [UInt8]) -> [UInt8] {
+            [id] + withUnsafeBytes(of: UInt32(value.count).littleEndian) { Array($0) } + value
+        }
+        return field(1, [3, 0, 0, 0]) + field(2, Array(0..<64)) + field(0, []) + Array(xml.utf8)
+    }
+
+    /// Files whose key and blocks are right but whose contents are hostile: gzip inflating past
+    /// 512 MiB (600 MiB of zeros), an XML entity bomb, elements nested 10,000 deep.
+    func testAGzipBombAnXMLBombAndDeepNestingAreRefused() throws {
+        let zeros = try ExternalTool.run("/bin/sh", ["-c", "head -c 600M /dev/zero | gzip -1"])
+        XCTAssertEqual(zeros.status, 0, zeros.errorText)
+        XCTAssertLessThan(zeros.output.count, 4 << 20)
+        let entities = (1...9).map { "<!ENTITY e\($0) \"" + String(repeating: "&e\($0 - 1);", count: 10) + "\">" }.joined()
+        let bomb = "<?xml version=\"1.0\"?><!DOCTYPE KeePassFile [<!ENTITY e0 \"ha\">\(entities)]><KeePassFile>&e9;</KeePassFile>"
+        let deep = "<KeePassFile><Root>" + String(repeating: "<Group>", count: 10_000) + String(repeating: "</Group>", count: 10_000)
+            + "</Root></KeePassFile>"
+        let cases: [(String, Data, String)] = [
+            ("gzip-bomb", try KeePassKDBX.file(inner: Array(zeros.output), isGzipped: true, password: "pw"),
+             "inflates to more than 512 MiB (a compression bomb?)"),
+            ("xml-bomb", try KeePassKDBX.file(inner: Self.inner(bomb), isGzipped: false, password: "pw"),
+             "'s inner XML has a document type or entity declaration (<!…>), which a KeePass export never has"),
+            ("deep", try KeePassKDBX.file(inner: Self.inner(deep), isGzipped: false, password: "pw"),
+             "'s inner XML nests elements more than 100 deep"),
+        ]
+        let vault = try vault()
+        let password = try passwordFile(vault)
+        for (name, data, reason) in cases {
+            let path = try vault.writeWorkFile("\(name).kdbx", data)
+            let result = try vault.run(["import", "--format", "kdbx", "--password-file", password, path])
+            XCTAssertNotEqual(result.status, 0, name)
+            XCTAssertTrue(result.err.contains(path + (reason.hasPrefix("'") ? "" : " ") + reason), "\(name): \(result.err)")
+            XCTAssertEqual(result.err.split(separator: "\n").count, 1, "\(name): one sentence: \(result.err)")
+        }
+        XCTAssertEqual(try vault.itemCount(), 0)
+    }
 }

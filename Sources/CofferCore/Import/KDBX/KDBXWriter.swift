@@ -10,6 +10,9 @@ struct KDBXWriter {
     var cipher = KDBXOuterHeader.Cipher.chacha20
     var derivation: KDBXKeyDerivation
     var isCompressed = true
+    /// The inner bytes given to `write(inner:)` are gzip already (hostile-file tests make a bomb
+    /// with the `gzip` tool, without holding what it inflates to).
+    var isInnerGzipped = false
     /// Bytes of ciphertext per HMAC block (KeePass writes 1 MiB).
     var blockSize = 1 << 20
     /// The inner stream's key: the XML's protected values are XORed with the stream it makes.
@@ -59,7 +62,7 @@ struct KDBXWriter {
         let transformed = try derivation.transform(try credentials.compositeKey())
         let cipherKey = Self.hash(SHA256.self, [masterSeed, transformed.withUnsafeBytes { Array($0) }])
         let hmacBase = Self.hash(SHA512.self, [masterSeed, transformed.withUnsafeBytes { Array($0) }, [0x01]])
-        let plain = isCompressed ? Array(Gzip.deflate(Data(inner))) : inner
+        let plain = isCompressed && !isInnerGzipped ? Array(Gzip.deflate(Data(inner))) : inner
         let ciphertext = try KDBXCipher.encrypt(plain, cipher: cipher, key: cipherKey, iv: iv)
 
         var file = header + Array(SHA256.hash(data: header))
