@@ -129,4 +129,29 @@ final class KDBXExportTests: XCTestCase {
         let (before, after) = (try logins(vault), try logins(other))
         XCTAssertEqual(before as NSDictionary, after as NSDictionary)
     }
+
+    /// Coffer's writer with each key derivation and cipher the reader takes (the export itself
+    /// writes Argon2id and ChaCha20): keepassxc-cli opens each and reads the protected password
+    /// and the file, and `import --format kdbx` reads each back.
+    func testKeePassXCAgreesOnArgon2dArgon2idAESKDFAndBothCiphers() throws {
+        let vault = try vault()
+        let password = try vault.writeWorkFile("kdbx-password", "pw\n")
+        var item = Item(title: "Mail", created: .now())
+        item.entry.password = "p-ü"
+        let entry = KeePassKDBXExport.Entry(item: item, files: [("a.bin", Data([0, 1, 2, 3, 255]))])
+        let credentials = KDBXCredentials(password: SecureBuffer(copying: Array("pw".utf8)))
+        for (kdf, isAES, shown) in [("argon2d", true, "KDF: Argon2d (2 rounds, 16384 KB)"), ("argon2id", false, "KDF: Argon2id (2 rounds, 16384 KB)"),
+                                    ("aes-kdf", false, "KDF: AES (10000 rounds)")] {
+            let path = try vault.writeWorkFile("\(kdf).kdbx", try KeePassKDBXExport.write([entry], credentials: credentials, kdf: kdf, isAES: isAES))
+            let info = try keepassxc(["db-info", "-q", path]).outputText
+            XCTAssertTrue(info.contains(shown) && info.contains(isAES ? "Cipher: AES 256-bit" : "Cipher: ChaCha20 256-bit"), info)
+            XCTAssertEqual(try show(path, "Mail", "Password"), "p-ü", kdf)
+            let saved = vault.work.appendingPathComponent("\(kdf).bin").path
+            try keepassxc(["attachment-export", "-q", path, "Mail", "a.bin", saved])
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: saved)), Data([0, 1, 2, 3, 255]), kdf)
+            try vault.ok(["import", "--format", "kdbx", "--password-file", password, path])
+        }
+        let items = try vault.showAll(try vault.list().compactMap { $0["id"] as? String }, reveal: true)
+        XCTAssertEqual(items.map { $0["password"] as? String }, ["p-ü"], "imported once, then skipped twice as a duplicate")
+    }
 }

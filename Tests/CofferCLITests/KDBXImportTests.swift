@@ -9,7 +9,8 @@ import XCTest
 /// protected values, attachments in the inner header, TOTP two ways, a passkey's attributes,
 /// history and groups three deep; KDBX 3.1 with a key file; and hostile files, each refused with
 /// one sentence and nothing added. keepassxc-cli's key derivation is its quick default (AES-KDF,
-/// 10⁶ rounds, about 0.1 s); Argon2d, Argon2id and ChaCha20 are read in `KDBXFormatTests`.
+/// 10⁶ rounds, about 0.1 s): files with Argon2d, Argon2id and ChaCha20 are Coffer's writer's,
+/// opened by keepassxc-cli and read back in `KDBXExportTests`, and round-tripped in `KDBXFormatTests`.
 final class KDBXImportTests: XCTestCase {
     private let source = """
         <?xml version="1.0" encoding="UTF-8" standalone="yes"?>

@@ -22,8 +22,25 @@ public enum KeePassKDBXExport {
 
     /// The file's bytes, its key derived with Argon2id at `memory` bytes and `iterations` passes.
     public static func write(_ entries: [Entry], credentials: KDBXCredentials, memory: Int, iterations: Int) throws(CoreError) -> Data {
+        try write(entries, credentials: credentials, writer: KDBXWriter(derivation: KDBXWriter.argon2id(memory: memory, iterations: iterations)))
+    }
+
+    /// The key derivations and ciphers the tests have KeePassXC open (the export itself writes
+    /// Argon2id and ChaCha20): `kdf` is argon2d, argon2id or aes-kdf, at quick settings.
+    package static func write(_ entries: [Entry], credentials: KDBXCredentials, kdf: String, isAES: Bool) throws(CoreError) -> Data {
+        let derivation: KDBXKeyDerivation
+        switch kdf {
+        case "argon2d": derivation = .argon2(isHybrid: false, salt: KDBXWriter.random(32), memory: 16 << 20, iterations: 2, parallelism: 2, version: 0x13)
+        case "argon2id": derivation = .argon2(isHybrid: true, salt: KDBXWriter.random(32), memory: 16 << 20, iterations: 2, parallelism: 2, version: 0x13)
+        default: derivation = .aes(seed: KDBXWriter.random(32), rounds: 10_000)
+        }
+        var writer = KDBXWriter(derivation: derivation)
+        writer.cipher = isAES ? .aes256 : .chacha20
+        return try write(entries, credentials: credentials, writer: writer)
+    }
+
+    private static func write(_ entries: [Entry], credentials: KDBXCredentials, writer: KDBXWriter) throws(CoreError) -> Data {
         do {
-            let writer = KDBXWriter(derivation: KDBXWriter.argon2id(memory: memory, iterations: iterations))
             var document = KeePassXMLWriter(stream: try writer.innerStream())
             var binaries: [Data] = []
             for entry in entries {
