@@ -30,6 +30,12 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var kdf: KDFOptions
     @Argument(help: "The file to write.") var file: String
 
+    func validate() throws {
+        if format != .kdbx && (passwordFile != nil || force || kdf.kdfMemory != nil || kdf.kdfIterations != nil) {
+            throw ValidationError("--password-file, --force, --kdf-memory and --kdf-iterations are for --format kdbx.")
+        }
+    }
+
     func run() async throws {
         let vault = try await global.itemVault()
         let listed = try await vault.items(.everything)
@@ -135,6 +141,12 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "kdbx: read the database's password from this file (its first line).") var passwordFile: String?
     @Option(help: "kdbx: the database's key file.") var keyFile: String?
     @Argument(help: "The file (for pass, the password-store directory) to read.") var file: String
+
+    func validate() throws {
+        if format != .kdbx && (passwordFile != nil || keyFile != nil) {
+            throw ValidationError("--password-file and --key-file are for --format kdbx.")
+        }
+    }
 
     func run() async throws {
         let progress = ImportProgress()
