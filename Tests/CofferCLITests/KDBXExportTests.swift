@@ -96,6 +96,26 @@ final class KDBXExportTests: XCTestCase {
         try vault.ok(arguments + ["--force"])
     }
 
+    /// The login "Mail ☕" of `vault`'s JSON export, without what a round trip makes anew (ids,
+    /// times below the second).
+    private func login(_ vault: TestVault) throws -> [String: Any] {
+        let path = vault.work.appendingPathComponent("export.json").path
+        try vault.ok(["export", "--format", "json", path])
+        let objects = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [[String: Any]])
+        var login = try XCTUnwrap(objects.first { $0["title"] as? String == "Mail ☕" })
+        for key in ["id", "modified", "last_used"] { login[key] = nil }
+        login["history"] = (login["history"] as? [[String: Any]])?.map { step -> [String: Any] in
+            var patch = step["patch"] as? [String: Any] ?? [:]
+            // A custom field's id is made anew by the import: compare labels, values and types.
+            patch["custom"] = (patch["custom"] as? [[String: Any]])?.map { ["label": $0["label"], "value": $0["value"], "type": $0["type"]] }
+            return ["created": (step["created"] as? String)?.prefix(19).description as Any, "patch": patch]
+        }
+        login["created"] = (login["created"] as? String)?.prefix(19).description
+        login["custom"] = (login["custom"] as? [[String: Any]])?.map { ["label": $0["label"], "value": $0["value"], "type": $0["type"]] }
+        login["attachments"] = (login["attachments"] as? [[String: Any]])?.map { ["name": $0["name"], "data": $0["data"]] }
+        return login
+    }
+
     /// Coffer → KDBX → Coffer: a login comes back as it was, its history too (its JSON export,
     /// ids aside; times to the second, KDBX's precision).
     func testARoundTripKeepsALogin() throws {
@@ -109,24 +129,7 @@ final class KDBXExportTests: XCTestCase {
         let otherPassword = try other.writeWorkFile("kdbx-password", "pw\n")
         try other.ok(["import", "--format", "kdbx", "--password-file", otherPassword, database])
 
-        func logins(_ vault: TestVault) throws -> [String: Any] {
-            let path = vault.work.appendingPathComponent("export.json").path
-            try vault.ok(["export", "--format", "json", path])
-            let objects = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [[String: Any]])
-            var login = try XCTUnwrap(objects.first { $0["title"] as? String == "Mail ☕" })
-            for key in ["id", "modified", "last_used"] { login[key] = nil }
-            login["history"] = (login["history"] as? [[String: Any]])?.map { step -> [String: Any] in
-                var patch = step["patch"] as? [String: Any] ?? [:]
-                // A custom field's id is made anew by the import: compare labels, values and types.
-                patch["custom"] = (patch["custom"] as? [[String: Any]])?.map { ["label": $0["label"], "value": $0["value"], "type": $0["type"]] }
-                return ["created": (step["created"] as? String)?.prefix(19).description as Any, "patch": patch]
-            }
-            login["created"] = (login["created"] as? String)?.prefix(19).description
-            login["custom"] = (login["custom"] as? [[String: Any]])?.map { ["label": $0["label"], "value": $0["value"], "type": $0["type"]] }
-            login["attachments"] = (login["attachments"] as? [[String: Any]])?.map { ["name": $0["name"], "data": $0["data"]] }
-            return login
-        }
-        let (before, after) = (try logins(vault), try logins(other))
+        let (before, after) = (try login(vault), try login(other))
         XCTAssertEqual(before as NSDictionary, after as NSDictionary)
     }
 
@@ -153,5 +156,27 @@ final class KDBXExportTests: XCTestCase {
         }
         let items = try vault.showAll(try vault.list().compactMap { $0["id"] as? String }, reveal: true)
         XCTAssertEqual(items.map { $0["password"] as? String }, ["p-ü"], "imported once, then skipped twice as a duplicate")
+    }
+
+    /// `export --format keepassxc-xml`: keepassxc-cli imports it (the hidden field, the file), and
+    /// Coffer → KeePass XML → Coffer keeps the login.
+    func testTheKeePassXMLExportIsWhatKeePassXCImports() throws {
+        let (vault, scan) = try filledVault()
+        try vault.ok(["edit", "Mail ☕", "--password", "second"])
+        let xml = vault.work.appendingPathComponent("out.xml").path
+        XCTAssertEqual(try vault.ok(["export", "--format", "keepassxc-xml", xml]).err, "Exported 3 item(s) to \(xml).\n")
+        let database = vault.work.appendingPathComponent("imported.kdbx").path
+        let made = try ExternalTool.run("/usr/bin/keepassxc-cli", ["import", "-q", "-p", xml, database], stdin: Data("pw\npw\n".utf8))
+        XCTAssertEqual(made.status, 0, made.errorText)
+        XCTAssertEqual(try show(database, "Mail ☕", "PIN"), "4321")
+        XCTAssertEqual(try show(database, "Mail ☕", "Password"), "second")
+        XCTAssertEqual(try show(database, "Visa", "Number"), "4111111111111111")
+        let saved = vault.work.appendingPathComponent("saved.pdf").path
+        try keepassxc(["attachment-export", "-q", database, "Mail ☕", "scan.pdf", saved])
+        XCTAssertEqual(Self.sha256(try Data(contentsOf: URL(fileURLWithPath: saved))), Self.sha256(scan))
+
+        let other = try self.vault()
+        try other.ok(["import", "--format", "keepassxc-xml", xml])
+        XCTAssertEqual(try login(vault) as NSDictionary, try login(other) as NSDictionary)
     }
 }

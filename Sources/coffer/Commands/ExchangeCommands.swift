@@ -15,6 +15,7 @@ enum ExchangeFormat: String, ExpressibleByArgument, CaseIterable {
 /// The formats `export` writes.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     case json, csv, kdbx
+    case keepassxcXML = "keepassxc-xml"
 }
 
 struct ExportCommand: AsyncParsableCommand {
@@ -55,6 +56,8 @@ struct ExportCommand: AsyncParsableCommand {
             data = Data(ItemCSV.text(items).utf8)
         case .kdbx:
             return try await writeKDBX(items, from: vault)
+        case .keepassxcXML:
+            data = KeePassKDBXExport.xml(try await Self.keePassEntries(items, from: vault))
         }
         defer { wipe(&data) }
         if file == "-" {
@@ -72,6 +75,18 @@ extension ExportCommand {
     private func writeKDBX(_ items: [Item], from vault: any ItemVault) async throws {
         guard file != "-" else { throw CommandFailure("A KDBX export is written to a file, not to stdout.") }
         if !force && PrivateFile.exists(file) { throw PrivateFile.Failure.exists(file) }
+        let entries = try await Self.keePassEntries(items, from: vault)
+        let password = try PassphraseInput.readNew(file: passwordFile, prompt: "Password for \(TerminalText.line(file)): ")
+        let parameters = try kdf.parameters()
+        var data = try KeePassKDBXExport.write(entries, credentials: KDBXCredentials(password: password),
+                                               memory: parameters.memory, iterations: parameters.iterations)
+        defer { wipe(&data) }
+        try PrivateFile.write(data, to: file, replacing: force)
+        Terminal.write("Exported \(items.count) item(s) to \(TerminalText.line(file)) (KDBX 4).\n")
+    }
+
+    /// Each item with its files' bytes, for a KeePass file.
+    private static func keePassEntries(_ items: [Item], from vault: any ItemVault) async throws -> [KeePassKDBXExport.Entry] {
         var entries: [KeePassKDBXExport.Entry] = []
         for item in items {
             var files: [(name: String, data: Data)] = []
@@ -85,13 +100,7 @@ extension ExportCommand {
             }
             entries.append(KeePassKDBXExport.Entry(item: item, files: files))
         }
-        let password = try PassphraseInput.readNew(file: passwordFile, prompt: "Password for \(TerminalText.line(file)): ")
-        let parameters = try kdf.parameters()
-        var data = try KeePassKDBXExport.write(entries, credentials: KDBXCredentials(password: password),
-                                               memory: parameters.memory, iterations: parameters.iterations)
-        defer { wipe(&data) }
-        try PrivateFile.write(data, to: file, replacing: force)
-        Terminal.write("Exported \(items.count) item(s) to \(TerminalText.line(file)) (KDBX 4).\n")
+        return entries
     }
 
     /// Each item's export object, its files' bytes with them (`attachments[].data`, base64): the
