@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 VENV := .venv
 KINTO := $(VENV)/bin/kinto
-APT_PACKAGES := libncursesw5-dev libsqlite3-dev libsodium-dev libcurl4 pkg-config tmux curl postgresql oathtool xvfb xclip libzxcvbn-dev zlib1g-dev libzbar-dev libpng-dev qrencode gnupg keepassxc pass strace git openssh-client openssh-server
+APT_PACKAGES := libncursesw5-dev libsqlite3-dev libsodium-dev libcurl4 pkg-config tmux curl postgresql oathtool xvfb xclip libzxcvbn-dev zlib1g-dev libzbar-dev libpng-dev libargon2-dev qrencode gnupg keepassxc pass strace git openssh-client openssh-server
 BIN := .build/debug/coffer
 # Release builds link the Swift runtime and Foundation statically, so starting `coffer` does not wait
 # for the dynamic loader to map and relocate them (`--version`: ~40 → ~20 ms on the bench machine).

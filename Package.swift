@@ -31,9 +31,12 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libpng and zbar, loaded with dlopen when a QR code is first read (Sources/CQRCode/shim.h).
         .systemLibrary(name: "CQRCode", providers: [.apt(["libzbar-dev", "libpng-dev"])]),
+        // libargon2, loaded with dlopen when a KDBX database first needs Argon2d/Argon2id (Sources/CArgon2/shim.h).
+        .systemLibrary(name: "CArgon2", providers: [.apt(["libargon2-dev"])]),
         .target(
             name: "CofferCore",
             dependencies: [
+                "CArgon2",
                 "CQRCode",
                 "CSodium",
                 "CZlib",

@@ -22,6 +22,13 @@ extension FuzzChecks {
                 throw CoreError.invalidImport(reason: "\(error)")
             }
         }),
+        // A KDBX file's clear header and key derivation's bounds (nothing derived: a fuzzer's
+        // header may ask for a gigabyte)…
+        ("kdbx-header", { try KeePassKDBX.checkHeader($0); return [] }),
+        // …and what follows the key (inner header, XML, protected values, attachments), wrapped in
+        // a file with a valid HMAC, gzipped or not: a fuzzer would never find a block's HMAC.
+        ("kdbx-inner", { try KeePassKDBX.readWrapped(inner: Array($0), isCompressed: false).drafts }),
+        ("kdbx-inner-gzip", { try KeePassKDBX.readWrapped(inner: Array($0), isCompressed: true).drafts }),
     ]
 
     /// The format each selector byte picks (modulo their number).

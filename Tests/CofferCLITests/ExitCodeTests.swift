@@ -55,7 +55,7 @@ final class ExitCodeTests: XCTestCase {
             (["show", "a", "b"], ["b"]),
             (["add", "--title", "x", "--length", "lots", "--generate"], ["lots"]),
             (["export", "--format", "firefox", "out.csv"], ["firefox"]),
-            (["import", "--format", "kdbx", "in.kdbx"], ["kdbx"]),
+            (["import", "--format", "lastpass", "in.csv"], ["lastpass"]),
             (["export"], ["file"]),
             (["init", "--kdf-memory", "sixty"], ["sixty"]),
         ]

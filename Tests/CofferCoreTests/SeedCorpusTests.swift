@@ -85,6 +85,17 @@ final class SeedCorpusTests: XCTestCase {
         let items = try ImportDraft.items(export.drafts, file: "seed", now: FuzzChecks.importNow)
         XCTAssertEqual(items.map(\.title), ["Café"])
         XCTAssertEqual(items.first?.history.count, 1)
+        // The KDBX seeds: a keepassxc-cli database's header, and an inner header and XML read whole.
+        for (name, format) in [("kdbx-header.kdbx", "kdbx-header"), ("kdbx-inner.bin", "kdbx-inner"), ("kdbx-inner-gzip.bin", "kdbx-inner-gzip")] {
+            let seed = try XCTUnwrap(try Self.corpus("FuzzForeignImport").first { $0.name == name }).data
+            XCTAssertEqual(FuzzChecks.foreignImportFormats[Int(try XCTUnwrap(seed.first))], format)
+        }
+        let inner = try XCTUnwrap(try Self.corpus("FuzzForeignImport").first { $0.name == "kdbx-inner.bin" }).data
+        let kdbx = try KeePassKDBX.readWrapped(inner: Array(inner.dropFirst()), isCompressed: true)
+        XCTAssertEqual(kdbx.drafts.map(\.title), ["Mail"])
+        XCTAssertEqual(kdbx.drafts.first?.files.map(\.name), ["a.txt"])
+        XCTAssertEqual(try kdbx.drafts.first?.files.first?.bytes(), Data("hello file".utf8))
+        XCTAssertEqual(kdbx.drafts.first?.totp, "otpauth://totp/KeePassXC?secret=JBSWY3DPEHPK3PXP&period=30&digits=6")
     }
 
     func testDeviceMessagesCorpus() throws {

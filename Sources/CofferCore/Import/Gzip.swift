@@ -58,4 +58,28 @@ enum Gzip {
             }
         }
     }
+
+    /// `data` compressed as one gzip member.
+    static func deflate(_ data: Data) -> Data {
+        var stream = z_stream()
+        guard coffer_deflate_init_gzip(&stream) == Z_OK else { return Data() }
+        defer { deflateEnd(&stream) }
+        var output = Data()
+        let piece = 64 << 10
+        var buffer = [UInt8](repeating: 0, count: piece)
+        data.withUnsafeBytes { (input: UnsafeRawBufferPointer) in
+            stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
+            stream.avail_in = uInt(input.count)
+            var status = Z_OK
+            while status == Z_OK {
+                buffer.withUnsafeMutableBufferPointer { out in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(piece)
+                    status = CZlib.deflate(&stream, Z_FINISH)
+                    output.append(out.baseAddress!, count: piece - Int(stream.avail_out))
+                }
+            }
+        }
+        return output
+    }
 }

@@ -30,11 +30,14 @@ public enum KeePassXCXML {
     }
 
     public static func read(_ data: Data, file: String) throws(CoreError) -> Export {
-        let document: KeePassXMLDocument
         switch KeePassXMLDocument.read(data) {
-        case .success(let read): document = read
+        case .success(let document): return export(of: document)
         case .failure(let refusal): throw CoreError.invalidImport(reason: "\(file) \(refusal.reason)")
         }
+    }
+
+    /// The drafts of a document read from an XML export or from a KDBX file (`KeePassKDBX`).
+    static func export(of document: KeePassXMLDocument) -> Export {
         let recycleBin = document.recycleBinUUID
         var drafts: [ImportDraft] = []
         var recycled = 0
@@ -104,6 +107,7 @@ public enum KeePassXCXML {
                       ids: inout [String: String]) -> ImportDraft {
         var draft = ImportDraft(place: place)
         var seen = Set<String>()
+        var totpSeed = "", totpSettings = ""
         for (key, value, isProtected) in version.strings where seen.insert(key).inserted {
             switch key {
             case "Title": draft.title = value
@@ -112,13 +116,23 @@ public enum KeePassXCXML {
             case "URL": draft.addOrigin(value)
             case "Notes": draft.notes = value
             case "otp": draft.totp = value
+            // KeePassXC before 2.6 (and its KeeOTP-style fields): a base32 seed and "period;digits".
+            case "TOTP Seed": totpSeed = value
+            case "TOTP Settings": totpSettings = value
             case _ where key.hasPrefix("KP2A_URL"): draft.addOrigin(value)
+            // A passkey's parts (its private key is protected; the user handle and credential id are
+            // not, but with the key they sign in as the user): hidden fields, until Coffer has passkeys.
+            case _ where key.hasPrefix("KPEX_PASSKEY_"):
+                let id = ids[key] ?? Item.newID()
+                ids[key] = id
+                draft.addCustom(key, value, type: .hidden, id: id)
             default:
                 let id = ids[key] ?? Item.newID()
                 ids[key] = id
                 draft.addCustom(key, value, type: isProtected ? .hidden : .text, id: id)
             }
         }
+        if draft.totp.isEmpty && !totpSeed.isEmpty { draft.totp = otpauth(seed: totpSeed, settings: totpSettings) }
         draft.created = time(version.times["CreationTime"])
         draft.modified = time(version.times["LastModificationTime"])
         draft.lastUsed = time(version.times["LastAccessTime"])
@@ -143,6 +157,19 @@ public enum KeePassXCXML {
             }
         }
         return draft
+    }
+
+    /// The `otpauth://` URI of KeePassXC's older TOTP fields: `TOTP Settings` is "period;digits"
+    /// (30;6 when absent), with an algorithm third ("30;8;SHA256"); "S" for digits is Steam's
+    /// encoding, which Coffer does not compute (the URI then goes to the notes, `ImportDraft.entry`).
+    static func otpauth(seed: String, settings: String) -> String {
+        let parts = settings.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        let secret = seed.filter { !$0.isWhitespace && $0 != "=" }.uppercased()
+        var uri = "otpauth://totp/KeePassXC?secret=\(secret)"
+        if parts.count >= 1, let period = Int(parts[0]) { uri += "&period=\(period)" }
+        if parts.count >= 2 { uri += parts[1] == "S" ? "&encoder=steam" : "&digits=\(parts[1])" }
+        if parts.count >= 3 { uri += "&algorithm=\(parts[2])" }
+        return uri
     }
 
     /// Patches from each version back to the one before it, newest first: the history

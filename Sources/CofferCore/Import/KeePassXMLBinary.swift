@@ -23,6 +23,17 @@ extension KeePassXMLDocument {
         /// Why the data is not imported, in the words after "Attachment not imported: NAME ".
         var problem: String?
 
+        /// A file as KDBX 4's inner header holds it: raw bytes, checked against `Attachment.sizeLimit`.
+        init(raw data: Data) {
+            isCompressed = false
+            size = data.count
+            if size > Attachment.sizeLimit {
+                problem = "(\(size) bytes; an attachment holds at most 16 MiB)"
+            } else {
+                stored = data
+            }
+        }
+
         /// The data of `text`, checked: base64, at most `Attachment.sizeLimit` bytes once inflated,
         /// and gzip that inflates whole when it says it is compressed. Inflating here only
         /// measures: the bytes are inflated again, one file at a time, when they are attached.

@@ -57,14 +57,16 @@ struct KeePassXMLDocument {
     static let internalErrorCode = 1
 
     /// The document in `data`, or the one sentence (after the file's name) that says why not.
-    static func read(_ data: Data) -> Result<KeePassXMLDocument, Refusal> {
+    /// A KDBX file's inner XML comes with its inner header's attachments (`binaries`, by index)
+    /// and the stream that reveals its protected values.
+    static func read(_ data: Data, binaries: [String: Binary] = [:], innerStream: KDBXInnerStream? = nil) -> Result<KeePassXMLDocument, Refusal> {
         if let refusal = Refusal.beforeParsing(data) { return .failure(refusal) }
         let (xml, lifted) = lifted(data)
         let parser = XMLParser(data: xml)
         parser.shouldResolveExternalEntities = false
         parser.externalEntityResolvingPolicy = .never
         parser.shouldProcessNamespaces = false
-        let reader = KeePassXMLReader(lifted: lifted)
+        let reader = KeePassXMLReader(lifted: lifted, binaries: binaries, innerStream: innerStream)
         parser.delegate = reader
         let parsed = parser.parse()
         if let refusal = reader.refusal { return .failure(refusal) }

@@ -18,9 +18,15 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
     private(set) var sawRoot = false
     /// The texts of `Meta/Binaries` taken out of the file before parsing (`KeePassXMLDocument.lifted`).
     private let lifted: [KeePassXMLDocument.Base64Text]
+    /// A KDBX file's inner stream: each `Protected="True"` value, in document order, is base64 of
+    /// its text XORed with the stream's next bytes (nil: a plain XML export, which has none).
+    private let innerStream: KDBXInnerStream?
 
-    init(lifted: [KeePassXMLDocument.Base64Text]) {
+    init(lifted: [KeePassXMLDocument.Base64Text], binaries: [String: KeePassXMLDocument.Binary] = [:], innerStream: KDBXInnerStream? = nil) {
         self.lifted = lifted
+        self.innerStream = innerStream
+        super.init()
+        document.binaries = binaries
     }
 
     private enum Role: Equatable {
@@ -65,6 +71,9 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
     private var inline: KeePassXMLDocument.Binary?
     private var window = ""
     private var sequence = ""
+    /// The base64 text of the open protected element (not an attachment's data, read as `base64`).
+    private var protectedText: String?
+    private var binaryIsProtected = false
 
     private func stop(_ parser: XMLParser, _ reason: String) {
         if refusal == nil { refusal = KeePassXMLDocument.Refusal(reason) }
@@ -88,10 +97,15 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
         let role = self.role(of: name, in: parent)
         roles.append(role)
         if role.keepsText { text = "" }
+        // Every protected element takes its share of the inner stream, read or not, so the ones
+        // after it line up with theirs.
+        let isProtected = attributes["Protected"]?.lowercased() == "true"
+        if isProtected && innerStream != nil && role != .binaryData { protectedText = "" }
         switch role {
         case .binaryData:
             binaryID = attributes["ID"] ?? ""
             binaryIsCompressed = attributes["Compressed"]?.lowercased() == "true"
+            binaryIsProtected = isProtected && innerStream != nil
             // A lifted text was whole base64: the element now has no text of its own.
             let index = attributes["coffer-lifted"].flatMap { Int($0) }
             base64 = index.flatMap { lifted.indices.contains($0) ? lifted[$0] : nil } ?? KeePassXMLDocument.Base64Text()
@@ -115,10 +129,11 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
             }
             (key, value, valueIsProtected) = ("", "", false)
         case .stringValue:
-            if attributes["Protected"]?.lowercased() == "true" {
+            if isProtected && innerStream == nil {
                 return stop(parser, "holds encrypted values (Protected=\"True\"); export the database with keepassxc-cli export --format xml")
             }
-            valueIsProtected = attributes["ProtectInMemory"]?.lowercased() == "true"
+            // A KDBX file marks a protected value `Protected`; its XML export, `ProtectInMemory`.
+            valueIsProtected = isProtected || attributes["ProtectInMemory"]?.lowercased() == "true"
         case .attachment:
             (key, reference, inline) = ("", nil, nil)
         case .attachmentValue:
@@ -165,7 +180,9 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if text != nil {
+        if protectedText != nil {
+            protectedText?.append(string)
+        } else if text != nil {
             text?.append(string)
         } else {
             base64?.append(string)
@@ -183,11 +200,23 @@ final class KeePassXMLReader: NSObject, XMLParserDelegate {
             content = text ?? ""
             text = nil
         }
+        if let hidden = protectedText, let innerStream {
+            protectedText = nil
+            content = String(decoding: innerStream.reveal(Array(Data(base64Encoded: hidden.filter { !$0.isWhitespace }) ?? Data())),
+                             as: UTF8.self)
+        }
         let last = versions.count - 1
         switch role {
         case .recycleBinUUID: document.recycleBinUUID = content.trimmingCharacters(in: .whitespacesAndNewlines)
         case .binaryData:
-            document.binaries[binaryID] = KeePassXMLDocument.Binary(base64 ?? .init(), isCompressed: binaryIsCompressed)
+            var data = base64 ?? .init()
+            if binaryIsProtected, let innerStream {
+                // KDBX 3.1 may protect an attachment too: its bytes are revealed, then read as any other.
+                let revealed = innerStream.reveal(Array(Data(base64Encoded: data.text) ?? Data()))
+                let text = Array(Data(revealed).base64EncodedString().utf8)
+                data = text.withUnsafeBufferPointer { KeePassXMLDocument.Base64Text(ascii: $0) }
+            }
+            document.binaries[binaryID] = KeePassXMLDocument.Binary(data, isCompressed: binaryIsCompressed)
             base64 = nil
         case .group: groups.removeLast()
         case .groupUUID: document.groups[groups[groups.count - 1]].uuid = content.trimmingCharacters(in: .whitespacesAndNewlines)

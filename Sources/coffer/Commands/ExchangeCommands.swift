@@ -6,6 +6,7 @@ import Foundation
 enum ExchangeFormat: String, ExpressibleByArgument, CaseIterable {
     case json, firefox, chrome, keepassxc, bitwarden
     case keepassxcXML = "keepassxc-xml"
+    case kdbx
     case onePassword = "1password"
     case pass
     case otpauthMigration = "otpauth-migration"
@@ -13,7 +14,8 @@ enum ExchangeFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// The formats `export` writes.
 enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
-    case json, csv
+    case json, csv, kdbx
+    case keepassxcXML = "keepassxc-xml"
 }
 
 struct ExportCommand: AsyncParsableCommand {
@@ -24,7 +26,16 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: "The file format.") var format: ExportFormat = .json
     @Flag(help: "Export even if some items cannot be read (waiting for their key, or damaged).")
     var skipUnreadable = false
+    @Option(help: "kdbx: read the new database's password from this file (its first line).") var passwordFile: String?
+    @Flag(help: "kdbx: replace FILE if it exists.") var force = false
+    @OptionGroup var kdf: KDFOptions
     @Argument(help: "The file to write.") var file: String
+
+    func validate() throws {
+        if format != .kdbx && (passwordFile != nil || force || kdf.kdfMemory != nil || kdf.kdfIterations != nil) {
+            throw ValidationError("--password-file, --force, --kdf-memory and --kdf-iterations are for --format kdbx.")
+        }
+    }
 
     func run() async throws {
         let vault = try await global.itemVault()
@@ -43,6 +54,10 @@ struct ExportCommand: AsyncParsableCommand {
             data.append(0x0A)
         case .csv:
             data = Data(ItemCSV.text(items).utf8)
+        case .kdbx:
+            return try await writeKDBX(items, from: vault)
+        case .keepassxcXML:
+            data = KeePassKDBXExport.xml(try await Self.keePassEntries(items, from: vault))
         }
         defer { wipe(&data) }
         if file == "-" {
@@ -55,6 +70,39 @@ struct ExportCommand: AsyncParsableCommand {
 }
 
 extension ExportCommand {
+    /// A KeePass database (KDBX 4: Argon2id at the parameters `init` would choose, or
+    /// --kdf-memory/--kdf-iterations; ChaCha20), 0600, never over FILE without --force.
+    private func writeKDBX(_ items: [Item], from vault: any ItemVault) async throws {
+        guard file != "-" else { throw CommandFailure("A KDBX export is written to a file, not to stdout.") }
+        if !force && PrivateFile.exists(file) { throw PrivateFile.Failure.exists(file) }
+        let entries = try await Self.keePassEntries(items, from: vault)
+        let password = try PassphraseInput.readNew(file: passwordFile, prompt: "Password for \(TerminalText.line(file)): ")
+        let parameters = try kdf.parameters()
+        var data = try KeePassKDBXExport.write(entries, credentials: KDBXCredentials(password: password),
+                                               memory: parameters.memory, iterations: parameters.iterations)
+        defer { wipe(&data) }
+        try PrivateFile.write(data, to: file, replacing: force)
+        Terminal.write("Exported \(items.count) item(s) to \(TerminalText.line(file)) (KDBX 4).\n")
+    }
+
+    /// Each item with its files' bytes, for a KeePass file.
+    private static func keePassEntries(_ items: [Item], from vault: any ItemVault) async throws -> [KeePassKDBXExport.Entry] {
+        var entries: [KeePassKDBXExport.Entry] = []
+        for item in items {
+            var files: [(name: String, data: Data)] = []
+            for attachment in item.attachments {
+                do {
+                    files.append((attachment.name, try await vault.attachmentData(attachment.id, of: item).1))
+                } catch CoreError.attachmentNotHere {
+                    throw CommandFailure("The file “\(TerminalText.line(attachment.name))” of “\(TerminalText.line(item.title))” has not "
+                        + "arrived from the server yet, so nothing was exported; run `coffer sync` and try again.")
+                }
+            }
+            entries.append(KeePassKDBXExport.Entry(item: item, files: files))
+        }
+        return entries
+    }
+
     /// Each item's export object, its files' bytes with them (`attachments[].data`, base64): the
     /// export is a whole backup. A file that has not arrived from the server stops the export.
     static func exportObjects(_ items: [Item], from vault: any ItemVault) async throws -> [[String: Any]] {
@@ -87,7 +135,8 @@ struct ImportCommand: AsyncParsableCommand {
         discussion: """
             Formats: json (Coffer's export), firefox, chrome, keepassxc (keepassxc-cli export --format csv), \
             keepassxc-xml (keepassxc-cli export --format xml: custom fields, TOTP, history; the recycle bin \
-            skipped), bitwarden (unencrypted JSON), 1password (1Password 8 CSV), pass (FILE is a \
+            skipped), kdbx (a KeePass database itself, KDBX 3.1 or 4: what keepassxc-xml keeps, its attachments and \
+            protected values too; asks its password, or --password-file, and --key-file), bitwarden (unencrypted JSON), 1password (1Password 8 CSV), pass (FILE is a \
             password-store directory, decrypted with gpg), otpauth-migration (Google Authenticator's export: a text \
             file of otpauth-migration:// links, one a line, or a PNG image of one of its QR codes; each TOTP account \
             becomes a login). Except for json, an item with the same title, username and \
@@ -98,7 +147,15 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "The file format.") var format: ExchangeFormat = .json
     @Flag(help: "Print what would be imported and what would be skipped as a duplicate; import nothing.")
     var dryRun = false
+    @Option(help: "kdbx: read the database's password from this file (its first line).") var passwordFile: String?
+    @Option(help: "kdbx: the database's key file.") var keyFile: String?
     @Argument(help: "The file (for pass, the password-store directory) to read.") var file: String
+
+    func validate() throws {
+        if format != .kdbx && (passwordFile != nil || keyFile != nil) {
+            throw ValidationError("--password-file and --key-file are for --format kdbx.")
+        }
+    }
 
     func run() async throws {
         let progress = ImportProgress()
@@ -178,14 +235,12 @@ struct ImportCommand: AsyncParsableCommand {
         case .keepassxcXML:
             let export = try withContents { try KeePassXCXML.read($0, file: file) }
             drafts = export.drafts
-            if export.recycled > 0 {
-                Terminal.write("Skipped \(export.recycled) entr\(export.recycled == 1 ? "y" : "ies") in the recycle bin.\n")
-            }
-            if export.filesLeftOut > 0 {
-                Terminal.write("\(export.filesLeftOut) attachment(s) are named without their bytes (keepassxc-cli leaves them out of a "
-                    + "KDBX 4 database's XML): each item's notes name them; `keepassxc-cli attachment-export` saves one and "
-                    + "`coffer attach` adds it.\n")
-            }
+            Self.report(export)
+        case .kdbx:
+            let credentials = try kdbxCredentials()
+            let export = try withContents { try KeePassKDBX.read($0, file: file, credentials: credentials) }
+            drafts = export.drafts
+            Self.report(export)
         case .onePassword: drafts = try withContents { try OnePasswordCSV.drafts($0, file: file) }
         case .bitwarden: drafts = try withContents { try BitwardenJSON.drafts($0, file: file) }
         case .otpauthMigration:
@@ -209,6 +264,33 @@ struct ImportCommand: AsyncParsableCommand {
             if format != .pass { progress.advance(by: slice.count) }
         }
         return (items, files)
+    }
+
+    /// The KDBX file's password (from `--password-file`, else asked; empty when the database has
+    /// only a key file) and key file.
+    private func kdbxCredentials() throws -> KDBXCredentials {
+        var keyData: Data?
+        if let keyFile {
+            do {
+                keyData = try InputFile.read(keyFile, limit: InputFile.importLimit)
+            } catch {
+                throw CoreError.invalidImport(reason: "the key file " + InputFile.reason(error, path: keyFile))
+            }
+        }
+        let password = try PassphraseInput(file: passwordFile).read(prompt: "Password of \(TerminalText.line(file)): ")
+        return KDBXCredentials(password: password, keyFile: keyData)
+    }
+
+    /// What a KeePass file's import leaves out, on stderr.
+    private static func report(_ export: KeePassXCXML.Export) {
+        if export.recycled > 0 {
+            Terminal.write("Skipped \(export.recycled) entr\(export.recycled == 1 ? "y" : "ies") in the recycle bin.\n")
+        }
+        if export.filesLeftOut > 0 {
+            Terminal.write("\(export.filesLeftOut) attachment(s) are named without their bytes (keepassxc-cli leaves them out of a "
+                + "KDBX 4 database's XML): each item's notes name them; `keepassxc-cli attachment-export` saves one and "
+                + "`coffer attach` adds it.\n")
+        }
     }
 
     /// Runs `body` on FILE's bytes, wiped afterwards.
