@@ -40,9 +40,10 @@ extension KeyRing {
         }
     }
 
-    /// The key device records, messages and the local search index derive from: the vault's first
-    /// vault key, which the new keys of a device's removal leave in place (the removed device
-    /// holds it anyway; those records never carried an item).
+    /// The key this device's key, the device records and the messages derive from: the vault's
+    /// first vault key, which the new keys of a device's removal leave in place (the removed device
+    /// holds it anyway; those records never carried an item). The local search index follows the
+    /// current vault key and is rebuilt.
     public var deviceRoot: SecureBuffer? { previousVaultKeys.first }
 
     /// Whether a version that only a retired key opens may be taken: always without a commitment
