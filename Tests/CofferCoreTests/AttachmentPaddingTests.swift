@@ -14,6 +14,15 @@ final class AttachmentPaddingTests: XCTestCase {
         try AttachmentSealing.seal(bytes, item: item, attachment: attachment.id, ring: ring)
     }
 
+    /// An item with its key, and a 3,000-byte file of it.
+    private func threeThousandByteFile() -> (item: String, ring: KeyRing, bytes: Data, attachment: Attachment) {
+        let item = Item.newID()
+        let ring = KeyRing()
+        ring.addKey(for: item)
+        let bytes = file(3_000)
+        return (item, ring, bytes, Attachment(name: "f", bytes: bytes, added: Fixture.epoch))
+    }
+
     /// The file: 3,000 bytes were a 3,029-byte chunk; now one chunk of 64 KiB, and a file
     /// of 600,000 bytes two whole chunks. Both open back byte for byte.
     func testAFileIsPaddedToItsClassAndOpens() throws {
@@ -34,11 +43,7 @@ final class AttachmentPaddingTests: XCTestCase {
 
     /// A file an older version sealed (its envelope alone) opens here.
     func testAnUnpaddedFileFromAnOlderVersionOpens() throws {
-        let item = Item.newID()
-        let ring = KeyRing()
-        ring.addKey(for: item)
-        let bytes = file(3_000)
-        let attachment = Attachment(name: "f", bytes: bytes, added: Fixture.epoch)
+        let (item, ring, bytes, attachment) = threeThousandByteFile()
         let key = try XCTUnwrap(ring.withKey(for: item) { SymmetricKey(data: $0) })
         let unpadded = try Envelope.seal(bytes, symmetricKey: key, collection: "attachments", id: "\(item)/\(attachment.id)")
         XCTAssertEqual(unpadded.count, 3_029)
@@ -50,11 +55,7 @@ final class AttachmentPaddingTests: XCTestCase {
     /// the file is refused as modified (`coffer attachment`, `export`), its bytes kept; the item
     /// that names it opens as before (its padding is whitespace, `ItemPaddingTests`).
     func testAnOlderVersionRefusesAPaddedFileAsModified() throws {
-        let item = Item.newID()
-        let ring = KeyRing()
-        ring.addKey(for: item)
-        let bytes = file(3_000)
-        let attachment = Attachment(name: "f", bytes: bytes, added: Fixture.epoch)
+        let (item, ring, bytes, attachment) = threeThousandByteFile()
         let sealed = try sealed(bytes, ring: ring, item: item, attachment: attachment)
         let olderOpen = thrownError { try ring.open(sealed, itemID: item, collection: "attachments", id: "\(item)/\(attachment.id)") }
         XCTAssertTrue(isTampered(olderOpen), "\(String(describing: olderOpen))")
@@ -63,11 +64,7 @@ final class AttachmentPaddingTests: XCTestCase {
     /// Bytes shorter than the envelope the item's size asks for, a size past the limit, a
     /// changed byte of the envelope: refused as tampered. Padding changed: ignored, never read.
     func testMalformedPaddingIsRefusedOrIgnored() throws {
-        let item = Item.newID()
-        let ring = KeyRing()
-        ring.addKey(for: item)
-        let bytes = file(3_000)
-        let attachment = Attachment(name: "f", bytes: bytes, added: Fixture.epoch)
+        let (item, ring, bytes, attachment) = threeThousandByteFile()
         let sealed = try sealed(bytes, ring: ring, item: item, attachment: attachment)
         XCTAssertTrue(isTampered(thrownError { try AttachmentSealing.open(sealed.prefix(3_028), item: item, attachment: attachment, ring: ring) }))
         var lying = attachment

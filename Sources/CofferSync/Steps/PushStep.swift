@@ -45,8 +45,9 @@ enum PushStep {
         let changes = try context.database.syncRead { store -> [PendingChange] in
             let conflicted = Set(try store.pendingChanges(collection, source: .remote).map(\.id))
             let changes = try store.pendingChanges(collection, source: .local).filter { !conflicted.contains($0.id) }
-            if collection == .items, !changes.isEmpty,
-               PushRules.holdsItems(personal: personal, waiting: try keystore(.remote, in: store),
+            // Ours is read (the ring of 100,000 keys is megabytes of JSON) only when one waits.
+            if collection == .items, personal, !changes.isEmpty, let waiting = try keystore(.remote, in: store),
+               PushRules.holdsItems(personal: personal, waiting: waiting,
                                     current: try keystore(.local, in: store) ?? stableKeystore(in: store)) {
                 context.logger.info("push items: \(changes.count) held until the server's keystore, under another passphrase, is merged at an unlock")
                 outcome.held = changes.count

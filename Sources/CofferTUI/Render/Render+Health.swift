@@ -22,14 +22,8 @@ extension Render {
             grid.write("No weak, reused or old password.", x: 2, y: body.top + 2, style: .accent)
             return
         }
-        let room = max(1, body.height - 3)
-        let top = max(0, min(page.cursor - room + 1, findings.rows.count - room))
-        for (offset, row) in findings.rows.dropFirst(top).prefix(room).enumerated() {
-            let y = body.top + 1 + offset
-            let isCursor = top + offset == page.cursor
-            let style = isCursor ? Style.reversed : .plain
-            if isCursor { grid.fill(y: y, style: style) }
-            grid.write(isCursor ? "▸" : " ", x: 1, y: y, style: style)
+        drawCursorRows(count: findings.rows.count, cursor: page.cursor, body: body, into: &grid) { index, y, style, isCursor, grid in
+            let row = findings.rows[index]
             grid.write(TerminalText.line(row.title), x: 2, y: y, style: style, maxWidth: problemsX - 3)
             grid.write(HealthFindings.describe(row.problems, in: state.settings.timeZone), x: problemsX, y: y,
                        style: isCursor ? style : .warning, maxWidth: body.width - problemsX - 1)

@@ -18,14 +18,8 @@ extension Render {
             grid.write("The trash is empty.", x: 2, y: body.top + 2, style: .dimmed)
             return
         }
-        let room = max(1, body.height - 3)
-        let top = max(0, min(page.cursor - room + 1, rows.count - room))
-        for (offset, row) in rows.dropFirst(top).prefix(room).enumerated() {
-            let y = body.top + 1 + offset
-            let isCursor = top + offset == page.cursor
-            let style = isCursor ? Style.reversed : .plain
-            if isCursor { grid.fill(y: y, style: style) }
-            grid.write(isCursor ? "▸" : " ", x: 1, y: y, style: style)
+        drawCursorRows(count: rows.count, cursor: page.cursor, body: body, into: &grid) { index, y, style, isCursor, grid in
+            let row = rows[index]
             // Titles and kinds may come from another device: TerminalText before they are drawn.
             grid.write(TerminalText.line(row.displayTitle), x: 2, y: y, style: style, maxWidth: kindX - 3)
             let kind = row.item.map { ItemKind.shownLabel(ofKindNamed: $0.entry.kind) } ?? ""
